@@ -1,0 +1,242 @@
+package io.ashlar.backend.datasource;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import io.ashlar.backend.session.SessionSettings;
+import org.postgresql.copy.CopyOperation;
+import org.postgresql.core.BaseConnection;
+import org.postgresql.core.NativeQuery;
+import org.postgresql.core.ParameterList;
+import org.postgresql.core.Query;
+import org.postgresql.core.QueryExecutor;
+import org.postgresql.core.ResultHandler;
+import org.postgresql.core.SqlCommand;
+import org.postgresql.core.SqlCommandType;
+import org.postgresql.core.TransactionState;
+
+/**
+ * One physical backend connection and the proxy's state for it, kept across pool borrows:
+ * the statements prepared on it, and whose session settings it currently carries.
+ *
+ * <p>Statements run through pgjdbc's protocol-level {@link QueryExecutor}, not the JDBC API: it
+ * gives the raw value bytes and the full field descriptions (table OID, column number, type
+ * modifier), passes the command tag through, and lets the proxy send the client's SQL with
+ * {@code $n} parameters exactly as written. One thread uses a connection at a time (the session
+ * that borrowed it), so the fields here need no synchronisation.
+ */
+public final class BackendConnection {
+
+    /** Flags of every execution: the client's own BEGIN/COMMIT pass through; text results; tags of row results too. */
+    private static final int BASE_FLAGS = QueryExecutor.QUERY_SUPPRESS_BEGIN
+            | QueryExecutor.QUERY_BOTH_ROWS_AND_STATUS | QueryExecutor.QUERY_NO_BINARY_TRANSFER;
+    private static final int MAX_CACHED_STATEMENTS = 256;
+
+    private final BackendDataSource dataSource;
+    private final BaseConnection base;
+    private final QueryExecutor executor;
+    private final Map<StatementKey, Query> statements = new HashMap<>();
+    private Connection lease;
+    private SessionSettings settings = SessionSettings.EMPTY;
+    private boolean broken;
+
+    BackendConnection(BackendDataSource dataSource, BaseConnection base) {
+        this.dataSource = dataSource;
+        this.base = base;
+        this.executor = base.getQueryExecutor();
+    }
+
+    void lease(Connection connection) {
+        this.lease = connection;
+        this.broken = false;
+    }
+
+    public BackendDataSource dataSource() {
+        return dataSource;
+    }
+
+    /**
+     * Runs one statement with the extended protocol (Parse once per connection, then Bind/Execute),
+     * parameters as the client bound them.
+     */
+    public void execute(String sql, ParameterValues parameters, ResultHandler handler) throws SQLException {
+        Query query = prepared(sql, parameters.types());
+        ParameterList list = query.createParameterList();
+        parameters.bindTo(list);
+        run(query, list, handler, BASE_FLAGS);
+    }
+
+    /**
+     * Describes a statement without running it: returns the parameter types the backend
+     * resolved, and hands the result columns to the handler (no rows).
+     *
+     * @param parameterTypes one entry per parameter of the statement (0 = unspecified)
+     */
+    public int[] describe(String sql, int[] parameterTypes, ResultHandler handler) throws SQLException {
+        Query query = prepared(sql, parameterTypes);
+        ParameterList list = query.createParameterList();
+        for (int i = 0; i < parameterTypes.length; i++) {
+            if (parameterTypes[i] != 0) {
+                list.setNull(i + 1, parameterTypes[i]);
+            }
+        }
+        run(query, list, handler, BASE_FLAGS | QueryExecutor.QUERY_DESCRIBE_ONLY);
+        return list.getTypeOIDs();
+    }
+
+    /**
+     * Runs a query string with the simple query protocol, exactly as the client sent it: several
+     * statements in one string run as PostgreSQL runs them (in one implicit transaction, stopping
+     * at the first error).
+     */
+    public void executeSimple(String sql, ResultHandler handler) throws SQLException {
+        NativeQuery nativeQuery = new NativeQuery(sql, null, true, SqlCommand.createStatementTypeInfo(SqlCommandType.BLANK));
+        Query query = executor.wrap(List.of(nativeQuery));
+        run(query, null, handler, BASE_FLAGS | QueryExecutor.QUERY_EXECUTE_AS_SIMPLE | QueryExecutor.QUERY_ONESHOT);
+    }
+
+    private void run(Query query, ParameterList parameters, ResultHandler handler, int flags) throws SQLException {
+        try {
+            executor.execute(query, parameters, handler, 0, 0, flags);
+        } catch (SQLException e) {
+            markIfBroken(e);
+            throw e;
+        }
+    }
+
+    /** Starts a COPY; the caller drives the returned operation to its end. */
+    public CopyOperation startCopy(String sql) throws SQLException {
+        try {
+            return executor.startCopy(sql, true);
+        } catch (SQLException e) {
+            markIfBroken(e);
+            throw e;
+        }
+    }
+
+    private Query prepared(String sql, int[] parameterTypes) {
+        StatementKey key = new StatementKey(sql, parameterTypes);
+        Query query = statements.get(key);
+        if (query == null) {
+            if (statements.size() >= MAX_CACHED_STATEMENTS) {
+                for (Query old : statements.values()) {
+                    old.close();
+                }
+                statements.clear();
+            }
+            NativeQuery nativeQuery = new NativeQuery(sql, bindPositions(sql, parameterTypes.length), false,
+                    SqlCommand.createStatementTypeInfo(SqlCommandType.BLANK));
+            query = executor.wrap(List.of(nativeQuery));
+            statements.put(key, query);
+        }
+        return query;
+    }
+
+    /**
+     * Positions of {@code $1..$n} for pgjdbc's diagnostics (it renders a query with its values
+     * from them). Found in order when the text has them so; otherwise any positions that keep
+     * the rendering in bounds.
+     */
+    static int[] bindPositions(String sql, int count) {
+        int[] result = new int[count];
+        int from = 0;
+        for (int i = 0; i < count; i++) {
+            String name = NativeQuery.bindName(i + 1);
+            int at = sql.indexOf(name, from);
+            while (at >= 0 && at + name.length() < sql.length() && Character.isDigit(sql.charAt(at + name.length()))) {
+                at = sql.indexOf(name, at + 1);
+            }
+            if (at < 0) {
+                return fallbackPositions(sql, count);
+            }
+            result[i] = at;
+            from = at + name.length();
+        }
+        return result;
+    }
+
+    private static int[] fallbackPositions(String sql, int count) {
+        int[] result = new int[count];
+        int at = 0;
+        for (int i = 0; i < count; i++) {
+            result[i] = Math.min(at, sql.length());
+            at += NativeQuery.bindName(i + 1).length();
+        }
+        return at <= sql.length() ? result : new int[0];
+    }
+
+    public TransactionState transactionState() {
+        return executor.getTransactionState();
+    }
+
+    /** Cancels whatever runs on this connection now (PostgreSQL's CancelRequest, on a new socket). */
+    public void cancel() {
+        try {
+            executor.sendQueryCancel();
+        } catch (SQLException ignored) {
+            // The statement finished or the backend is gone: nothing left to cancel.
+        }
+    }
+
+    /** The session settings this connection carries now (what {@code RESET ALL} would undo). */
+    public SessionSettings settings() {
+        return settings;
+    }
+
+    public void settings(SessionSettings settings) {
+        this.settings = settings;
+    }
+
+    /** The ParameterStatus values the backend has reported on this connection, latest last. */
+    public Map<String, String> parameterStatuses() {
+        return executor.getParameterStatuses();
+    }
+
+    private void markIfBroken(SQLException e) {
+        String state = e.getSQLState();
+        if (executor.isClosed() || (state != null && state.startsWith("08"))) {
+            broken = true;
+        }
+    }
+
+    public boolean isBroken() {
+        return broken || executor.isClosed();
+    }
+
+    /** Returns the connection to its pool (or closes it for good if it broke). */
+    public void release() {
+        Connection connection = lease;
+        lease = null;
+        if (connection == null) {
+            return;
+        }
+        try {
+            if (isBroken()) {
+                dataSource.forget(base);
+                dataSource.evict(connection);
+                return;
+            }
+            connection.close();
+        } catch (SQLException | RuntimeException ignored) {
+            // A connection that cannot be returned is discarded by the pool.
+        }
+    }
+
+    private record StatementKey(String sql, int[] types, int hash) {
+        StatementKey(String sql, int[] types) {
+            this(sql, types, sql.hashCode() * 31 + java.util.Arrays.hashCode(types));
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof StatementKey k && hash == k.hash && sql.equals(k.sql) && java.util.Arrays.equals(types, k.types);
+        }
+    }
+}

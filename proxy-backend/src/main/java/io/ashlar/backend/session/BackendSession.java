@@ -1,0 +1,334 @@
+package io.ashlar.backend.session;
+
+import io.ashlar.backend.datasource.BackendConnection;
+import io.ashlar.backend.datasource.BackendDataSource;
+import io.ashlar.backend.datasource.ParameterValues;
+import io.ashlar.backend.execute.BufferedResult;
+import io.ashlar.backend.execute.CommandTags;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.ResultSink;
+import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.execute.StreamingHandler;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.postgresql.copy.CopyOperation;
+import org.postgresql.core.TransactionState;
+
+/**
+ * The backend side of one client session: which backend connection it holds, its settings, its
+ * transaction.
+ *
+ * <p>State machine: <b>idle</b> (no connection held; each statement borrows one from the pool,
+ * gives it the session's settings if it does not carry them already, and returns it after the
+ * statement) → <b>pinned</b> (the backend reported a transaction open or failed, or the session
+ * made state only that connection has: the connection stays with the session until the
+ * transaction ends, or for good) → back to idle. Settings changed by SET/RESET are read back
+ * from the backend when the transaction that made them ends, so that the next connection gets
+ * exactly what PostgreSQL would have kept (a rolled-back SET is gone, SET LOCAL never stays).
+ *
+ * <p>Used by one thread at a time (the session's), except {@link #cancel()}.
+ */
+public final class BackendSession implements AutoCloseable {
+
+    private static final String READ_SETTINGS_SQL =
+            "SELECT name, setting FROM pg_catalog.pg_settings WHERE source = 'session' ORDER BY name";
+
+    private final LogicalDatabase database;
+    private final BackendDataSource dataSource;
+    private SessionSettings settings;
+    private BackendConnection pinned;
+    private volatile BackendConnection running;
+    private boolean bound;
+    private boolean settingsDirty;
+    private boolean closed;
+    private final Map<String, String> reported = new HashMap<>();
+
+    /**
+     * @param startupSettings settings the client asked for in its startup packet, applied to every
+     *        backend connection the session uses
+     */
+    public BackendSession(LogicalDatabase database, SessionSettings startupSettings) {
+        this.database = database;
+        this.dataSource = database.defaultDataSource();
+        this.settings = startupSettings;
+    }
+
+    public LogicalDatabase database() {
+        return database;
+    }
+
+    /**
+     * Runs a simple-protocol query string (one statement or several) and streams every result to
+     * the sink as it arrives.
+     */
+    public void executeSimple(String sql, ResultSink sink) throws StatementFailure {
+        BackendConnection connection = acquire();
+        StreamingHandler handler = new StreamingHandler(sink);
+        running = connection;
+        try {
+            connection.executeSimple(sql, handler);
+        } catch (SQLException e) {
+            handler.handleError(e);
+        } finally {
+            running = null;
+        }
+        after(connection, handler.settingsChanged(), handler.sessionBound() || createsTemporaryObject(handler.lastTag(), sql), sink);
+        if (handler.error() != null) {
+            throw new StatementFailure(ErrorFields.from(handler.error()), handler.error());
+        }
+    }
+
+    /** Runs one extended-protocol statement with its bound parameters; the result is kept whole. */
+    public BufferedResult execute(String sql, ParameterValues parameters, ResultSink statusSink) throws StatementFailure {
+        BackendConnection connection = acquire();
+        BufferedResult result = new BufferedResult();
+        running = connection;
+        try {
+            connection.execute(sql, parameters, result);
+        } catch (SQLException e) {
+            result.handleError(e);
+        } finally {
+            running = null;
+        }
+        CommandTags.Effect effect = CommandTags.effect(result.tag());
+        after(connection, effect == CommandTags.Effect.SETTINGS,
+                effect == CommandTags.Effect.SESSION_STATE || createsTemporaryObject(result.tag(), sql), statusSink);
+        if (result.error() != null) {
+            throw new StatementFailure(ErrorFields.from(result.error()), result.error());
+        }
+        return result;
+    }
+
+    /**
+     * Describes a statement without running it.
+     *
+     * @param parameterTypes one entry per parameter ({@code $1..$n}), 0 where unspecified
+     * @return the resolved parameter types and the result columns (none when {@code hasRows()} is false)
+     */
+    public Description describe(String sql, int[] parameterTypes) throws StatementFailure {
+        BackendConnection connection = acquire();
+        BufferedResult result = new BufferedResult();
+        int[] types = parameterTypes;
+        try {
+            types = connection.describe(sql, parameterTypes, result);
+        } catch (SQLException e) {
+            result.handleError(e);
+        }
+        after(connection, false, false, null);
+        if (result.error() != null) {
+            throw new StatementFailure(ErrorFields.from(result.error()), result.error());
+        }
+        return new Description(types, result);
+    }
+
+    /** The answer to a Describe of a statement. */
+    public record Description(int[] parameterTypes, BufferedResult columns) {
+    }
+
+    /**
+     * Starts a COPY on the session's connection; the caller drives it, then calls
+     * {@link #endCopy()} whatever happened.
+     */
+    public CopyOperation startCopy(String sql) throws StatementFailure {
+        BackendConnection connection = acquire();
+        pinned = connection;
+        running = connection;
+        try {
+            return connection.startCopy(sql);
+        } catch (SQLException e) {
+            running = null;
+            after(connection, false, false, null);
+            throw new StatementFailure(ErrorFields.from(e), e);
+        }
+    }
+
+    /** Ends the session's COPY (after CopyDone, CopyFail or an error). */
+    public void endCopy() {
+        BackendConnection connection = running;
+        running = null;
+        if (connection != null) {
+            after(connection, false, false, null);
+        }
+    }
+
+    /** ReadyForQuery's transaction status: 'I' idle, 'T' in a transaction, 'E' in a failed transaction. */
+    public char transactionStatus() {
+        BackendConnection connection = pinned;
+        if (connection == null) {
+            return 'I';
+        }
+        TransactionState state = connection.transactionState();
+        return state == TransactionState.OPEN ? 'T' : state == TransactionState.FAILED ? 'E' : 'I';
+    }
+
+    /** Cancels the statement running now, if any (called from another thread). */
+    public void cancel() {
+        BackendConnection connection = running;
+        if (connection != null) {
+            connection.cancel();
+        }
+    }
+
+    private BackendConnection acquire() throws StatementFailure {
+        if (closed) {
+            throw new StatementFailure(ErrorFields.error("08003", "the session is closed"));
+        }
+        BackendConnection connection = pinned;
+        if (connection != null) {
+            return connection;
+        }
+        try {
+            connection = dataSource.borrow();
+        } catch (SQLException e) {
+            throw new StatementFailure(ErrorFields.error("08006", "could not get a connection to data source "
+                    + dataSource.name() + ": " + e.getMessage()), e);
+        }
+        if (!connection.settings().equals(settings)) {
+            try {
+                applySettings(connection);
+            } catch (SQLException e) {
+                connection.release();
+                throw new StatementFailure(ErrorFields.from(e), e);
+            }
+        }
+        return connection;
+    }
+
+    private void applySettings(BackendConnection connection) throws SQLException {
+        boolean reset = !connection.settings().isEmpty();
+        if (settings.isEmpty() && !reset) {
+            return;
+        }
+        StreamingHandler handler = new StreamingHandler(DiscardingSink.INSTANCE);
+        connection.executeSimple(settings.applySql(reset), handler);
+        if (handler.error() != null) {
+            connection.settings(SessionSettings.EMPTY);
+            throw handler.error();
+        }
+        connection.settings(settings);
+    }
+
+    private void after(BackendConnection connection, boolean settingsChanged, boolean sessionBound, ResultSink sink) {
+        settingsDirty |= settingsChanged;
+        bound |= sessionBound;
+        if (connection.isBroken()) {
+            pinned = null;
+            connection.settings(SessionSettings.EMPTY);
+            connection.release();
+            return;
+        }
+        if (settingsChanged && sink != null) {
+            reportParameterChanges(connection, sink);
+        }
+        if (connection.transactionState() != TransactionState.IDLE) {
+            pinned = connection;
+            return;
+        }
+        if (settingsDirty) {
+            readSettings(connection);
+        }
+        if (bound) {
+            pinned = connection;
+        } else {
+            pinned = null;
+            connection.release();
+        }
+    }
+
+    private void readSettings(BackendConnection connection) {
+        List<String> names = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        StreamingHandler handler = new StreamingHandler(new DiscardingSink() {
+            @Override
+            public void row(io.ashlar.backend.execute.RowValues row) {
+                names.add(new String(row.value(0), java.nio.charset.StandardCharsets.UTF_8));
+                byte[] value = row.value(1);
+                values.add(value == null ? "" : new String(value, java.nio.charset.StandardCharsets.UTF_8));
+            }
+        });
+        try {
+            connection.executeSimple(READ_SETTINGS_SQL, handler);
+        } catch (SQLException e) {
+            handler.handleError(e);
+        }
+        if (handler.error() == null) {
+            settings = new SessionSettings(names.toArray(new String[0]), values.toArray(new String[0]));
+            connection.settings(settings);
+            settingsDirty = false;
+        }
+    }
+
+    /** Tells the client about reported settings (ParameterStatus) that a statement changed. */
+    private void reportParameterChanges(BackendConnection connection, ResultSink sink) {
+        for (Map.Entry<String, String> e : connection.parameterStatuses().entrySet()) {
+            String name = e.getKey();
+            if (name.equals("client_encoding") || name.equals("session_authorization") || name.equals("is_superuser")
+                    || name.equals("server_version") || name.equals("server_encoding")) {
+                continue;
+            }
+            String value = e.getValue();
+            String before = reported.get(name);
+            if (before == null) {
+                reported.put(name, value);
+            } else if (!before.equals(value)) {
+                reported.put(name, value);
+                sink.parameterStatus(name, value);
+            }
+        }
+    }
+
+    /** Remembers what the client was told at login, so that later changes are reported once. */
+    public void reported(String name, String value) {
+        reported.put(name, value);
+    }
+
+    private static boolean createsTemporaryObject(String tag, String sql) {
+        if (!tag.startsWith("CREATE") && !tag.startsWith("SELECT")) {
+            return false;
+        }
+        int limit = Math.min(sql.length(), 64);
+        for (int i = 0; i + 4 <= limit; i++) {
+            char c = sql.charAt(i);
+            if ((c == 't' || c == 'T') && sql.regionMatches(true, i, "temp", 0, 4)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Ends the session: a transaction left open is rolled back, state bound to the connection is
+     * discarded, and the connection goes back to the pool.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        BackendConnection connection = pinned;
+        pinned = null;
+        if (connection == null) {
+            return;
+        }
+        StreamingHandler handler = new StreamingHandler(DiscardingSink.INSTANCE);
+        try {
+            if (connection.transactionState() != TransactionState.IDLE) {
+                connection.executeSimple("ROLLBACK", handler);
+            }
+            if (bound) {
+                connection.executeSimple("DISCARD ALL", handler);
+                connection.settings(SessionSettings.EMPTY);
+            }
+        } catch (SQLException e) {
+            connection.settings(SessionSettings.EMPTY);
+        }
+        if (handler.error() != null || connection.transactionState() != TransactionState.IDLE) {
+            connection.settings(SessionSettings.EMPTY);
+        }
+        connection.release();
+    }
+}

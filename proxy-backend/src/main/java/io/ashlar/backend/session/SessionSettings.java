@@ -1,0 +1,97 @@
+package io.ashlar.backend.session;
+
+import java.util.Arrays;
+
+/**
+ * The settings (GUCs) a client session has set, as name/value pairs in PostgreSQL's canonical
+ * form: what a backend connection must carry before it runs that session's statements. Immutable,
+ * with a cached hash, so that a connection can tell in one comparison whether it already carries
+ * a session's settings (sessions of one application usually have identical ones).
+ */
+public final class SessionSettings {
+
+    public static final SessionSettings EMPTY = new SessionSettings(new String[0], new String[0]);
+
+    private final String[] names;
+    private final String[] values;
+    private final int hash;
+
+    public SessionSettings(String[] names, String[] values) {
+        this.names = names.clone();
+        this.values = values.clone();
+        this.hash = 31 * Arrays.hashCode(this.names) + Arrays.hashCode(this.values);
+    }
+
+    public int size() {
+        return names.length;
+    }
+
+    public String name(int i) {
+        return names[i];
+    }
+
+    public String value(int i) {
+        return values[i];
+    }
+
+    public boolean isEmpty() {
+        return names.length == 0;
+    }
+
+    /**
+     * The SQL that gives a connection these settings: {@code set_config} calls in one statement,
+     * preceded by {@code RESET ALL} when the connection carries other settings.
+     */
+    public String applySql(boolean resetFirst) {
+        StringBuilder sql = new StringBuilder(64 + names.length * 48);
+        if (resetFirst) {
+            sql.append("RESET ALL;");
+        }
+        if (names.length > 0) {
+            sql.append("SELECT ");
+            for (int i = 0; i < names.length; i++) {
+                if (i > 0) {
+                    sql.append(", ");
+                }
+                sql.append("pg_catalog.set_config(");
+                appendLiteral(sql, names[i]);
+                sql.append(", ");
+                appendLiteral(sql, values[i]);
+                sql.append(", false)");
+            }
+        }
+        return sql.toString();
+    }
+
+    private static void appendLiteral(StringBuilder sql, String value) {
+        sql.append('\'');
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '\'') {
+                sql.append('\'');
+            }
+            sql.append(c);
+        }
+        sql.append('\'');
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SessionSettings s && hash == s.hash && Arrays.equals(names, s.names)
+                && Arrays.equals(values, s.values);
+    }
+
+    @Override
+    public int hashCode() {
+        return hash;
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder result = new StringBuilder("{");
+        for (int i = 0; i < names.length; i++) {
+            result.append(i == 0 ? "" : ", ").append(names[i]).append('=').append(values[i]);
+        }
+        return result.append('}').toString();
+    }
+}
