@@ -1,0 +1,162 @@
+package io.ashlar.bootstrap.config;
+
+import io.ashlar.backend.config.ProxyUser;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the users of server.yaml in every ShardingSphere-Proxy spelling into {@link ProxyUser}s:
+ * <ul>
+ *   <li>5.1: {@code rules: - !AUTHORITY {users: [root@%:root], provider: {type: ALL_PRIVILEGES_PERMITTED}}};</li>
+ *   <li>5.2-5.3: the same rule with {@code users: [{user: root@%, password: root}]} and {@code privilege:};</li>
+ *   <li>5.4+: top-level {@code authority: {users, privilege, authenticators, defaultAuthenticator}}.</li>
+ * </ul>
+ * A user's authentication method is, in order: Ashlar's own per-user {@code authenticationMethod}
+ * ({@code scram-sha-256}, {@code md5}, {@code password}); the type of the authenticator its
+ * {@code authenticationMethodName} names; the type of {@code defaultAuthenticator}; {@code scram-sha-256}.
+ *
+ * <p>Privilege providers that restrict users to some databases ({@code DATABASE_PERMITTED}) are refused rather than
+ * silently widened: every Ashlar user may use every logical database.
+ *
+ * @see <a href="https://shardingsphere.apache.org/document/5.4.1/en/user-manual/shardingsphere-proxy/yaml-config/authority/">ShardingSphere-Proxy authority</a>
+ */
+final class AuthorityReader {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AuthorityReader.class);
+
+    private static final Set<String> ALL_PERMITTED = Set.of("ALL_PERMITTED", "ALL_PRIVILEGES_PERMITTED");
+
+    private AuthorityReader() {
+    }
+
+    static List<ProxyUser> read(MappingReader authority) {
+        authority.expectKeys("users", "provider", "privilege", "authenticators", "defaultAuthenticator");
+        checkPrivilege(authority, "provider");
+        checkPrivilege(authority, "privilege");
+        Map<String, String> authenticators = readAuthenticators(authority);
+        Optional<String> defaultMethod = authority.nonBlankText("defaultAuthenticator").map(name -> {
+            String method = authenticators.get(name);
+            if (method == null) {
+                throw authority.error(authority.value("defaultAuthenticator").orElseThrow(),
+                        "defaultAuthenticator '" + name + "' is not defined in 'authenticators'");
+            }
+            return method;
+        });
+        List<ProxyUser> result = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (ConfigNode each : authority.list("users")) {
+            ProxyUser user = readUser(authority, each, authenticators, defaultMethod.orElse(ProxyUser.SCRAM_SHA_256));
+            if (!seen.add(user.name().toLowerCase(Locale.ROOT) + "@" + user.host().toLowerCase(Locale.ROOT))) {
+                throw authority.error(each, "user " + user.name() + "@" + user.host() + " is defined twice");
+            }
+            result.add(user);
+        }
+        return result;
+    }
+
+    private static void checkPrivilege(MappingReader authority, String key) {
+        Optional<MappingReader> privilege = authority.mapping(key);
+        if (privilege.isEmpty()) {
+            return;
+        }
+        privilege.get().expectKeys("type", "props");
+        String type = privilege.get().text("type").orElse("ALL_PERMITTED").strip();
+        if (!ALL_PERMITTED.contains(type.toUpperCase(Locale.ROOT))) {
+            throw privilege.get().error(privilege.get().value("type").orElseThrow(), "privilege type '" + type
+                    + "' is not supported by Ashlar: every user may use every logical database (expected ALL_PERMITTED)");
+        }
+    }
+
+    /** Authenticator name to Ashlar authentication method. */
+    private static Map<String, String> readAuthenticators(MappingReader authority) {
+        Optional<MappingReader> section = authority.mapping("authenticators");
+        if (section.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> result = new HashMap<>();
+        for (ConfigNode.Entry each : section.get().entries()) {
+            MappingReader authenticator = MappingReader.of(authority.fileName(), each.value()).expectKeys("type", "props");
+            String type = authenticator.requiredText("type");
+            result.put(each.key(), methodOfAuthenticatorType(authenticator, type));
+        }
+        return result;
+    }
+
+    private static String methodOfAuthenticatorType(MappingReader authenticator, String type) {
+        return switch (type.strip().toUpperCase(Locale.ROOT).replace('-', '_')) {
+            case "MD5" -> ProxyUser.MD5;
+            case "SCRAM_SHA256", "SCRAM_SHA_256" -> ProxyUser.SCRAM_SHA_256;
+            case "PASSWORD", "CLEAR_TEXT", "CLEARTEXT" -> ProxyUser.PASSWORD;
+            default -> throw authenticator.error(authenticator.value("type").orElseThrow(), "authenticator type '" + type
+                    + "' is not supported by Ashlar (expected MD5, SCRAM_SHA256 or PASSWORD)");
+        };
+    }
+
+    private static ProxyUser readUser(MappingReader authority, ConfigNode node, Map<String, String> authenticators, String defaultMethod) {
+        if (node instanceof ConfigNode.Scalar scalar && !scalar.isNull()) {
+            return readUserString(authority, scalar, defaultMethod);
+        }
+        MappingReader user = MappingReader.of(authority.fileName(), node)
+                .expectKeys("user", "password", "admin", "authenticationMethodName", "authenticationMethod");
+        String[] nameAndHost = splitUser(user.requiredText("user"));
+        if (user.has("admin")) {
+            user.bool("admin", false);
+        }
+        String method = defaultMethod;
+        Optional<String> authenticatorName = user.nonBlankText("authenticationMethodName");
+        if (authenticatorName.isPresent()) {
+            method = authenticators.get(authenticatorName.get());
+            if (method == null) {
+                throw user.error(user.value("authenticationMethodName").orElseThrow(),
+                        "authenticator '" + authenticatorName.get() + "' is not defined in 'authenticators'");
+            }
+        }
+        Optional<String> ashlarMethod = user.nonBlankText("authenticationMethod");
+        if (ashlarMethod.isPresent()) {
+            method = switch (ashlarMethod.get().strip().toLowerCase(Locale.ROOT)) {
+                case ProxyUser.SCRAM_SHA_256 -> ProxyUser.SCRAM_SHA_256;
+                case ProxyUser.MD5 -> ProxyUser.MD5;
+                case ProxyUser.PASSWORD -> ProxyUser.PASSWORD;
+                default -> throw user.error(user.value("authenticationMethod").orElseThrow(), "unknown authenticationMethod '"
+                        + ashlarMethod.get() + "' (expected one of: scram-sha-256, md5, password)");
+            };
+        }
+        if (ProxyUser.PASSWORD.equals(method)) {
+            LOG.warn("{}: user {} logs in with a clear-text password", authority.fileName(), nameAndHost[0]);
+        }
+        return new ProxyUser(nameAndHost[0], nameAndHost[1], user.text("password").orElse(""), method);
+    }
+
+    /** 5.1's {@code <user>@<host>:<password>}; the password is everything after the first colon. */
+    private static ProxyUser readUserString(MappingReader authority, ConfigNode.Scalar scalar, String defaultMethod) {
+        String text = scalar.text();
+        int colon = text.indexOf(':');
+        if (colon <= 0) {
+            throw authority.error(scalar, "expected <user>@<host>:<password>, got " + scalar.describe());
+        }
+        String[] nameAndHost = splitUser(text.substring(0, colon));
+        if (nameAndHost[0].isEmpty()) {
+            throw authority.error(scalar, "expected <user>@<host>:<password>, got " + scalar.describe());
+        }
+        return new ProxyUser(nameAndHost[0], nameAndHost[1], text.substring(colon + 1), defaultMethod);
+    }
+
+    /** {@code root@%} to {@code [root, %]}; no host, or an empty one, is any host. */
+    private static String[] splitUser(String user) {
+        String trimmed = user.strip();
+        int at = trimmed.indexOf('@');
+        if (at < 0) {
+            return new String[] {trimmed, "%"};
+        }
+        String host = trimmed.substring(at + 1).strip();
+        return new String[] {trimmed.substring(0, at).strip(), host.isEmpty() ? "%" : host};
+    }
+}

@@ -1,0 +1,60 @@
+package io.ashlar.bootstrap.config;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The {@code props:} of server.yaml that Ashlar acts on, typed and checked once at start.
+ *
+ * <p>Every other property ShardingSphere-Proxy 5.1-5.5 documents is accepted and ignored with a log line (see
+ * docs/configuration.md); an unknown key is an error, so a misspelt property never goes unnoticed.
+ *
+ * @param port {@code proxy-default-port}: the listening port (Ashlar's default 5433, not ShardingSphere's 3307)
+ * @param bindAddress {@code proxy-bind-address} (Ashlar's own key): the address to listen on, default
+ *                    {@code 0.0.0.0}
+ * @param frontendMaxConnections {@code proxy-frontend-max-connections}: most client connections at once,
+ *                               0 for no limit (negative values, as in ShardingSphere, also mean no limit)
+ * @param sqlShow {@code sql-show}: log each logical SQL and the SQL sent to each data source
+ * @param sqlSimple {@code sql-simple}: with {@code sql-show}, log without parameters
+ * @param backendQueryFetchSize {@code proxy-backend-query-fetch-size}: JDBC fetch size for backend queries,
+ *                              -1 (the default) for the driver's default
+ * @param maxConnectionsSizePerQuery {@code max-connections-size-per-query}: most connections one statement may
+ *                                   use per data source (1 by default)
+ * @param frontendDatabaseProtocolType {@code proxy-frontend-database-protocol-type}: {@code PostgreSQL} or
+ *                                     {@code openGauss} if set; Ashlar serves both on one port anyway
+ * @param frontendFlushThreshold {@code proxy-frontend-flush-threshold}: rows written before a flush while
+ *                               streaming a result (128)
+ * @param frontendExecutorSize {@code proxy-frontend-executor-size}: Netty event loop threads, 0 to let Netty
+ *                             decide
+ * @param nettyBacklog {@code proxy-netty-backlog}: the listen socket backlog (1024)
+ * @see <a href="https://shardingsphere.apache.org/document/5.4.1/en/user-manual/shardingsphere-proxy/yaml-config/props/">ShardingSphere-Proxy properties</a>
+ */
+public record ServerProps(int port, String bindAddress, int frontendMaxConnections, boolean sqlShow, boolean sqlSimple,
+                          int backendQueryFetchSize, int maxConnectionsSizePerQuery,
+                          Optional<String> frontendDatabaseProtocolType, int frontendFlushThreshold,
+                          int frontendExecutorSize, int nettyBacklog) {
+
+    public static final int DEFAULT_PORT = 5433;
+
+    public static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
+
+    /** The properties of a server.yaml without {@code props:}. */
+    public static final ServerProps DEFAULTS = new ServerProps(DEFAULT_PORT, DEFAULT_BIND_ADDRESS, 0, false, false, -1, 1,
+            Optional.empty(), 128, 0, 1024);
+
+    public ServerProps {
+        if (port < 1 || port > 65_535) {
+            throw new IllegalArgumentException("port " + port + " is not in 1..65535");
+        }
+        Objects.requireNonNull(bindAddress, "bindAddress");
+        Objects.requireNonNull(frontendDatabaseProtocolType, "frontendDatabaseProtocolType");
+        frontendMaxConnections = Math.max(0, frontendMaxConnections);
+    }
+
+    /** The same properties listening on another port (the command line's {@code --port}). */
+    public ServerProps withPort(int newPort) {
+        return new ServerProps(newPort, bindAddress, frontendMaxConnections, sqlShow, sqlSimple, backendQueryFetchSize,
+                maxConnectionsSizePerQuery, frontendDatabaseProtocolType, frontendFlushThreshold, frontendExecutorSize,
+                nettyBacklog);
+    }
+}

@@ -1,0 +1,100 @@
+package io.ashlar.bootstrap.config;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads server.yaml {@code props:} into {@link ServerProps}: the keys Ashlar acts on typed and range-checked, every
+ * other key ShardingSphere-Proxy 5.1-5.5 documents logged and ignored, anything else refused.
+ *
+ * @see <a href="https://shardingsphere.apache.org/document/5.4.1/en/user-manual/shardingsphere-proxy/yaml-config/props/">ShardingSphere-Proxy properties</a>
+ */
+final class ServerPropsReader {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServerPropsReader.class);
+
+    /** Keys Ashlar reads. {@code proxy-bind-address} is Ashlar's own. */
+    static final List<String> USED = List.of("proxy-default-port", "proxy-bind-address", "proxy-frontend-max-connections",
+            "sql-show", "sql-simple", "proxy-backend-query-fetch-size", "max-connections-size-per-query",
+            "proxy-frontend-database-protocol-type", "proxy-frontend-flush-threshold", "proxy-frontend-executor-size",
+            "proxy-netty-backlog", "proxy-frontend-ssl-enabled");
+
+    /** Keys of ShardingSphere-Proxy 5.1-5.5 (and 5.0, still seen in copied configs) that Ashlar has no use for. */
+    static final List<String> IGNORED = List.of("system-log-level", "kernel-executor-size", "executor-size",
+            "check-table-metadata-enabled", "check-duplicate-table-enabled", "load-table-metadata-batch-size",
+            "proxy-opentracing-enabled", "proxy-hint-enabled", "show-process-list-enabled", "lock-wait-timeout-milliseconds",
+            "lock-enabled", "sql-comment-parse-enabled", "proxy-frontend-netty-executor-size",
+            "proxy-backend-prefer-netty-executor", "proxy-backend-executor-suitable", "sql-federation-enabled",
+            "sql-federation-type", "proxy-backend-driver-type", "proxy-mysql-default-version", "proxy-instance-type",
+            "cdc-server-port", "proxy-frontend-ssl-version", "proxy-frontend-ssl-cipher", "agent-plugins-enabled",
+            "persist-schemas-to-repository-enabled", "groovy-inline-expression-parsing-cache-max-size",
+            "udt-discovery-enabled", "max-union-size-per-datasource", "proxy-meta-data-collector-enabled",
+            "proxy-meta-data-collector-cron", "system-schema-metadata-assembly-enabled", "instance-connection-enabled");
+
+    private static final Set<String> KNOWN;
+
+    static {
+        Set<String> known = new LinkedHashSet<>(USED);
+        known.addAll(IGNORED);
+        KNOWN = known;
+    }
+
+    private ServerPropsReader() {
+    }
+
+    static ServerProps read(Optional<MappingReader> section) {
+        if (section.isEmpty()) {
+            return ServerProps.DEFAULTS;
+        }
+        MappingReader props = section.get();
+        props.expectKeys(KNOWN);
+        List<String> ignored = new ArrayList<>();
+        for (ConfigNode.Entry each : props.entries()) {
+            if (IGNORED.contains(each.key())) {
+                ignored.add(each.key());
+            }
+        }
+        if (!ignored.isEmpty()) {
+            LOG.info("{}: ignoring ShardingSphere props Ashlar has no use for: {}", props.fileName(), String.join(", ", ignored));
+        }
+        if (props.bool("proxy-frontend-ssl-enabled", false)) {
+            throw props.error(props.value("proxy-frontend-ssl-enabled").orElseThrow(),
+                    "Ashlar does not terminate TLS yet; remove proxy-frontend-ssl-enabled or set it to false");
+        }
+        ServerProps defaults = ServerProps.DEFAULTS;
+        int port = props.integer("proxy-default-port", defaults.port(), 1, "a port number (1-65535)");
+        if (port > 65_535) {
+            throw props.error(props.value("proxy-default-port").orElseThrow(), "expected a port number (1-65535), got " + port);
+        }
+        String bindAddress = props.nonBlankText("proxy-bind-address").orElse(defaults.bindAddress()).strip();
+        int maxConnections = props.integer("proxy-frontend-max-connections", 0, Integer.MIN_VALUE, "an integer");
+        boolean sqlShow = props.bool("sql-show", false);
+        boolean sqlSimple = props.bool("sql-simple", false);
+        int fetchSize = props.integer("proxy-backend-query-fetch-size", defaults.backendQueryFetchSize(), -1, "an integer of -1 or more");
+        int perQuery = props.integer("max-connections-size-per-query", defaults.maxConnectionsSizePerQuery(), 1, "a positive integer");
+        int flushThreshold = props.integer("proxy-frontend-flush-threshold", defaults.frontendFlushThreshold(), 1, "a positive integer");
+        int executorSize = props.integer("proxy-frontend-executor-size", defaults.frontendExecutorSize(), 0, "a non-negative integer");
+        int backlog = props.integer("proxy-netty-backlog", defaults.nettyBacklog(), 1, "a positive integer");
+        return new ServerProps(port, bindAddress, maxConnections, sqlShow, sqlSimple, fetchSize, perQuery,
+                protocolType(props), flushThreshold, executorSize, backlog);
+    }
+
+    private static Optional<String> protocolType(MappingReader props) {
+        Optional<String> text = props.text("proxy-frontend-database-protocol-type").map(String::strip);
+        if (text.isEmpty() || text.get().isEmpty()) {
+            return Optional.empty();
+        }
+        return switch (text.get().toLowerCase(Locale.ROOT)) {
+            case "postgresql" -> Optional.of("PostgreSQL");
+            case "opengauss" -> Optional.of("openGauss");
+            default -> throw props.error(props.value("proxy-frontend-database-protocol-type").orElseThrow(),
+                    "Ashlar speaks the PostgreSQL and openGauss protocols only, got " + text.get());
+        };
+    }
+}

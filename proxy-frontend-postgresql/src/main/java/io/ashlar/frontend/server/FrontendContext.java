@@ -1,0 +1,107 @@
+package io.ashlar.frontend.server;
+
+import io.ashlar.backend.session.LogicalDatabase;
+import io.ashlar.frontend.auth.PasswordVerifiers;
+import io.ashlar.frontend.session.FrontendSession;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What every client connection of one proxy shares: the users who may log in, the logical
+ * databases, the live sessions (for CancelRequest), and the virtual-thread executor sessions run
+ * on. Passed to each connection handler; no global state.
+ */
+public final class FrontendContext implements AutoCloseable {
+
+    private final Map<String, PasswordVerifiers> users;
+    private volatile Map<String, LogicalDatabase> databases;
+    private final int maxConnections;
+    private final ExecutorService executor = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("ashlar-session-", 0).factory());
+    private final Map<Integer, Registered> sessions = new ConcurrentHashMap<>();
+    private final AtomicInteger nextProcessId = new AtomicInteger(ThreadLocalRandom.current().nextInt(1000, 100_000));
+    private final AtomicInteger connections = new AtomicInteger();
+
+    /** A live session and the secret a CancelRequest must present. */
+    record Registered(FrontendSession session, int secretKey) {
+    }
+
+    /**
+     * @param users verifiers by user name
+     * @param databases logical databases by name
+     * @param maxConnections most client connections at once, 0 for no limit
+     */
+    public FrontendContext(Map<String, PasswordVerifiers> users, Map<String, LogicalDatabase> databases, int maxConnections) {
+        this.users = Map.copyOf(users);
+        this.databases = Map.copyOf(databases);
+        this.maxConnections = maxConnections;
+    }
+
+    PasswordVerifiers user(String name) {
+        return users.get(name);
+    }
+
+    LogicalDatabase database(String name) {
+        return databases.get(name);
+    }
+
+    public Map<String, LogicalDatabase> databases() {
+        return databases;
+    }
+
+    /** Swaps in a new set of logical databases; sessions already open keep theirs. */
+    public void databases(Map<String, LogicalDatabase> newDatabases) {
+        this.databases = Map.copyOf(newDatabases);
+    }
+
+    ExecutorService executor() {
+        return executor;
+    }
+
+    int nextProcessId() {
+        return nextProcessId.getAndIncrement() & 0x7fffffff;
+    }
+
+    void register(int processId, FrontendSession session, int secretKey) {
+        sessions.put(processId, new Registered(session, secretKey));
+    }
+
+    void unregister(int processId) {
+        sessions.remove(processId);
+    }
+
+    /** Handles a CancelRequest: cancels that session's running statement if the key matches. */
+    void cancel(int processId, int secretKey) {
+        Registered registered = sessions.get(processId);
+        if (registered != null && registered.secretKey() == secretKey) {
+            registered.session().cancel();
+        }
+    }
+
+    public int sessionCount() {
+        return sessions.size();
+    }
+
+    /** Counts a new client connection; false when the limit is reached. */
+    boolean connectionOpened() {
+        int now = connections.incrementAndGet();
+        if (maxConnections > 0 && now > maxConnections) {
+            connections.decrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    void connectionClosed() {
+        connections.decrementAndGet();
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}

@@ -1,0 +1,316 @@
+package io.ashlar.frontend.server;
+
+import io.ashlar.backend.session.BackendSession;
+import io.ashlar.backend.session.LogicalDatabase;
+import io.ashlar.backend.session.SessionSettings;
+import io.ashlar.frontend.auth.AuthStep;
+import io.ashlar.frontend.auth.Authenticator;
+import io.ashlar.frontend.auth.Authenticators;
+import io.ashlar.frontend.auth.PasswordVerifiers;
+import io.ashlar.frontend.protocol.AuthenticationOk;
+import io.ashlar.frontend.protocol.BackendKeyData;
+import io.ashlar.frontend.protocol.CancelRequest;
+import io.ashlar.frontend.protocol.ClientDialect;
+import io.ashlar.frontend.protocol.EncryptionRefused;
+import io.ashlar.frontend.protocol.ErrorResponse;
+import io.ashlar.frontend.protocol.FrontendMessage;
+import io.ashlar.frontend.protocol.GSSENCRequest;
+import io.ashlar.frontend.protocol.NegotiateProtocolVersion;
+import io.ashlar.frontend.protocol.ParameterStatus;
+import io.ashlar.frontend.protocol.PasswordMessage;
+import io.ashlar.frontend.protocol.ReadyForQuery;
+import io.ashlar.frontend.protocol.SSLRequest;
+import io.ashlar.frontend.protocol.StartupMessage;
+import io.ashlar.frontend.protocol.Terminate;
+import io.ashlar.frontend.session.FrontendSession;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client connection from its first byte to its session: answers SSLRequest/GSSENCRequest
+ * with 'N', handles CancelRequest, checks the startup packet, authenticates, then hands every
+ * message to the {@link FrontendSession}. Runs on the connection's event loop; what may block
+ * (JDBC) runs in the session.
+ *
+ * @see <a href="https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-START-UP">Start-up</a>
+ */
+final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PgConnectionHandler.class);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private enum State { STARTUP, AUTHENTICATING, READY, CLOSED }
+
+    private final FrontendContext context;
+    private State state = State.STARTUP;
+    private StartupMessage startup;
+    private Authenticator authenticator;
+    private FrontendSession session;
+    private boolean counted;
+
+    PgConnectionHandler(FrontendContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        counted = context.connectionOpened();
+        if (!counted) {
+            fatal(ctx, "53300", "sorry, too many clients already");
+            return;
+        }
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        FrontendMessage message = (FrontendMessage) msg;
+        switch (state) {
+            case READY -> session.enqueue(message);
+            case STARTUP -> onStartup(ctx, message);
+            case AUTHENTICATING -> onAuthentication(ctx, message);
+            case CLOSED -> { }
+        }
+    }
+
+    private void onStartup(ChannelHandlerContext ctx, FrontendMessage message) {
+        switch (message) {
+            case SSLRequest r -> ctx.writeAndFlush(EncryptionRefused.INSTANCE);
+            case GSSENCRequest r -> ctx.writeAndFlush(EncryptionRefused.INSTANCE);
+            case CancelRequest c -> {
+                context.cancel(c.processId(), c.secretKey());
+                state = State.CLOSED;
+                ctx.close();
+            }
+            case StartupMessage s -> startup(ctx, s);
+            case FrontendMessage.Malformed m -> fatal(ctx, m.sqlState(), m.reason());
+            default -> fatal(ctx, "08P01", "expected a startup packet");
+        }
+    }
+
+    private void startup(ChannelHandlerContext ctx, StartupMessage message) {
+        this.startup = message;
+        ClientDialect dialect = message.dialect();
+        if (message.majorVersion() != 3) {
+            fatal(ctx, "0A000", "unsupported frontend protocol " + message.majorVersion() + "." + message.minorVersion()
+                    + ": server supports 3.0 to 3.0");
+            return;
+        }
+        String user = message.user();
+        if (user.isEmpty()) {
+            fatal(ctx, "28000", "no PostgreSQL user name specified in startup packet");
+            return;
+        }
+        String encoding = message.clientEncoding().orElse("UTF8");
+        if (!isSupportedEncoding(encoding)) {
+            fatal(ctx, "0A000", "client_encoding \"" + encoding + "\" is not supported by Ashlar: use UTF8");
+            return;
+        }
+        PasswordVerifiers verifiers = context.user(user);
+        if (verifiers == null) {
+            fatal(ctx, "28000", "role \"" + user + "\" does not exist");
+            return;
+        }
+        if (dialect == ClientDialect.POSTGRESQL && (message.minorVersion() > 0 || !message.protocolOptions().isEmpty())) {
+            ctx.write(new NegotiateProtocolVersion(0, message.protocolOptions()));
+        }
+        authenticator = Authenticators.create(verifiers, dialect);
+        state = State.AUTHENTICATING;
+        ctx.writeAndFlush(authenticator.start());
+    }
+
+    private static boolean isSupportedEncoding(String encoding) {
+        String e = encoding.toUpperCase(Locale.ROOT).replace("-", "").replace("_", "");
+        return e.equals("UTF8") || e.equals("UNICODE") || e.equals("SQLASCII") || e.equals("AUTO");
+    }
+
+    private void onAuthentication(ChannelHandlerContext ctx, FrontendMessage message) {
+        if (message instanceof Terminate) {
+            state = State.CLOSED;
+            ctx.close();
+            return;
+        }
+        if (!(message instanceof PasswordMessage password)) {
+            if (message instanceof FrontendMessage.Malformed m) {
+                fatal(ctx, m.sqlState(), m.reason());
+            } else {
+                fatal(ctx, "08P01", "expected password response, got message type " + message.getClass().getSimpleName());
+            }
+            return;
+        }
+        AuthStep step = authenticator.onPassword(password.body());
+        switch (step) {
+            case AuthStep.Continue c -> ctx.writeAndFlush(c.message());
+            case AuthStep.Failure f -> fatal(ctx, f.sqlState(), f.message());
+            case AuthStep.Success s -> {
+                s.finalMessage().ifPresent(ctx::write);
+                loggedIn(ctx);
+            }
+        }
+    }
+
+    private void loggedIn(ChannelHandlerContext ctx) {
+        String databaseName = startup.database();
+        LogicalDatabase database = context.database(databaseName);
+        if (database == null) {
+            fatal(ctx, "3D000", "database \"" + databaseName + "\" does not exist");
+            return;
+        }
+        SessionSettings settings;
+        try {
+            settings = startupSettings(startup.parameters());
+        } catch (IllegalArgumentException e) {
+            fatal(ctx, "22023", e.getMessage());
+            return;
+        }
+        BackendSession backend = new BackendSession(database, settings);
+        int processId = context.nextProcessId();
+        int secretKey = RANDOM.nextInt();
+        session = new FrontendSession(ctx.channel(), backend, context.executor(), processId,
+                () -> context.unregister(processId));
+        context.register(processId, session, secretKey);
+
+        ctx.write(AuthenticationOk.INSTANCE);
+        Map<String, String> backendParameters = database.backendParameters();
+        String user = startup.user();
+        for (String[] p : List.of(
+                new String[] {"application_name", startup.applicationName().orElse("")},
+                new String[] {"client_encoding", clientEncoding()},
+                new String[] {"DateStyle", startup.parameter("DateStyle").orElse(backendParameters.getOrDefault("DateStyle", "ISO, MDY"))},
+                new String[] {"default_transaction_read_only", "off"},
+                new String[] {"in_hot_standby", "off"},
+                new String[] {"integer_datetimes", "on"},
+                new String[] {"IntervalStyle", startup.parameter("IntervalStyle").orElse(backendParameters.getOrDefault("IntervalStyle", "postgres"))},
+                new String[] {"is_superuser", "on"},
+                new String[] {"server_encoding", backendParameters.getOrDefault("server_encoding", "UTF8")},
+                new String[] {"server_version", backendParameters.getOrDefault("server_version", "14.0")},
+                new String[] {"session_authorization", user},
+                new String[] {"standard_conforming_strings", "on"},
+                new String[] {"TimeZone", startup.parameter("TimeZone").orElse(backendParameters.getOrDefault("TimeZone", "UTC"))})) {
+            ctx.write(new ParameterStatus(p[0], p[1]));
+            backend.reported(p[0], p[1]);
+        }
+        ctx.write(new BackendKeyData(processId, secretKey));
+        ctx.writeAndFlush(ReadyForQuery.IDLE);
+        state = State.READY;
+    }
+
+    private String clientEncoding() {
+        String requested = startup.clientEncoding().orElse("UTF8");
+        return requested.equalsIgnoreCase("SQL_ASCII") ? "SQL_ASCII" : "UTF8";
+    }
+
+    /**
+     * The GUCs of the startup packet, to be carried by every backend connection the session
+     * uses: any parameter but the connection's own (user, database, client_encoding,
+     * replication), plus {@code -c name=value} / {@code --name=value} from {@code options}.
+     */
+    static SessionSettings startupSettings(Map<String, String> parameters) {
+        List<String> names = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        for (Map.Entry<String, String> e : parameters.entrySet()) {
+            String name = e.getKey();
+            switch (name) {
+                case "user", "database", "client_encoding", "replication" -> { }
+                case "options" -> parseOptions(e.getValue(), names, values);
+                default -> add(names, values, name, e.getValue());
+            }
+        }
+        return names.isEmpty() ? SessionSettings.EMPTY
+                : new SessionSettings(names.toArray(new String[0]), values.toArray(new String[0]));
+    }
+
+    private static void add(List<String> names, List<String> values, String name, String value) {
+        if (name.equalsIgnoreCase("DateStyle") && !value.toUpperCase(Locale.ROOT).startsWith("ISO")) {
+            throw new IllegalArgumentException("DateStyle \"" + value + "\" is not supported by Ashlar: use ISO");
+        }
+        int existing = names.indexOf(name);
+        if (existing >= 0) {
+            values.set(existing, value);
+        } else {
+            names.add(name);
+            values.add(value);
+        }
+    }
+
+    /** PostgreSQL's {@code options}: space-separated, backslash escapes a space; {@code -c a=b} or {@code --a=b}. */
+    private static void parseOptions(String options, List<String> names, List<String> values) {
+        List<String> words = new ArrayList<>();
+        StringBuilder word = new StringBuilder();
+        for (int i = 0; i < options.length(); i++) {
+            char c = options.charAt(i);
+            if (c == '\\' && i + 1 < options.length()) {
+                word.append(options.charAt(++i));
+            } else if (Character.isWhitespace(c)) {
+                if (!word.isEmpty()) {
+                    words.add(word.toString());
+                    word.setLength(0);
+                }
+            } else {
+                word.append(c);
+            }
+        }
+        if (!word.isEmpty()) {
+            words.add(word.toString());
+        }
+        for (int i = 0; i < words.size(); i++) {
+            String w = words.get(i);
+            String setting;
+            if (w.equals("-c") && i + 1 < words.size()) {
+                setting = words.get(++i);
+            } else if (w.startsWith("-c")) {
+                setting = w.substring(2);
+            } else if (w.startsWith("--")) {
+                setting = w.substring(2);
+            } else {
+                throw new IllegalArgumentException("invalid command-line argument for server process: " + w);
+            }
+            int eq = setting.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("invalid command-line argument for server process: " + w);
+            }
+            add(names, values, setting.substring(0, eq).replace('-', '_'), setting.substring(eq + 1));
+        }
+    }
+
+    private void fatal(ChannelHandlerContext ctx, String sqlState, String message) {
+        state = State.CLOSED;
+        ctx.writeAndFlush(ErrorResponse.fatal(sqlState, message)).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (session != null) {
+            session.writabilityChanged();
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (counted) {
+            counted = false;
+            context.connectionClosed();
+        }
+        if (session != null) {
+            session.clientGone();
+        }
+        state = State.CLOSED;
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (!(cause instanceof java.io.IOException)) {
+            LOG.warn("connection {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        }
+        ctx.close();
+    }
+}

@@ -1,0 +1,121 @@
+package io.ashlar.frontend.server;
+
+import io.ashlar.frontend.protocol.PgFrontendDecoder;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The listening side of the proxy: Netty with the epoll transport on Linux, NIO elsewhere (the
+ * transport in use is logged), one pipeline per client connection: frame decoder, message
+ * encoder, connection handler.
+ */
+public final class PgServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PgServer.class);
+
+    private final FrontendContext context;
+    private final String host;
+    private final int requestedPort;
+    private final int workerThreads;
+    private EventLoopGroup boss;
+    private EventLoopGroup workers;
+    private Channel serverChannel;
+    private final io.netty.channel.group.ChannelGroup clients =
+            new io.netty.channel.group.DefaultChannelGroup(io.netty.util.concurrent.GlobalEventExecutor.INSTANCE);
+
+    /**
+     * @param port port to listen on; 0 picks a free one (see {@link #port()})
+     * @param workerThreads event-loop threads, 0 for one per core
+     */
+    public PgServer(FrontendContext context, String host, int port, int workerThreads) {
+        this.context = context;
+        this.host = host;
+        this.requestedPort = port;
+        this.workerThreads = workerThreads;
+    }
+
+    /** Binds and starts accepting clients. */
+    public void start() throws InterruptedException {
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        Class<? extends ServerChannel> channelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        int threads = workerThreads > 0 ? workerThreads : Runtime.getRuntime().availableProcessors();
+        boss = new MultiThreadIoEventLoopGroup(1, factory);
+        workers = new MultiThreadIoEventLoopGroup(threads, factory);
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(boss, workers)
+                .channel(channelClass)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel channel) {
+                        clients.add(channel);
+                        channel.pipeline()
+                                .addLast("decoder", new PgFrontendDecoder())
+                                .addLast("encoder", BackendMessageEncoder.INSTANCE)
+                                .addLast("handler", new PgConnectionHandler(context));
+                    }
+                });
+        serverChannel = bootstrap.bind(new InetSocketAddress(host, requestedPort)).sync().channel();
+        LOG.info("listening on {}:{} with the {} transport, {} event-loop threads", host, port(),
+                epoll ? "epoll" : "NIO", threads);
+    }
+
+    public int port() {
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    public FrontendContext context() {
+        return context;
+    }
+
+    /**
+     * Stops accepting, waits up to {@code graceMillis} for sessions to end by themselves, then
+     * closes the remaining client connections (their backend work is rolled back).
+     */
+    public void shutdown(long graceMillis) {
+        if (serverChannel != null) {
+            serverChannel.close().syncUninterruptibly();
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMillis);
+        while (context.sessionCount() > 0 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        clients.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        if (workers != null) {
+            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    @Override
+    public void close() {
+        shutdown(0);
+    }
+}

@@ -1,0 +1,615 @@
+package io.ashlar.frontend.session;
+
+import io.ashlar.backend.datasource.ParameterValues;
+import io.ashlar.backend.execute.BufferedResult;
+import io.ashlar.backend.execute.ColumnDescription;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.ResultSink;
+import io.ashlar.backend.execute.RowValues;
+import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.session.BackendSession;
+import io.ashlar.frontend.protocol.Bind;
+import io.ashlar.frontend.protocol.BindComplete;
+import io.ashlar.frontend.protocol.Close;
+import io.ashlar.frontend.protocol.CloseComplete;
+import io.ashlar.frontend.protocol.CopyData;
+import io.ashlar.frontend.protocol.CopyDone;
+import io.ashlar.frontend.protocol.CopyFail;
+import io.ashlar.frontend.protocol.CopyInResponse;
+import io.ashlar.frontend.protocol.CopyOutResponse;
+import io.ashlar.frontend.protocol.Describe;
+import io.ashlar.frontend.protocol.EmptyQueryResponse;
+import io.ashlar.frontend.protocol.Execute;
+import io.ashlar.frontend.protocol.FrontendMessage;
+import io.ashlar.frontend.protocol.NoData;
+import io.ashlar.frontend.protocol.ParameterDescription;
+import io.ashlar.frontend.protocol.Parse;
+import io.ashlar.frontend.protocol.ParseComplete;
+import io.ashlar.frontend.protocol.PortalSuspended;
+import io.ashlar.frontend.protocol.Query;
+import io.ashlar.frontend.protocol.ReadyForQuery;
+import io.ashlar.frontend.types.BinaryEncoders;
+import io.ashlar.frontend.types.ValueEncoder;
+import io.netty.channel.Channel;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import org.postgresql.copy.CopyIn;
+import org.postgresql.copy.CopyOperation;
+import org.postgresql.copy.CopyOut;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One logged-in client session: runs its messages in order, one at a time, on a virtual thread,
+ * and answers as PostgreSQL does (see
+ * <a href="https://www.postgresql.org/docs/current/protocol-flow.html">Message Flow</a>).
+ *
+ * <p>Threads: the event loop only {@link #enqueue enqueues} decoded messages; the session's
+ * drain loop runs on a virtual thread started when messages arrive and the session is idle, so
+ * there is one hand-off each way (messages in, one buffered write out per ReadyForQuery/Flush).
+ *
+ * <p>States: <b>ready</b>; <b>skipping</b> (an extended-protocol message failed: everything up to
+ * the next Sync is discarded, and the error was reported once); <b>copy-in</b> (inside
+ * COPY FROM STDIN, CopyData flows to the backend until CopyDone or CopyFail); <b>closed</b>.
+ */
+public final class FrontendSession implements ResultSink {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FrontendSession.class);
+    private static final String UNNAMED = "";
+    private static final int MAX_PREPARED_STATEMENTS = 10_000;
+
+    /** Marks the end of the client's connection in the message queue. */
+    private static final FrontendMessage CLIENT_GONE = new Query("\0client gone");
+
+    private final Channel channel;
+    private final BackendSession backend;
+    private final Executor executor;
+    private final OutputBuffer out;
+    private final int processId;
+    private final Runnable onClose;
+    private final ConcurrentLinkedQueue<FrontendMessage> inbox = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean scheduled = new AtomicBoolean();
+    private volatile Thread inboxWaiter;
+    private final Map<String, PreparedStatement> statements = new HashMap<>();
+    private final Map<String, Portal> portals = new HashMap<>();
+    private boolean skipping;
+    private boolean closed;
+
+    public FrontendSession(Channel channel, BackendSession backend, Executor executor, int processId, Runnable onClose) {
+        this.channel = channel;
+        this.backend = backend;
+        this.executor = executor;
+        this.out = new OutputBuffer(channel);
+        this.processId = processId;
+        this.onClose = onClose;
+    }
+
+    public int processId() {
+        return processId;
+    }
+
+    /** Called on the event loop for each decoded message. */
+    public void enqueue(FrontendMessage message) {
+        inbox.add(message);
+        if (scheduled.compareAndSet(false, true)) {
+            executor.execute(this::drain);
+        } else {
+            Thread waiter = inboxWaiter;
+            if (waiter != null) {
+                LockSupport.unpark(waiter);
+            }
+        }
+    }
+
+    /** Called on the event loop when the client's connection closed. */
+    public void clientGone() {
+        backend.cancel();
+        enqueue(CLIENT_GONE);
+    }
+
+    /** Cancels the statement running now (CancelRequest from the client). */
+    public void cancel() {
+        backend.cancel();
+    }
+
+    public void writabilityChanged() {
+        out.writabilityChanged();
+    }
+
+    private void drain() {
+        while (true) {
+            FrontendMessage message = inbox.poll();
+            if (message == null) {
+                scheduled.set(false);
+                if (inbox.isEmpty() || !scheduled.compareAndSet(false, true)) {
+                    return;
+                }
+                continue;
+            }
+            try {
+                handle(message);
+            } catch (RuntimeException e) {
+                LOG.error("session {}: unexpected failure handling {}", processId, message.getClass().getSimpleName(), e);
+                out.error(ErrorFields.error("XX000", "internal error in Ashlar: " + e));
+                skipping = !(message instanceof Query);
+                if (message instanceof Query) {
+                    readyForQuery();
+                }
+            }
+        }
+    }
+
+    /** Waits for the next message while a command is in progress (COPY FROM STDIN). */
+    private FrontendMessage take() {
+        while (true) {
+            FrontendMessage message = inbox.poll();
+            if (message != null) {
+                return message;
+            }
+            inboxWaiter = Thread.currentThread();
+            if (inbox.isEmpty()) {
+                LockSupport.park(this);
+            }
+            inboxWaiter = null;
+        }
+    }
+
+    private void handle(FrontendMessage message) {
+        if (closed) {
+            return;
+        }
+        if (message == CLIENT_GONE) {
+            close();
+            return;
+        }
+        if (skipping && !(message instanceof io.ashlar.frontend.protocol.Sync)
+                && !(message instanceof io.ashlar.frontend.protocol.Terminate)) {
+            return;
+        }
+        switch (message) {
+            case Query q -> simpleQuery(q.sql());
+            case Parse p -> parse(p);
+            case Bind b -> bind(b);
+            case Describe d -> describe(d);
+            case Execute e -> execute(e);
+            case Close c -> close(c);
+            case io.ashlar.frontend.protocol.Sync s -> sync();
+            case io.ashlar.frontend.protocol.Flush f -> out.flush();
+            case io.ashlar.frontend.protocol.Terminate t -> {
+                close();
+                channel.close();
+            }
+            case CopyData d -> { }
+            case CopyDone d -> { }
+            case CopyFail f -> { }
+            case io.ashlar.frontend.protocol.FunctionCall f -> failExtended(ErrorFields.error("0A000",
+                    "the function call protocol is not supported by Ashlar", "Call the function with SELECT."));
+            case io.ashlar.frontend.protocol.BatchBind b -> failExtended(ErrorFields.error("0A000",
+                    "the openGauss batch bind message is not supported yet"));
+            case FrontendMessage.Malformed m -> {
+                out.error(ErrorFields.of(ErrorFields.FATAL, m.sqlState(), m.reason()));
+                out.flush();
+                close();
+                channel.close();
+            }
+            default -> {
+                out.error(ErrorFields.of(ErrorFields.FATAL, "08P01",
+                        "unexpected message " + message.getClass().getSimpleName() + " after startup"));
+                out.flush();
+                close();
+                channel.close();
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- simple query
+
+    private void simpleQuery(String sql) {
+        statements.remove(UNNAMED);
+        portals.remove(UNNAMED);
+        if (isBlank(sql)) {
+            out.write(EmptyQueryResponse.INSTANCE);
+        } else if (startsWithKeyword(sql, "copy") && mentionsClientStream(sql)) {
+            copy(sql);
+        } else {
+            try {
+                backend.executeSimple(sql, this);
+            } catch (StatementFailure failure) {
+                out.error(failure.fields());
+            }
+        }
+        readyForQuery();
+    }
+
+    private void readyForQuery() {
+        out.write(ReadyForQuery.of(backend.transactionStatus()));
+        out.flush();
+    }
+
+    @Override
+    public void columns(ColumnDescription[] columns) {
+        out.rowDescription(columns, null);
+    }
+
+    @Override
+    public void row(RowValues row) {
+        out.dataRow(row, null);
+    }
+
+    @Override
+    public void complete(String commandTag) {
+        out.commandComplete(commandTag);
+    }
+
+    @Override
+    public void empty() {
+        out.write(EmptyQueryResponse.INSTANCE);
+    }
+
+    @Override
+    public void notice(ErrorFields notice) {
+        out.notice(notice);
+    }
+
+    @Override
+    public void parameterStatus(String name, String value) {
+        out.parameterStatus(name, value);
+    }
+
+    // ---------------------------------------------------------------- COPY
+
+    private void copy(String sql) {
+        CopyOperation operation;
+        try {
+            operation = backend.startCopy(sql);
+        } catch (StatementFailure failure) {
+            out.error(failure.fields());
+            return;
+        }
+        try {
+            if (operation instanceof CopyIn in) {
+                copyIn(in);
+            } else if (operation instanceof CopyOut copyOut) {
+                copyOut(copyOut);
+            } else {
+                operation.cancelCopy();
+                out.error(ErrorFields.error("0A000", "COPY BOTH is not supported by Ashlar"));
+            }
+        } catch (SQLException e) {
+            out.error(ErrorFields.from(e));
+        } finally {
+            backend.endCopy();
+        }
+    }
+
+    private static short[] fieldFormats(CopyOperation operation) {
+        short[] result = new short[operation.getFieldCount()];
+        for (int i = 0; i < result.length; i++) {
+            result[i] = (short) operation.getFieldFormat(i);
+        }
+        return result;
+    }
+
+    private void copyIn(CopyIn in) throws SQLException {
+        out.write(new CopyInResponse((byte) in.getFormat(), fieldFormats(in)));
+        out.flush();
+        while (true) {
+            FrontendMessage message = take();
+            if (message instanceof CopyData data) {
+                in.writeToCopy(data.data(), 0, data.data().length);
+            } else if (message instanceof CopyDone) {
+                long rows = in.endCopy();
+                out.commandComplete("COPY " + rows);
+                return;
+            } else if (message instanceof CopyFail fail) {
+                cancelCopy(in);
+                out.error(ErrorFields.error("57014", "COPY from stdin failed: " + fail.message()));
+                return;
+            } else if (message instanceof io.ashlar.frontend.protocol.Flush
+                    || message instanceof io.ashlar.frontend.protocol.Sync) {
+                // PostgreSQL ignores Flush and Sync during COPY IN.
+            } else if (message == CLIENT_GONE) {
+                cancelCopy(in);
+                inbox.add(CLIENT_GONE);
+                return;
+            } else {
+                cancelCopy(in);
+                out.error(ErrorFields.error("08P01", "unexpected message type during COPY from stdin"));
+                return;
+            }
+        }
+    }
+
+    private static void cancelCopy(CopyOperation operation) {
+        try {
+            operation.cancelCopy();
+        } catch (SQLException expected) {
+            // The backend answers a cancelled COPY with an error; that is the point.
+        }
+    }
+
+    private void copyOut(CopyOut copyOut) throws SQLException {
+        out.write(new CopyOutResponse((byte) copyOut.getFormat(), fieldFormats(copyOut)));
+        byte[] data;
+        while ((data = copyOut.readFromCopy()) != null) {
+            CopyData.encode(out.buffer(), data, 0, data.length);
+            if (out.buffer().writerIndex() > 64 * 1024) {
+                out.flush();
+            }
+        }
+        out.write(CopyDone.INSTANCE);
+        out.commandComplete("COPY " + copyOut.getHandledRowCount());
+    }
+
+    // ---------------------------------------------------------------- extended query
+
+    private void failExtended(ErrorFields error) {
+        out.error(error);
+        skipping = true;
+    }
+
+    private void parse(Parse parse) {
+        String name = parse.statementName();
+        if (!name.isEmpty() && statements.containsKey(name)) {
+            failExtended(ErrorFields.error("42P05", "prepared statement \"" + name + "\" already exists"));
+            return;
+        }
+        if (statements.size() >= MAX_PREPARED_STATEMENTS && !statements.containsKey(name)) {
+            failExtended(ErrorFields.error("53400", "too many prepared statements in this session (limit "
+                    + MAX_PREPARED_STATEMENTS + ")", "Close statements the application no longer uses."));
+            return;
+        }
+        statements.put(name, new PreparedStatement(parse.sql(), parse.parameterTypeOids()));
+        out.write(ParseComplete.INSTANCE);
+    }
+
+    private void bind(Bind bind) {
+        PreparedStatement statement = statements.get(bind.statement());
+        if (statement == null) {
+            failExtended(ErrorFields.error("26000", "prepared statement \"" + bind.statement() + "\" does not exist"));
+            return;
+        }
+        String portalName = bind.portal();
+        if (!portalName.isEmpty() && portals.containsKey(portalName)) {
+            failExtended(ErrorFields.error("42P03", "portal \"" + portalName + "\" already exists"));
+            return;
+        }
+        byte[][] values = bind.parameterValues();
+        short[] formats = bind.parameterFormats();
+        if (formats.length > 1 && formats.length != values.length) {
+            failExtended(ErrorFields.error("08P01", "bind message has " + formats.length
+                    + " parameter formats but " + values.length + " parameters"));
+            return;
+        }
+        portals.put(portalName, new Portal(statement, ParameterValues.of(statement.declaredTypes, formats, values),
+                bind.resultFormats()));
+        out.write(BindComplete.INSTANCE);
+    }
+
+    private void describe(Describe describe) {
+        if (describe.kind() == 'S') {
+            describeStatement(describe.name());
+        } else {
+            describePortal(describe.name());
+        }
+    }
+
+    private void describeStatement(String name) {
+        PreparedStatement statement = statements.get(name);
+        if (statement == null) {
+            failExtended(ErrorFields.error("26000", "prepared statement \"" + name + "\" does not exist"));
+            return;
+        }
+        BackendSession.Description description = statement.description();
+        if (description == null) {
+            try {
+                description = backend.describe(statement.sql, statement.parameterTypes());
+            } catch (StatementFailure failure) {
+                failExtended(failure.fields());
+                return;
+            }
+            statement.description(description);
+        }
+        out.write(new ParameterDescription(description.parameterTypes()));
+        if (description.columns().hasRows()) {
+            out.rowDescription(description.columns().columns(), null);
+        } else {
+            out.write(NoData.INSTANCE);
+        }
+    }
+
+    private void describePortal(String name) {
+        Portal portal = portals.get(name);
+        if (portal == null) {
+            failExtended(ErrorFields.error("34000", "portal \"" + name + "\" does not exist"));
+            return;
+        }
+        if (!run(portal)) {
+            return;
+        }
+        BufferedResult result = portal.result;
+        if (result.hasRows()) {
+            short[] formats = portal.formats(result.columns().length);
+            if (encoders(result.columns(), formats) == UNSUPPORTED) {
+                return;
+            }
+            out.rowDescription(result.columns(), formats);
+        } else {
+            out.write(NoData.INSTANCE);
+        }
+    }
+
+    /** Runs the portal's statement if it has not run yet; false (error reported) when it failed. */
+    private boolean run(Portal portal) {
+        if (portal.result != null) {
+            return true;
+        }
+        try {
+            portal.result = backend.execute(portal.statement.sql, portal.parameters, this);
+            return true;
+        } catch (StatementFailure failure) {
+            failExtended(failure.fields());
+            return false;
+        }
+    }
+
+    private static final ValueEncoder[] UNSUPPORTED = new ValueEncoder[0];
+
+    /** Binary encoders per column (null entries for text); {@link #UNSUPPORTED} after reporting an error. */
+    private ValueEncoder[] encoders(ColumnDescription[] columns, short[] formats) {
+        ValueEncoder[] result = null;
+        for (int i = 0; i < formats.length; i++) {
+            if (formats[i] == 1) {
+                ValueEncoder encoder = BinaryEncoders.find(columns[i].typeOid()).orElse(null);
+                if (encoder == null) {
+                    failExtended(ErrorFields.error("0A000", "binary output format is not supported by Ashlar for type oid "
+                            + columns[i].typeOid() + " (column \"" + columns[i].name() + "\")",
+                            "Ask for this column in text format."));
+                    return UNSUPPORTED;
+                }
+                if (result == null) {
+                    result = new ValueEncoder[formats.length];
+                }
+                result[i] = encoder;
+            } else if (formats[i] != 0) {
+                failExtended(ErrorFields.error("22023", "unsupported format code: " + formats[i]));
+                return UNSUPPORTED;
+            }
+        }
+        return result;
+    }
+
+    private void execute(Execute execute) {
+        Portal portal = portals.get(execute.portal());
+        if (portal == null) {
+            failExtended(ErrorFields.error("34000", "portal \"" + execute.portal() + "\" does not exist"));
+            return;
+        }
+        if (!run(portal)) {
+            return;
+        }
+        BufferedResult result = portal.result;
+        if (!portal.noticesSent) {
+            portal.noticesSent = true;
+            for (ErrorFields notice : result.notices()) {
+                out.notice(notice);
+            }
+        }
+        if (result.isEmptyQuery()) {
+            out.write(EmptyQueryResponse.INSTANCE);
+            return;
+        }
+        if (!result.hasRows()) {
+            out.commandComplete(result.tag());
+            return;
+        }
+        ValueEncoder[] encoders = encoders(result.columns(), portal.formats(result.columns().length));
+        if (encoders == UNSUPPORTED) {
+            return;
+        }
+        int total = result.rowCount();
+        int from = portal.position;
+        int limit = execute.maxRows() <= 0 ? total : (int) Math.min(total, (long) from + execute.maxRows());
+        for (int i = from; i < limit; i++) {
+            out.dataRow(result.row(i), encoders);
+        }
+        portal.position = limit;
+        if (limit < total) {
+            out.write(PortalSuspended.INSTANCE);
+        } else if (from == 0) {
+            out.commandComplete(result.tag());
+        } else {
+            out.commandComplete(rowsTag(result.tag(), limit - from));
+        }
+    }
+
+    /** The tag of the last piece of a portal read in pieces: PostgreSQL counts the rows of that Execute. */
+    private static String rowsTag(String tag, int rows) {
+        int space = tag.lastIndexOf(' ');
+        return space < 0 ? tag : tag.substring(0, space + 1) + rows;
+    }
+
+    private void close(Close close) {
+        if (close.kind() == 'S') {
+            statements.remove(close.name());
+        } else {
+            portals.remove(close.name());
+        }
+        out.write(CloseComplete.INSTANCE);
+    }
+
+    private void sync() {
+        skipping = false;
+        char status = backend.transactionStatus();
+        if (status == 'I') {
+            portals.clear();
+        }
+        out.write(ReadyForQuery.of(status));
+        out.flush();
+    }
+
+    // ---------------------------------------------------------------- end
+
+    private void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        out.discard();
+        statements.clear();
+        portals.clear();
+        try {
+            backend.close();
+        } finally {
+            onClose.run();
+        }
+    }
+
+    /** COPY ... FROM STDIN / TO STDOUT, as opposed to a COPY of a server-side file or program. */
+    private static boolean mentionsClientStream(String sql) {
+        for (int i = 0, n = sql.length() - 5; i < n; i++) {
+            char c = sql.charAt(i);
+            if ((c == 's' || c == 'S') && (sql.regionMatches(true, i, "stdin", 0, 5) || sql.regionMatches(true, i, "stdout", 0, 6))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isBlank(String sql) {
+        for (int i = 0; i < sql.length(); i++) {
+            if (!Character.isWhitespace(sql.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the statement's first word (after blanks and comments) is the keyword. */
+    static boolean startsWithKeyword(String sql, String keyword) {
+        int i = 0;
+        int n = sql.length();
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c)) {
+                i++;
+            } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
+                int end = sql.indexOf('\n', i);
+                i = end < 0 ? n : end + 1;
+            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? n : end + 2;
+            } else {
+                break;
+            }
+        }
+        int end = i + keyword.length();
+        return end <= n && sql.regionMatches(true, i, keyword, 0, keyword.length())
+                && (end == n || !Character.isLetterOrDigit(sql.charAt(end)) && sql.charAt(end) != '_');
+    }
+}

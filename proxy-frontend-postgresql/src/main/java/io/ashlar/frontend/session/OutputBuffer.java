@@ -1,0 +1,155 @@
+package io.ashlar.frontend.session;
+
+import io.ashlar.backend.execute.ColumnDescription;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.RowValues;
+import io.ashlar.frontend.protocol.BackendMessage;
+import io.ashlar.frontend.protocol.CommandComplete;
+import io.ashlar.frontend.protocol.ErrorResponse;
+import io.ashlar.frontend.protocol.NoticeResponse;
+import io.ashlar.frontend.protocol.ParameterStatus;
+import io.ashlar.frontend.protocol.PgErrorFields;
+import io.ashlar.frontend.types.ValueEncoder;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The session's pending output: messages are encoded into one buffer on the session's thread and
+ * handed to Netty in one write when the client must see them (ReadyForQuery, Flush, or a large
+ * result). While the client's socket is not writable, the session waits, so a slow client with a
+ * huge result costs bounded memory.
+ */
+final class OutputBuffer {
+
+    /** Hand over to Netty once this much is pending, even mid-result. */
+    private static final int FLUSH_THRESHOLD = 64 * 1024;
+
+    private final Channel channel;
+    private ByteBuf buffer;
+    private volatile Thread writableWaiter;
+
+    OutputBuffer(Channel channel) {
+        this.channel = channel;
+    }
+
+    ByteBuf buffer() {
+        ByteBuf result = buffer;
+        if (result == null) {
+            result = channel.alloc().ioBuffer(512);
+            buffer = result;
+        }
+        return result;
+    }
+
+    void write(BackendMessage message) {
+        message.encode(buffer());
+    }
+
+    void error(ErrorFields fields) {
+        new ErrorResponse(PgErrorFields.of(fields.codes(), fields.values())).encode(buffer());
+    }
+
+    void notice(ErrorFields fields) {
+        new NoticeResponse(PgErrorFields.of(fields.codes(), fields.values())).encode(buffer());
+    }
+
+    void commandComplete(String tag) {
+        CommandComplete.encode(buffer(), tag);
+    }
+
+    void parameterStatus(String name, String value) {
+        ParameterStatus.encode(buffer(), name, value);
+    }
+
+    /** RowDescription with each column in the given format (0 text, 1 binary). */
+    void rowDescription(ColumnDescription[] columns, short[] formats) {
+        ByteBuf out = buffer();
+        out.writeByte('T');
+        int lengthIndex = out.writerIndex();
+        out.writeInt(0);
+        out.writeShort(columns.length);
+        for (int i = 0; i < columns.length; i++) {
+            ColumnDescription c = columns[i];
+            out.writeCharSequence(c.name(), StandardCharsets.UTF_8);
+            out.writeByte(0);
+            out.writeInt(c.tableOid());
+            out.writeShort(c.columnNumber());
+            out.writeInt(c.typeOid());
+            out.writeShort(c.typeSize());
+            out.writeInt(c.typeModifier());
+            out.writeShort(formats == null ? 0 : formats[i]);
+        }
+        out.setInt(lengthIndex, out.writerIndex() - lengthIndex);
+    }
+
+    /**
+     * One DataRow; a column whose encoder is not null is converted from the backend's text to
+     * binary on the way.
+     */
+    void dataRow(RowValues row, ValueEncoder[] encoders) {
+        ByteBuf out = buffer();
+        int count = row.columnCount();
+        out.writeByte('D');
+        int lengthIndex = out.writerIndex();
+        out.writeInt(0);
+        out.writeShort(count);
+        for (int i = 0; i < count; i++) {
+            byte[] value = row.value(i);
+            if (value == null) {
+                out.writeInt(-1);
+            } else if (encoders == null || encoders[i] == null) {
+                out.writeInt(value.length);
+                out.writeBytes(value);
+            } else {
+                encoders[i].writeWithLength(value, 0, value.length, out);
+            }
+        }
+        out.setInt(lengthIndex, out.writerIndex() - lengthIndex);
+        if (out.writerIndex() >= FLUSH_THRESHOLD) {
+            flush();
+            awaitWritable();
+        }
+    }
+
+    /** Hands what is pending to the channel. */
+    void flush() {
+        ByteBuf pending = buffer;
+        if (pending != null) {
+            buffer = null;
+            if (channel.isActive()) {
+                channel.writeAndFlush(pending, channel.voidPromise());
+            } else {
+                pending.release();
+            }
+        }
+    }
+
+    /** Drops what is pending (the client is gone). */
+    void discard() {
+        ByteBuf pending = buffer;
+        buffer = null;
+        if (pending != null) {
+            pending.release();
+        }
+    }
+
+    private void awaitWritable() {
+        while (channel.isActive() && !channel.isWritable()) {
+            writableWaiter = Thread.currentThread();
+            if (channel.isActive() && !channel.isWritable()) {
+                LockSupport.parkNanos(this, 100_000_000L);
+            }
+            writableWaiter = null;
+        }
+    }
+
+    /** Called by the event loop when the channel's writability changed. */
+    void writabilityChanged() {
+        Thread waiter = writableWaiter;
+        if (waiter != null) {
+            LockSupport.unpark(waiter);
+        }
+    }
+}
