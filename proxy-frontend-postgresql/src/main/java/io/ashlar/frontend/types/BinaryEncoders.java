@@ -1,0 +1,112 @@
+package io.ashlar.frontend.types;
+
+import java.util.Optional;
+
+/**
+ * Finds the text-to-binary {@link ValueEncoder} for a result column's type OID. Ashlar's backend
+ * connections fetch every value as text; when a client's Bind message asks for a column in binary
+ * (format code 1), the frontend looks the column's encoder up here once, when the RowDescription
+ * is known, and then converts each row's value with no further lookup. A type that is not listed
+ * here cannot be sent in binary: the caller answers with an ErrorResponse of SQLSTATE
+ * {@link #UNSUPPORTED_SQLSTATE} and {@link #unsupportedMessage(int)}. See
+ * <a href="https://www.postgresql.org/docs/current/protocol-message-formats.html">Bind</a> (result
+ * column format codes).
+ */
+public final class BinaryEncoders {
+
+    /** feature_not_supported, for a binary result column of a type with no encoder. */
+    public static final String UNSUPPORTED_SQLSTATE = "0A000";
+
+    private static final ValueEncoder BOOL_ARRAY = new ArrayEncoder(TypeOids.BOOL_ARRAY, BoolEncoder.INSTANCE);
+    private static final ValueEncoder BYTEA_ARRAY = new ArrayEncoder(TypeOids.BYTEA_ARRAY, ByteaEncoder.INSTANCE);
+    private static final ValueEncoder NAME_ARRAY = new ArrayEncoder(TypeOids.NAME_ARRAY, SameBytesEncoder.NAME);
+    private static final ValueEncoder INT2_ARRAY = new ArrayEncoder(TypeOids.INT2_ARRAY, IntegerEncoder.INT2);
+    private static final ValueEncoder INT4_ARRAY = new ArrayEncoder(TypeOids.INT4_ARRAY, IntegerEncoder.INT4);
+    private static final ValueEncoder INT8_ARRAY = new ArrayEncoder(TypeOids.INT8_ARRAY, IntegerEncoder.INT8);
+    private static final ValueEncoder TEXT_ARRAY = new ArrayEncoder(TypeOids.TEXT_ARRAY, SameBytesEncoder.TEXT);
+    private static final ValueEncoder OID_ARRAY = new ArrayEncoder(TypeOids.OID_ARRAY, IntegerEncoder.OID);
+    private static final ValueEncoder JSON_ARRAY = new ArrayEncoder(TypeOids.JSON_ARRAY, SameBytesEncoder.JSON);
+    private static final ValueEncoder FLOAT4_ARRAY = new ArrayEncoder(TypeOids.FLOAT4_ARRAY, Float4Encoder.INSTANCE);
+    private static final ValueEncoder FLOAT8_ARRAY = new ArrayEncoder(TypeOids.FLOAT8_ARRAY, Float8Encoder.INSTANCE);
+    private static final ValueEncoder BPCHAR_ARRAY = new ArrayEncoder(TypeOids.BPCHAR_ARRAY, SameBytesEncoder.BPCHAR);
+    private static final ValueEncoder VARCHAR_ARRAY =
+            new ArrayEncoder(TypeOids.VARCHAR_ARRAY, SameBytesEncoder.VARCHAR);
+    private static final ValueEncoder DATE_ARRAY = new ArrayEncoder(TypeOids.DATE_ARRAY, DateEncoder.INSTANCE);
+    private static final ValueEncoder TIME_ARRAY = new ArrayEncoder(TypeOids.TIME_ARRAY, TimeEncoder.INSTANCE);
+    private static final ValueEncoder TIMESTAMP_ARRAY =
+            new ArrayEncoder(TypeOids.TIMESTAMP_ARRAY, TimestampEncoder.WITHOUT_TIME_ZONE);
+    private static final ValueEncoder TIMESTAMPTZ_ARRAY =
+            new ArrayEncoder(TypeOids.TIMESTAMPTZ_ARRAY, TimestampEncoder.WITH_TIME_ZONE);
+    private static final ValueEncoder INTERVAL_ARRAY =
+            new ArrayEncoder(TypeOids.INTERVAL_ARRAY, IntervalEncoder.INSTANCE);
+    private static final ValueEncoder NUMERIC_ARRAY = new ArrayEncoder(TypeOids.NUMERIC_ARRAY, NumericEncoder.INSTANCE);
+    private static final ValueEncoder UUID_ARRAY = new ArrayEncoder(TypeOids.UUID_ARRAY, UuidEncoder.INSTANCE);
+    private static final ValueEncoder JSONB_ARRAY = new ArrayEncoder(TypeOids.JSONB_ARRAY, JsonbEncoder.INSTANCE);
+
+    private BinaryEncoders() {
+    }
+
+    /** The encoder for a column of type {@code typeOid}, or empty when Ashlar cannot send it. */
+    public static Optional<ValueEncoder> find(int typeOid) {
+        ValueEncoder result = lookup(typeOid);
+        return result == null ? Optional.empty() : Optional.of(result);
+    }
+
+    /** Whether a column of type {@code typeOid} can be sent in binary. */
+    public static boolean supports(int typeOid) {
+        return lookup(typeOid) != null;
+    }
+
+    /** The ErrorResponse message for a binary result column of an unsupported type. */
+    public static String unsupportedMessage(int typeOid) {
+        return "binary output format is not supported by Ashlar for type oid " + Integer.toUnsignedString(typeOid);
+    }
+
+    private static ValueEncoder lookup(int typeOid) {
+        return switch (typeOid) {
+            case TypeOids.BOOL -> BoolEncoder.INSTANCE;
+            case TypeOids.BYTEA -> ByteaEncoder.INSTANCE;
+            case TypeOids.NAME -> SameBytesEncoder.NAME;
+            case TypeOids.INT8 -> IntegerEncoder.INT8;
+            case TypeOids.INT2 -> IntegerEncoder.INT2;
+            case TypeOids.INT4 -> IntegerEncoder.INT4;
+            case TypeOids.TEXT -> SameBytesEncoder.TEXT;
+            case TypeOids.OID -> IntegerEncoder.OID;
+            case TypeOids.JSON -> SameBytesEncoder.JSON;
+            case TypeOids.FLOAT4 -> Float4Encoder.INSTANCE;
+            case TypeOids.FLOAT8 -> Float8Encoder.INSTANCE;
+            case TypeOids.BPCHAR -> SameBytesEncoder.BPCHAR;
+            case TypeOids.VARCHAR -> SameBytesEncoder.VARCHAR;
+            case TypeOids.DATE -> DateEncoder.INSTANCE;
+            case TypeOids.TIME -> TimeEncoder.INSTANCE;
+            case TypeOids.TIMESTAMP -> TimestampEncoder.WITHOUT_TIME_ZONE;
+            case TypeOids.TIMESTAMPTZ -> TimestampEncoder.WITH_TIME_ZONE;
+            case TypeOids.INTERVAL -> IntervalEncoder.INSTANCE;
+            case TypeOids.NUMERIC -> NumericEncoder.INSTANCE;
+            case TypeOids.UUID -> UuidEncoder.INSTANCE;
+            case TypeOids.JSONB -> JsonbEncoder.INSTANCE;
+            case TypeOids.BOOL_ARRAY -> BOOL_ARRAY;
+            case TypeOids.BYTEA_ARRAY -> BYTEA_ARRAY;
+            case TypeOids.NAME_ARRAY -> NAME_ARRAY;
+            case TypeOids.INT2_ARRAY -> INT2_ARRAY;
+            case TypeOids.INT4_ARRAY -> INT4_ARRAY;
+            case TypeOids.INT8_ARRAY -> INT8_ARRAY;
+            case TypeOids.TEXT_ARRAY -> TEXT_ARRAY;
+            case TypeOids.OID_ARRAY -> OID_ARRAY;
+            case TypeOids.JSON_ARRAY -> JSON_ARRAY;
+            case TypeOids.FLOAT4_ARRAY -> FLOAT4_ARRAY;
+            case TypeOids.FLOAT8_ARRAY -> FLOAT8_ARRAY;
+            case TypeOids.BPCHAR_ARRAY -> BPCHAR_ARRAY;
+            case TypeOids.VARCHAR_ARRAY -> VARCHAR_ARRAY;
+            case TypeOids.DATE_ARRAY -> DATE_ARRAY;
+            case TypeOids.TIME_ARRAY -> TIME_ARRAY;
+            case TypeOids.TIMESTAMP_ARRAY -> TIMESTAMP_ARRAY;
+            case TypeOids.TIMESTAMPTZ_ARRAY -> TIMESTAMPTZ_ARRAY;
+            case TypeOids.INTERVAL_ARRAY -> INTERVAL_ARRAY;
+            case TypeOids.NUMERIC_ARRAY -> NUMERIC_ARRAY;
+            case TypeOids.UUID_ARRAY -> UUID_ARRAY;
+            case TypeOids.JSONB_ARRAY -> JSONB_ARRAY;
+            default -> null;
+        };
+    }
+}

@@ -1,0 +1,56 @@
+package io.ashlar.frontend.types;
+
+/**
+ * The built-in type OIDs whose binary send format Ashlar can produce, as fixed in PostgreSQL's
+ * {@code pg_type.dat} (they never change between releases). See
+ * <a href="https://www.postgresql.org/docs/current/datatype-oid.html">Object Identifier Types</a>.
+ */
+public final class TypeOids {
+
+    public static final int BOOL = 16;
+    public static final int BYTEA = 17;
+    public static final int NAME = 19;
+    public static final int INT8 = 20;
+    public static final int INT2 = 21;
+    public static final int INT4 = 23;
+    public static final int TEXT = 25;
+    public static final int OID = 26;
+    public static final int JSON = 114;
+    public static final int FLOAT4 = 700;
+    public static final int FLOAT8 = 701;
+    public static final int BPCHAR = 1042;
+    public static final int VARCHAR = 1043;
+    public static final int DATE = 1082;
+    public static final int TIME = 1083;
+    public static final int TIMESTAMP = 1114;
+    public static final int TIMESTAMPTZ = 1184;
+    public static final int INTERVAL = 1186;
+    public static final int NUMERIC = 1700;
+    public static final int UUID = 2950;
+    public static final int JSONB = 3802;
+
+    public static final int JSON_ARRAY = 199;
+    public static final int BOOL_ARRAY = 1000;
+    public static final int BYTEA_ARRAY = 1001;
+    public static final int NAME_ARRAY = 1003;
+    public static final int INT2_ARRAY = 1005;
+    public static final int INT4_ARRAY = 1007;
+    public static final int TEXT_ARRAY = 1009;
+    public static final int BPCHAR_ARRAY = 1014;
+    public static final int VARCHAR_ARRAY = 1015;
+    public static final int INT8_ARRAY = 1016;
+    public static final int FLOAT4_ARRAY = 1021;
+    public static final int FLOAT8_ARRAY = 1022;
+    public static final int OID_ARRAY = 1028;
+    public static final int TIMESTAMP_ARRAY = 1115;
+    public static final int DATE_ARRAY = 1182;
+    public static final int TIME_ARRAY = 1183;
+    public static final int TIMESTAMPTZ_ARRAY = 1185;
+    public static final int INTERVAL_ARRAY = 1187;
+    public static final int NUMERIC_ARRAY = 1231;
+    public static final int UUID_ARRAY = 2951;
+    public static final int JSONB_ARRAY = 3807;
+
+    private TypeOids() {
+    }
+}

@@ -1,0 +1,177 @@
+package io.ashlar.frontend.types;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The lookup, the framing and the refusals, with no database: hand-computed binary forms (one
+ * comment per field) and text that no backend would send. {@link TextToBinaryDifferentialTest}
+ * checks the conversions themselves against PostgreSQL.
+ */
+final class BinaryEncodersTest {
+
+    private static final int[] SUPPORTED = {
+        16, 17, 19, 20, 21, 23, 25, 26, 114, 700, 701, 1042, 1043, 1082, 1083, 1114, 1184, 1186, 1700, 2950, 3802,
+        1000, 1001, 1005, 1007, 1009, 1015, 1016, 1021, 1022, 1115, 1182, 1183, 1185, 1231, 2951, 199, 3807, 1003,
+        1014, 1028, 1187,
+    };
+
+    @Test
+    void findsAnEncoderForEveryListedTypeThatReportsThatType() {
+        for (int oid : SUPPORTED) {
+            assertTrue(BinaryEncoders.supports(oid), "supports " + oid);
+            assertEquals(oid, BinaryEncoders.find(oid).orElseThrow().typeOid());
+        }
+    }
+
+    @Test
+    void refusesOtherTypesWithFeatureNotSupported() {
+        for (int oid : new int[] {0, 18, 600, 1266, 869, 142, 790, -1}) {
+            assertFalse(BinaryEncoders.supports(oid), "supports " + oid);
+            assertTrue(BinaryEncoders.find(oid).isEmpty());
+        }
+        assertEquals("0A000", BinaryEncoders.UNSUPPORTED_SQLSTATE);
+        assertEquals("binary output format is not supported by Ashlar for type oid 600",
+                BinaryEncoders.unsupportedMessage(600));
+        assertEquals("binary output format is not supported by Ashlar for type oid 4294967295",
+                BinaryEncoders.unsupportedMessage(-1));
+    }
+
+    @Test
+    void numericGroupsDigitsInFoursAroundThePoint() {
+        assertBinary(TypeOids.NUMERIC, "1.500",
+                "0002" // ndigits
+                + "0000" // weight: the first group is 10000^0
+                + "0000" // sign: positive
+                + "0003" // dscale: three fractional digits in the text
+                + "0001" + "1388"); // 1 . 5000
+        assertBinary(TypeOids.NUMERIC, "-12345678.9",
+                "0003" + "0001" // 1234 5678 . 9000: weight 1
+                + "4000" // negative
+                + "0001" + "04d2" + "162e" + "2328");
+        assertBinary(TypeOids.NUMERIC, "0.000000000001",
+                "0001" + "fffd" // weight -3: 0.0000 0000 0001
+                + "0000" + "000c" + "0001");
+        assertBinary(TypeOids.NUMERIC, "0.00", "0000" + "0000" + "0000" + "0002");
+        assertBinary(TypeOids.NUMERIC, "NaN", "0000" + "0000" + "c000" + "0000");
+    }
+
+    @Test
+    void arraysWriteHeaderDimensionsAndFramedElements() {
+        assertBinary(TypeOids.INT4_ARRAY, "[0:1]={7,NULL}",
+                "00000001" // ndim
+                + "00000001" // has nulls
+                + "00000017" // element type int4
+                + "00000002" + "00000000" // size 2, lower bound 0
+                + "00000004" + "00000007" // 7
+                + "ffffffff"); // NULL
+        assertBinary(TypeOids.TEXT_ARRAY, "{}", "00000000" + "00000000" + "00000019");
+        assertBinary(TypeOids.TEXT_ARRAY, "{{\"a\\\"\",b}}",
+                "00000002" + "00000000" + "00000019"
+                + "00000001" + "00000001" // outer dimension: 1
+                + "00000002" + "00000001" // inner dimension: 2
+                + "00000002" + "6122" // a" once the backslash is gone
+                + "00000001" + "62"); // b
+    }
+
+    @Test
+    void timestampWithTimeZoneSubtractsOffsetsToTheSecond() {
+        // 1900-01-01 00:19:32 at +00:19:32 is 1900-01-01 00:00:00 UTC: -36524 days from 2000-01-01
+        long micros = -36524L * 86_400_000_000L;
+        assertBinary(TypeOids.TIMESTAMPTZ, "1900-01-01 00:19:32+00:19:32", HexFormat.of().toHexDigits(micros));
+        assertBinary(TypeOids.TIMESTAMPTZ, "2000-01-01 05:30:00+05:30", "0000000000000000");
+        assertBinary(TypeOids.TIMESTAMPTZ, "1999-12-31 20:30:00-03:30", "0000000000000000");
+    }
+
+    @Test
+    void convertsASliceOfALargerArrayAndAppendsAfterWhatTheBufferHolds() {
+        byte[] row = "xx-42yy".getBytes(StandardCharsets.US_ASCII);
+        ValueEncoder int2 = BinaryEncoders.find(TypeOids.INT2).orElseThrow();
+        assertArrayEquals(new byte[] {(byte) 0xFF, (byte) 0xD6}, int2.toBinary(row, 2, 3));
+        ByteBuf out = Unpooled.buffer();
+        out.writeByte('D');
+        int2.writeWithLength(row, 2, 3, out);
+        BinaryEncoders.find(TypeOids.TEXT).orElseThrow().writeWithLength(row, 5, 2, out);
+        assertEquals("44" + "00000002" + "ffd6" + "00000002" + "7979", hex(out));
+    }
+
+    @Test
+    void rejectsTextNoBackendWouldSend() {
+        assertMalformed(TypeOids.INT4, "12a");
+        assertMalformed(TypeOids.INT4, "");
+        assertMalformed(TypeOids.INT2, "40000");
+        assertMalformed(TypeOids.INT8, "9223372036854775808");
+        assertMalformed(TypeOids.OID, "-1");
+        assertMalformed(TypeOids.BOOL, "true");
+        assertMalformed(TypeOids.FLOAT8, "1.2.3");
+        assertMalformed(TypeOids.FLOAT4, "inf");
+        assertMalformed(TypeOids.NUMERIC, "1e5");
+        assertMalformed(TypeOids.NUMERIC, "-");
+        assertMalformed(TypeOids.UUID, "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1");
+        assertMalformed(TypeOids.BYTEA, "\\x0");
+        assertMalformed(TypeOids.BYTEA, "\\9");
+        assertMalformed(TypeOids.DATE, "2024-1-31");
+        assertMalformed(TypeOids.TIME, "12:34");
+        assertMalformed(TypeOids.TIME, "12:34:56.1234567");
+        assertMalformed(TypeOids.TIMESTAMP, "2024-01-31T12:34:56");
+        assertMalformed(TypeOids.TIMESTAMPTZ, "2024-01-31 12:34:56");
+        assertMalformed(TypeOids.INTERVAL, "1 fortnight");
+        assertMalformed(TypeOids.INTERVAL, "P1Y");
+        assertMalformed(TypeOids.INT4_ARRAY, "{1,2");
+        assertMalformed(TypeOids.INT4_ARRAY, "{1,{2}}");
+        assertMalformed(TypeOids.INT4_ARRAY, "[1:2]={{1,2}}");
+        assertMalformed(TypeOids.TEXT_ARRAY, "{\"a}");
+        assertMalformed(TypeOids.INT4_ARRAY, "1,2");
+    }
+
+    @Test
+    void floatFastPathAgreesWithTheJdkParser() {
+        Random random = new Random(1);
+        for (int i = 0; i < 200_000; i++) {
+            double d = switch (i % 3) {
+                case 0 -> Double.longBitsToDouble(random.nextLong());
+                case 1 -> random.nextInt(2_000_000) / Math.pow(10, random.nextInt(12));
+                default -> (random.nextDouble() - 0.5) * Math.pow(10, random.nextInt(60) - 30);
+            };
+            if (Double.isFinite(d)) {
+                String text = i % 2 == 0 ? Double.toString(d)
+                        : Double.toString(d).replace("E", "e+").replace("+-", "-");
+                byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+                assertEquals(Double.doubleToRawLongBits(Double.parseDouble(text)),
+                        Double.doubleToRawLongBits(FloatText.parseDouble(bytes, 0, bytes.length)), text);
+                float f = (float) d;
+                String floatText = Float.toString(f);
+                byte[] floatBytes = floatText.getBytes(StandardCharsets.US_ASCII);
+                assertEquals(Float.floatToRawIntBits(Float.parseFloat(floatText)),
+                        Float.floatToRawIntBits(FloatText.parseFloat(floatBytes, 0, floatBytes.length)), floatText);
+            }
+        }
+    }
+
+    private static void assertBinary(int typeOid, String text, String expectedHex) {
+        byte[] actual = BinaryEncoders.find(typeOid).orElseThrow().toBinary(text.getBytes(StandardCharsets.UTF_8));
+        assertEquals(expectedHex, HexFormat.of().formatHex(actual), text);
+    }
+
+    private static void assertMalformed(int typeOid, String text) {
+        ValueEncoder encoder = BinaryEncoders.find(typeOid).orElseThrow();
+        assertThrows(IllegalArgumentException.class,
+                () -> encoder.toBinary(text.getBytes(StandardCharsets.UTF_8)), text);
+    }
+
+    private static String hex(ByteBuf buffer) {
+        byte[] bytes = new byte[buffer.readableBytes()];
+        buffer.readBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+}
