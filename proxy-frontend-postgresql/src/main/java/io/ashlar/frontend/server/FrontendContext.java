@@ -5,8 +5,7 @@ import io.ashlar.frontend.auth.PasswordVerifiers;
 import io.ashlar.frontend.session.FrontendSession;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -20,8 +19,7 @@ public final class FrontendContext implements AutoCloseable {
     private final Map<String, PasswordVerifiers> users;
     private volatile Map<String, LogicalDatabase> databases;
     private final int maxConnections;
-    private final ExecutorService executor = Executors.newThreadPerTaskExecutor(
-            Thread.ofVirtual().name("ashlar-session-", 0).factory());
+    private final ThreadFactory sessionThreads = Thread.ofVirtual().name("ashlar-session").factory();
     private final Map<Integer, Registered> sessions = new ConcurrentHashMap<>();
     private final AtomicInteger nextProcessId = new AtomicInteger(ThreadLocalRandom.current().nextInt(1000, 100_000));
     private final AtomicInteger connections = new AtomicInteger();
@@ -58,8 +56,8 @@ public final class FrontendContext implements AutoCloseable {
         this.databases = Map.copyOf(newDatabases);
     }
 
-    ExecutorService executor() {
-        return executor;
+    ThreadFactory sessionThreads() {
+        return sessionThreads;
     }
 
     int nextProcessId() {
@@ -102,6 +100,6 @@ public final class FrontendContext implements AutoCloseable {
 
     @Override
     public void close() {
-        executor.shutdownNow();
+        // Session threads end with their sessions.
     }
 }

@@ -174,7 +174,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         BackendSession backend = new BackendSession(database, settings);
         int processId = context.nextProcessId();
         int secretKey = RANDOM.nextInt();
-        session = new FrontendSession(ctx.channel(), backend, context.executor(), processId,
+        session = new FrontendSession(ctx.channel(), backend, context.sessionThreads(), processId,
                 () -> context.unregister(processId));
         context.register(processId, session, secretKey);
 

@@ -35,7 +35,7 @@ import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import org.postgresql.copy.CopyIn;
@@ -49,9 +49,10 @@ import org.slf4j.LoggerFactory;
  * and answers as PostgreSQL does (see
  * <a href="https://www.postgresql.org/docs/current/protocol-flow.html">Message Flow</a>).
  *
- * <p>Threads: the event loop only {@link #enqueue enqueues} decoded messages; the session's
- * drain loop runs on a virtual thread started when messages arrive and the session is idle, so
- * there is one hand-off each way (messages in, one buffered write out per ReadyForQuery/Flush).
+ * <p>Threads: the event loop only {@link #enqueue enqueues} decoded messages; the session's own
+ * virtual thread takes them in order and parks while there are none, so there is one hand-off
+ * each way (messages in, one buffered write out per ReadyForQuery/Flush) and no thread is made
+ * per message.
  *
  * <p>States: <b>ready</b>; <b>skipping</b> (an extended-protocol message failed: everything up to
  * the next Sync is discarded, and the error was reported once); <b>copy-in</b> (inside
@@ -68,22 +69,25 @@ public final class FrontendSession implements ResultSink {
 
     private final Channel channel;
     private final BackendSession backend;
-    private final Executor executor;
+    private final ThreadFactory threads;
     private final OutputBuffer out;
     private final int processId;
     private final Runnable onClose;
     private final ConcurrentLinkedQueue<FrontendMessage> inbox = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean scheduled = new AtomicBoolean();
+    private final AtomicBoolean started = new AtomicBoolean();
     private volatile Thread inboxWaiter;
     private final Map<String, PreparedStatement> statements = new HashMap<>();
     private final Map<String, Portal> portals = new HashMap<>();
     private boolean skipping;
     private boolean closed;
 
-    public FrontendSession(Channel channel, BackendSession backend, Executor executor, int processId, Runnable onClose) {
+    /**
+     * @param threads makes the session's thread (a virtual thread), started with the first message
+     */
+    public FrontendSession(Channel channel, BackendSession backend, ThreadFactory threads, int processId, Runnable onClose) {
         this.channel = channel;
         this.backend = backend;
-        this.executor = executor;
+        this.threads = threads;
         this.out = new OutputBuffer(channel);
         this.processId = processId;
         this.onClose = onClose;
@@ -96,8 +100,8 @@ public final class FrontendSession implements ResultSink {
     /** Called on the event loop for each decoded message. */
     public void enqueue(FrontendMessage message) {
         inbox.add(message);
-        if (scheduled.compareAndSet(false, true)) {
-            executor.execute(this::drain);
+        if (!started.get() && started.compareAndSet(false, true)) {
+            threads.newThread(this::loop).start();
         } else {
             Thread waiter = inboxWaiter;
             if (waiter != null) {
@@ -121,16 +125,10 @@ public final class FrontendSession implements ResultSink {
         out.writabilityChanged();
     }
 
-    private void drain() {
-        while (true) {
-            FrontendMessage message = inbox.poll();
-            if (message == null) {
-                scheduled.set(false);
-                if (inbox.isEmpty() || !scheduled.compareAndSet(false, true)) {
-                    return;
-                }
-                continue;
-            }
+    /** The session's thread: takes messages in order until the session ends. */
+    private void loop() {
+        while (!closed) {
+            FrontendMessage message = take();
             try {
                 handle(message);
             } catch (RuntimeException e) {
