@@ -19,7 +19,9 @@ public final class FrontendContext implements AutoCloseable {
     private final Map<String, PasswordVerifiers> users;
     private volatile Map<String, LogicalDatabase> databases;
     private final int maxConnections;
-    private final ThreadFactory sessionThreads = Thread.ofVirtual().name("ashlar-session").factory();
+    private final ThreadFactory sessionThreads = "platform".equals(System.getProperty("ashlar.sessionThreads"))
+            ? Thread.ofPlatform().daemon().name("ashlar-session").factory()
+            : Thread.ofVirtual().name("ashlar-session").factory();
     private final Map<Integer, Registered> sessions = new ConcurrentHashMap<>();
     private final AtomicInteger nextProcessId = new AtomicInteger(ThreadLocalRandom.current().nextInt(1000, 100_000));
     private final AtomicInteger connections = new AtomicInteger();

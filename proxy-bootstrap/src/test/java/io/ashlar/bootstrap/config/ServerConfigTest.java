@@ -1,0 +1,205 @@
+package io.ashlar.bootstrap.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ashlar.backend.config.ProxyUser;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** server.yaml: users in every ShardingSphere spelling, props, mode, and the errors of each. */
+class ServerConfigTest {
+
+    private static ServerConfig load(String yaml) {
+        return ProxyConfigurationLoader.loadServer("server.yaml", yaml);
+    }
+
+    private static String errorOf(String yaml) {
+        return assertThrows(ConfigurationException.class, () -> load(yaml)).getMessage();
+    }
+
+    private static void assertErrorContains(String expected, String yaml) {
+        String message = errorOf(yaml);
+        assertTrue(message.startsWith("server.yaml: ") && message.contains(expected), () -> "expected <" + expected + "> in <" + message + ">");
+    }
+
+    @Test
+    void emptyOrUserlessServerYamlGivesRootRoot() {
+        ProxyUser root = new ProxyUser("root", "%", "root", ProxyUser.SCRAM_SHA_256);
+        assertEquals(ServerConfig.DEFAULTS, load(""));
+        assertEquals(ServerConfig.DEFAULTS, load("# nothing but a comment\n"));
+        assertEquals(List.of(root), load("props:\n  sql-show: true\n").users());
+        assertEquals(List.of(root), load("authority:\n  users: []\n").users());
+        assertEquals(List.of(root), load("rules:\n- !AUTHORITY\n  provider:\n    type: ALL_PRIVILEGES_PERMITTED\n").users());
+    }
+
+    @Test
+    void readsShardingSphere51UserStrings() {
+        ServerConfig server = load("""
+                rules:
+                  - !AUTHORITY
+                    users:
+                      - root@%:root
+                      - sharding@:sharding
+                      - app@10.1.2.3:pa:ss@word
+                      - nohost:secret
+                    provider:
+                      type: ALL_PRIVILEGES_PERMITTED
+                  - !TRANSACTION
+                    defaultType: XA
+                    providerType: Atomikos
+                  - !SQL_PARSER
+                    sqlCommentParseEnabled: true
+                """);
+        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.SCRAM_SHA_256),
+                new ProxyUser("sharding", "%", "sharding", ProxyUser.SCRAM_SHA_256),
+                new ProxyUser("app", "10.1.2.3", "pa:ss@word", ProxyUser.SCRAM_SHA_256),
+                new ProxyUser("nohost", "%", "secret", ProxyUser.SCRAM_SHA_256)), server.users());
+    }
+
+    @Test
+    void readsShardingSphere53AuthorityRuleWithUserMappings() {
+        ServerConfig server = load("""
+                rules:
+                  - !AUTHORITY
+                    users:
+                      - user: root@%
+                        password: root
+                      - user: old@127.0.0.1
+                        password: "123"
+                        authenticationMethod: MD5
+                    privilege:
+                      type: ALL_PERMITTED
+                """);
+        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.SCRAM_SHA_256),
+                new ProxyUser("old", "127.0.0.1", "123", ProxyUser.MD5)), server.users());
+    }
+
+    @Test
+    void authenticatorsDecideTheMethodUnlessTheUserSaysOtherwise() {
+        ServerConfig server = load("""
+                authority:
+                  users:
+                    - user: a
+                      password: a
+                    - user: b
+                      password: b
+                      authenticationMethodName: scram
+                    - user: c
+                      password: c
+                      authenticationMethodName: scram
+                      authenticationMethod: password
+                  authenticators:
+                    md5:
+                      type: MD5
+                    scram:
+                      type: SCRAM_SHA256
+                  defaultAuthenticator: md5
+                """);
+        assertEquals(List.of(ProxyUser.MD5, ProxyUser.SCRAM_SHA_256, ProxyUser.PASSWORD),
+                server.users().stream().map(ProxyUser::authenticationMethod).toList());
+    }
+
+    @Test
+    void userErrors() {
+        assertErrorContains("authority.users[0]: expected <user>@<host>:<password>, got 'root'", "authority:\n  users:\n    - root\n");
+        assertErrorContains("authority.users[1]: user ROOT@% is defined twice",
+                "authority:\n  users:\n    - root@%:a\n    - user: ROOT\n      password: b\n");
+        assertErrorContains("authority.users[0].authenticationMethodName: authenticator 'md5' is not defined in 'authenticators'",
+                "authority:\n  users:\n    - user: a\n      authenticationMethodName: md5\n");
+        assertErrorContains("authority.users[0].authenticationMethod: unknown authenticationMethod 'sha1' (expected one of: scram-sha-256, md5, password)",
+                "authority:\n  users:\n    - user: a\n      authenticationMethod: sha1\n");
+        assertErrorContains("authority.authenticators.native.type: authenticator type 'MYSQL_NATIVE_PASSWORD' is not supported by Ashlar",
+                "authority:\n  authenticators:\n    native:\n      type: MYSQL_NATIVE_PASSWORD\n");
+        assertErrorContains("authority.privilege.type: privilege type 'DATABASE_PERMITTED' is not supported by Ashlar",
+                "authority:\n  users: [root@%:root]\n  privilege:\n    type: DATABASE_PERMITTED\n    props:\n      user-database-mappings: root@%=sharding_db\n");
+        assertErrorContains("users are configured twice: in 'authority' and in a '!AUTHORITY' rule",
+                "rules:\n- !AUTHORITY\n  users: [a@%:a]\nauthority:\n  users: [b@%:b]\n");
+        assertErrorContains("authority: unknown key 'user' (expected one of: users, provider, privilege, authenticators, defaultAuthenticator)",
+                "authority:\n  user: [root@%:root]\n");
+    }
+
+    @Test
+    void readsTypedPropsFromNumbersAndStrings() {
+        ServerProps props = load("""
+                props:
+                  proxy-default-port: "6000"
+                  proxy-bind-address: 127.0.0.1
+                  proxy-frontend-max-connections: 200
+                  sql-show: yes
+                  sql-simple: "true"
+                  proxy-backend-query-fetch-size: 1_000
+                  max-connections-size-per-query: 4
+                  proxy-frontend-database-protocol-type: POSTGRESQL
+                  proxy-frontend-flush-threshold: 64
+                  proxy-frontend-executor-size: 2
+                  proxy-netty-backlog: 512
+                  proxy-frontend-ssl-enabled: false
+                  proxy-opentracing-enabled: false
+                  lock-wait-timeout-milliseconds: 50000
+                """).props();
+        assertEquals(new ServerProps(6000, "127.0.0.1", 200, true, true, 1000, 4, Optional.of("PostgreSQL"), 64, 2, 512), props);
+    }
+
+    @Test
+    void propErrors() {
+        assertEquals("server.yaml: props: unknown key 'sql-shw' (did you mean 'sql-show'?); see docs/configuration.md for the keys "
+                + "Ashlar accepts (line 2, column 3)", errorOf("props:\n  sql-shw: true\n"));
+        assertErrorContains("props.proxy-default-port: expected a port number (1-65535), got 'http'", "props:\n  proxy-default-port: http\n");
+        assertErrorContains("props.proxy-default-port: expected a port number (1-65535), got 70000", "props:\n  proxy-default-port: 70000\n");
+        assertErrorContains("props.sql-show: expected true or false, got 'maybe'", "props:\n  sql-show: maybe\n");
+        assertErrorContains("props.max-connections-size-per-query: expected a positive integer, got '0'", "props:\n  max-connections-size-per-query: 0\n");
+        assertErrorContains("Ashlar speaks the PostgreSQL and openGauss protocols only, got MySQL",
+                "props:\n  proxy-frontend-database-protocol-type: MySQL\n");
+        assertErrorContains("props.proxy-frontend-ssl-enabled: Ashlar does not terminate TLS yet", "props:\n  proxy-frontend-ssl-enabled: true\n");
+        assertErrorContains("props: expected a mapping of keys to values, got a list", "props:\n  - sql-show\n");
+    }
+
+    @Test
+    void readsModes() {
+        assertEquals(ModeConfig.STANDALONE, load("mode:\n  type: Standalone\n").mode());
+        assertEquals(ModeConfig.Type.STANDALONE, load("mode:\n  type: Memory\n").mode().type());
+        ModeConfig file = load("mode:\n  type: Standalone\n  repository:\n    type: File\n    props:\n      path: /tmp/ss\n  overwrite: true\n").mode();
+        assertEquals(new ModeConfig(ModeConfig.Type.STANDALONE, Optional.of(new RepositoryConfig("File", java.util.Map.of("path", "/tmp/ss"))), true), file);
+        ModeConfig cluster = load("""
+                mode:
+                  type: Cluster
+                  repository:
+                    type: ZooKeeper
+                    props:
+                      namespace: ashlar
+                      server-lists: zk1:2181,zk2:2181
+                      digest: user:secret
+                  overwrite: false
+                """).mode();
+        assertEquals(ModeConfig.Type.CLUSTER, cluster.type());
+        assertEquals("zk1:2181,zk2:2181", cluster.repository().orElseThrow().prop("server-lists", ""));
+        assertEquals("user:secret", cluster.repository().orElseThrow().prop("digest", ""));
+    }
+
+    @Test
+    void modeErrors() {
+        assertErrorContains("mode.type: unknown mode type 'Clustered' (expected Standalone or Cluster)", "mode:\n  type: Clustered\n");
+        assertErrorContains("mode: mode Cluster needs 'repository: {type: ZooKeeper, props: {namespace, server-lists}}'", "mode:\n  type: Cluster\n");
+        assertErrorContains("mode.repository.type: cluster repository type 'Etcd' is not supported by Ashlar (expected ZooKeeper)",
+                "mode:\n  type: Cluster\n  repository:\n    type: Etcd\n    props:\n      server-lists: http://e:2379\n");
+        assertErrorContains("mode.repository.props: missing 'server-lists'",
+                "mode:\n  type: Cluster\n  repository:\n    type: ZooKeeper\n    props:\n      namespace: x\n");
+        assertErrorContains("mode.repository.props: unknown key 'serverLists'",
+                "mode:\n  type: Cluster\n  repository:\n    type: ZooKeeper\n    props:\n      serverLists: zk:2181\n");
+        assertErrorContains("mode.repository.props.maxRetries: expected a non-negative integer, got 'many'",
+                "mode:\n  type: Cluster\n  repository:\n    type: ZooKeeper\n    props:\n      server-lists: zk:2181\n      maxRetries: many\n");
+    }
+
+    @Test
+    void globalRulesAreIgnoredButUnknownOnesFail() {
+        load("transaction:\n  defaultType: XA\nsqlFederation:\n  sqlFederationEnabled: true\nsqlTranslator:\n  type: NATIVE\n"
+                + "traffic:\n  trafficStrategies: {}\nglobalClock:\n  type: TSO\nlabels: [a, b]\nrules:\n- !SQL_TRANSLATOR\n  type: NATIVE\n");
+        assertErrorContains("unknown key 'sqlparser'", "sqlparser:\n  sqlCommentParseEnabled: true\n");
+        assertErrorContains("rules[0]: unknown global rule !FOO", "rules:\n- !FOO\n  a: b\n");
+        assertErrorContains("rules[0]: rule !SHARDING belongs in a config-*.yaml file", "rules:\n- !SHARDING\n  tables: {}\n");
+        assertErrorContains("rules[0]: expected a tagged global rule such as !AUTHORITY, got a mapping", "rules:\n- users: []\n");
+    }
+}
