@@ -62,10 +62,18 @@ public final class BackendConnection {
      * parameters as the client bound them.
      */
     public void execute(String sql, ParameterValues parameters, ResultHandler handler) throws SQLException {
+        execute(sql, parameters, handler, false);
+    }
+
+    /**
+     * Like {@link #execute(String, ParameterValues, ResultHandler)}; with {@code begin}, a
+     * {@code BEGIN} goes in the same round trip first when no transaction is open.
+     */
+    public void execute(String sql, ParameterValues parameters, ResultHandler handler, boolean begin) throws SQLException {
         Query query = prepared(sql, parameters.types());
         ParameterList list = query.createParameterList();
         parameters.bindTo(list);
-        run(query, list, handler, BASE_FLAGS);
+        run(query, list, handler, begin ? BASE_FLAGS & ~QueryExecutor.QUERY_SUPPRESS_BEGIN : BASE_FLAGS);
     }
 
     /**

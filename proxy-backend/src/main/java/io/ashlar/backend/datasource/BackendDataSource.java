@@ -50,7 +50,7 @@ public final class BackendDataSource implements AutoCloseable {
         hikari.setInitializationFailTimeout(-1);
         hikari.setAutoCommit(true);
         Properties props = new Properties();
-        props.setProperty("ApplicationName", "ashlar");
+        props.setProperty("ApplicationName", "");
         props.setProperty("binaryTransfer", "false");
         props.setProperty("allowEncodingChanges", "true");
         props.setProperty("tcpKeepAlive", "true");

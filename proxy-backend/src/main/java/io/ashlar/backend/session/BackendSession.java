@@ -38,7 +38,9 @@ public final class BackendSession implements AutoCloseable {
 
     private final LogicalDatabase database;
     private final BackendDataSource dataSource;
+    private final SessionSettings startupSettings;
     private SessionSettings settings;
+    private boolean implicitTransaction;
     private BackendConnection pinned;
     private volatile BackendConnection running;
     private boolean bound;
@@ -53,6 +55,7 @@ public final class BackendSession implements AutoCloseable {
     public BackendSession(LogicalDatabase database, SessionSettings startupSettings) {
         this.database = database;
         this.dataSource = database.defaultDataSource();
+        this.startupSettings = startupSettings;
         this.settings = startupSettings;
     }
 
@@ -83,11 +86,26 @@ public final class BackendSession implements AutoCloseable {
 
     /** Runs one extended-protocol statement with its bound parameters; the result is kept whole. */
     public BufferedResult execute(String sql, ParameterValues parameters, ResultSink statusSink) throws StatementFailure {
+        return execute(sql, parameters, statusSink, false);
+    }
+
+    /**
+     * Runs one extended-protocol statement; with {@code implicitTransaction}, outside a transaction
+     * block the statement opens a transaction that {@link #endImplicitTransaction()} ends at the
+     * client's Sync: several Executes before one Sync then commit or fail together, as PostgreSQL
+     * runs them.
+     */
+    public BufferedResult execute(String sql, ParameterValues parameters, ResultSink statusSink,
+                                  boolean implicitTransaction) throws StatementFailure {
         BackendConnection connection = acquire();
         BufferedResult result = new BufferedResult();
+        boolean begin = implicitTransaction && connection.transactionState() == TransactionState.IDLE;
+        if (begin) {
+            this.implicitTransaction = true;
+        }
         running = connection;
         try {
-            connection.execute(sql, parameters, result);
+            connection.execute(sql, parameters, result, begin);
         } catch (SQLException e) {
             result.handleError(e);
         } finally {
@@ -100,6 +118,39 @@ public final class BackendSession implements AutoCloseable {
             throw new StatementFailure(ErrorFields.from(result.error()), result.error());
         }
         return result;
+    }
+
+    /** Whether a transaction opened by {@link #execute(String, ParameterValues, ResultSink, boolean)} is open. */
+    public boolean inImplicitTransaction() {
+        return implicitTransaction;
+    }
+
+    /**
+     * The client sent Sync: a transaction the proxy opened for a run of Executes commits, or
+     * rolls back if a statement in it failed.
+     */
+    public void endImplicitTransaction() {
+        if (!implicitTransaction) {
+            return;
+        }
+        implicitTransaction = false;
+        BackendConnection connection = pinned;
+        if (connection == null) {
+            return;
+        }
+        TransactionState state = connection.transactionState();
+        StreamingHandler handler = new StreamingHandler(DiscardingSink.INSTANCE);
+        try {
+            connection.executeSimple(state == TransactionState.OPEN ? "COMMIT" : "ROLLBACK", handler);
+        } catch (SQLException e) {
+            handler.handleError(e);
+        }
+        after(connection, false, false, null);
+    }
+
+    /** The client's own transaction control ends the proxy's implicit transaction's role. */
+    public void forgetImplicitTransaction() {
+        implicitTransaction = false;
     }
 
     /**
@@ -254,11 +305,35 @@ public final class BackendSession implements AutoCloseable {
         } catch (SQLException e) {
             handler.handleError(e);
         }
-        if (handler.error() == null) {
-            settings = new SessionSettings(names.toArray(new String[0]), values.toArray(new String[0]));
-            connection.settings(settings);
-            settingsDirty = false;
+        if (handler.error() != null) {
+            return;
         }
+        // RESET restores a setting to its value at connection start: for the client that is the
+        // value its startup packet asked for, which the backend connection only has as a SET.
+        StringBuilder restore = null;
+        for (int i = 0; i < startupSettings.size(); i++) {
+            if (!names.contains(startupSettings.name(i))) {
+                names.add(startupSettings.name(i));
+                values.add(startupSettings.value(i));
+                restore = restore == null ? new StringBuilder("SELECT ") : restore.append(", ");
+                restore.append("pg_catalog.set_config(").append(SessionSettings.literal(startupSettings.name(i)))
+                        .append(", ").append(SessionSettings.literal(startupSettings.value(i))).append(", false)");
+            }
+        }
+        if (restore != null) {
+            StreamingHandler restoring = new StreamingHandler(DiscardingSink.INSTANCE);
+            try {
+                connection.executeSimple(restore.toString(), restoring);
+            } catch (SQLException e) {
+                restoring.handleError(e);
+            }
+            if (restoring.error() != null) {
+                return;
+            }
+        }
+        settings = new SessionSettings(names.toArray(new String[0]), values.toArray(new String[0]));
+        connection.settings(settings);
+        settingsDirty = false;
     }
 
     /** Tells the client about reported settings (ParameterStatus) that a statement changed. */

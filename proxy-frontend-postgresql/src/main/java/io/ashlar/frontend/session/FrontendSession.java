@@ -448,7 +448,12 @@ public final class FrontendSession implements ResultSink {
             return true;
         }
         try {
-            portal.result = backend.execute(portal.statement.sql, portal.parameters, this);
+            boolean transactionControl = portal.statement.isTransactionControl();
+            if (transactionControl) {
+                backend.forgetImplicitTransaction();
+            }
+            boolean implicit = !transactionControl && (backend.inImplicitTransaction() || anotherExecuteBeforeSync());
+            portal.result = backend.execute(portal.statement.sql, portal.parameters, this, implicit);
             return true;
         } catch (StatementFailure failure) {
             failExtended(failure.fields());
@@ -541,8 +546,25 @@ public final class FrontendSession implements ResultSink {
         out.write(CloseComplete.INSTANCE);
     }
 
+    /**
+     * Whether the client has already sent another Execute before its next Sync: then the
+     * statements run in one transaction, as PostgreSQL runs a pipeline in autocommit mode.
+     */
+    private boolean anotherExecuteBeforeSync() {
+        for (FrontendMessage queued : inbox) {
+            if (queued instanceof Execute) {
+                return true;
+            }
+            if (queued instanceof io.ashlar.frontend.protocol.Sync || queued instanceof Query) {
+                return false;
+            }
+        }
+        return false;
+    }
+
     private void sync() {
         skipping = false;
+        backend.endImplicitTransaction();
         char status = backend.transactionStatus();
         if (status == 'I') {
             portals.clear();
@@ -570,7 +592,7 @@ public final class FrontendSession implements ResultSink {
 
     /** COPY ... FROM STDIN / TO STDOUT, as opposed to a COPY of a server-side file or program. */
     private static boolean mentionsClientStream(String sql) {
-        for (int i = 0, n = sql.length() - 5; i < n; i++) {
+        for (int i = 0, n = sql.length() - 4; i < n; i++) {
             char c = sql.charAt(i);
             if ((c == 's' || c == 'S') && (sql.regionMatches(true, i, "stdin", 0, 5) || sql.regionMatches(true, i, "stdout", 0, 6))) {
                 return true;

@@ -11,11 +11,28 @@ final class PreparedStatement {
 
     final String sql;
     final int[] declaredTypes;
+    private final boolean transactionControl;
     private BackendSession.Description description;
 
     PreparedStatement(String sql, int[] declaredTypes) {
         this.sql = sql;
         this.declaredTypes = declaredTypes;
+        this.transactionControl = isTransactionControl(sql);
+    }
+
+    /** BEGIN, START, COMMIT, END, ROLLBACK, ABORT, SAVEPOINT, RELEASE, PREPARE TRANSACTION: the client steers its transaction itself. */
+    boolean isTransactionControl() {
+        return transactionControl;
+    }
+
+    private static boolean isTransactionControl(String sql) {
+        for (String keyword : new String[] {"begin", "start", "commit", "end", "rollback", "abort", "savepoint",
+                "release", "prepare"}) {
+            if (FrontendSession.startsWithKeyword(sql, keyword)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** One type per parameter the SQL uses, 0 where the client left it to the server. */
