@@ -1,36 +1,21 @@
 package io.ashlar.bootstrap;
 
-import io.ashlar.backend.config.DataSourceConfig;
-import io.ashlar.backend.config.LogicalDatabaseConfig;
-import io.ashlar.bootstrap.config.ProxyConfiguration;
-import io.ashlar.bootstrap.config.ServerConfig;
+import io.ashlar.bootstrap.config.DemoConfiguration;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * {@code ashlar demo}: two embedded PostgreSQL servers (no installation needed), a small demo
- * schema, and the proxy on them with user root / password root and logical database
- * {@code sharding_db}. Ctrl-C or SIGTERM stops everything and removes the servers' files.
- *
- * <p>Until the sharding milestone lands, {@code sharding_db} is a pooler over the first server;
- * the second one is started so that the demo already has the shape it will have.
+ * {@code ashlar demo}: two embedded PostgreSQL servers (no installation needed), the demo schema
+ * of {@code demo/schema.sql} on them, and the proxy with user root / password root and logical
+ * database {@code sharding_db}: t_order and t_order_item sharded over both servers (binding
+ * tables), t_address broadcast. Ctrl-C or SIGTERM stops everything and removes the servers' files.
  */
 final class Demo {
 
     static final String DATABASE = "sharding_db";
-    private static final String SCHEMA = """
-            CREATE TABLE t_order (order_id BIGINT PRIMARY KEY, user_id INT NOT NULL, status VARCHAR(50));
-            CREATE TABLE t_order_item (order_item_id BIGINT PRIMARY KEY, order_id BIGINT NOT NULL, user_id INT NOT NULL,
-                                       product VARCHAR(100), price NUMERIC(10, 2));
-            INSERT INTO t_order VALUES (1, 10, 'paid'), (2, 11, 'shipped'), (3, 10, 'new');
-            INSERT INTO t_order_item VALUES (1, 1, 10, 'tea', 3.50), (2, 1, 10, 'cake', 4.25), (3, 2, 11, 'coffee', 2.80);
-            """;
 
     private Demo() {
     }
@@ -47,10 +32,15 @@ final class Demo {
             for (int i = 0; i < 2; i++) {
                 servers.add(EmbeddedPostgres.builder().start());
             }
-            try (Connection c = servers.get(0).getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
-                s.execute(SCHEMA);
+            for (int i = 0; i < 2; i++) {
+                try (Connection c = servers.get(i).getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+                    for (String sql : DemoConfiguration.schemaStatements("ds_" + i)) {
+                        s.execute(sql);
+                    }
+                }
             }
-            ProxyRuntime runtime = ProxyRuntime.start(configuration(servers), port);
+            ProxyRuntime runtime = ProxyRuntime.start(DemoConfiguration.load(url(servers.get(0)), url(servers.get(1)),
+                    "postgres", ""), port);
             AutoCloseable servers0 = everything;
             everything = () -> {
                 runtime.close();
@@ -59,9 +49,14 @@ final class Demo {
             System.out.println();
             System.out.println("Ashlar demo is ready. Connect with (password: root):");
             System.out.println("  psql -h 127.0.0.1 -p " + runtime.port() + " -U root " + DATABASE);
-            System.out.println("Try:");
+            System.out.println("t_order and t_order_item are split over 2 PostgreSQL servers x 2 tables (by user_id, then");
+            System.out.println("order_id); t_address has a copy on each. Try:");
             System.out.println("  SELECT * FROM t_order ORDER BY order_id;");
-            System.out.println("  SELECT o.order_id, i.product, i.price FROM t_order o JOIN t_order_item i USING (order_id);");
+            System.out.println("  SELECT user_id, count(*), min(order_id) FROM t_order GROUP BY user_id ORDER BY user_id;");
+            System.out.println("  SELECT o.order_id, i.order_item_id FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id"
+                    + " AND o.user_id = i.user_id WHERE o.user_id = 2;");
+            System.out.println("  INSERT INTO t_order (user_id, status) VALUES (7, 'NEW') RETURNING order_id;");
+            System.out.println("  SELECT * FROM t_address;");
             System.out.println("Ctrl-C stops the proxy and both PostgreSQL servers.");
         } catch (Exception | Error e) {
             everything.close();
@@ -70,14 +65,7 @@ final class Demo {
         Ashlar.awaitShutdown(everything);
     }
 
-    private static ProxyConfiguration configuration(List<EmbeddedPostgres> servers) throws SQLException {
-        Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();
-        for (int i = 0; i < 1; i++) {
-            String name = "ds_" + i;
-            String url = "jdbc:postgresql://127.0.0.1:" + servers.get(i).getPort() + "/postgres";
-            dataSources.put(name, DataSourceConfig.of(name, url, "postgres", ""));
-        }
-        LogicalDatabaseConfig database = new LogicalDatabaseConfig(DATABASE, dataSources, List.of());
-        return new ProxyConfiguration(ServerConfig.DEFAULTS, List.of(database));
+    private static String url(EmbeddedPostgres server) {
+        return "jdbc:postgresql://127.0.0.1:" + server.getPort() + "/postgres";
     }
 }

@@ -5,6 +5,8 @@ import io.ashlar.backend.config.LogicalDatabaseConfig;
 import io.ashlar.backend.config.ProxyUser;
 import io.ashlar.backend.datasource.BackendDataSource;
 import io.ashlar.backend.session.LogicalDatabase;
+import io.ashlar.backend.sharding.SingleTableScanner;
+import io.ashlar.route.rule.ShardingRules;
 import io.ashlar.bootstrap.config.ConfigurationException;
 import io.ashlar.bootstrap.config.ProxyConfiguration;
 import io.ashlar.frontend.auth.PasswordVerifiers;
@@ -68,12 +70,6 @@ public final class ProxyRuntime implements AutoCloseable {
     private static Map<String, LogicalDatabase> openDatabases(List<LogicalDatabaseConfig> configs) {
         Map<String, LogicalDatabase> result = new LinkedHashMap<>();
         for (LogicalDatabaseConfig config : configs) {
-            if (!config.rules().isEmpty()) {
-                throw new ConfigurationException("logical database " + config.name()
-                        + ": rules are configured, but this build of Ashlar routes every statement of a logical database"
-                        + " to its first data source and cannot apply them yet (sharding is the next milestone);"
-                        + " remove the rules to use it as a pooler");
-            }
             if (config.dataSources().isEmpty()) {
                 LOG.warn("logical database {} has no data sources: it is not served", config.name());
                 continue;
@@ -87,7 +83,17 @@ public final class ProxyRuntime implements AutoCloseable {
                 }
                 dataSources.add(opened);
             }
-            result.put(config.name(), new LogicalDatabase(config.name(), dataSources));
+            ShardingRules rules = ShardingRules.NONE;
+            if (!config.rules().isEmpty()) {
+                Map<String, String> singleTables = SingleTableScanner.scan(dataSources);
+                try {
+                    rules = ShardingRules.compile(config.rules(), List.copyOf(config.dataSources().keySet()), singleTables);
+                } catch (RuntimeException e) {
+                    dataSources.forEach(BackendDataSource::close);
+                    throw new ConfigurationException("logical database " + config.name() + ": " + e.getMessage(), e);
+                }
+            }
+            result.put(config.name(), new LogicalDatabase(config.name(), dataSources, rules));
         }
         return result;
     }

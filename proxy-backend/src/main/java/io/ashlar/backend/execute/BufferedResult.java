@@ -16,7 +16,7 @@ import org.postgresql.util.PSQLWarning;
  * query, which the client may read in pieces (Execute with a row limit). Also the handler that
  * collects it.
  */
-public final class BufferedResult extends ResultHandlerBase {
+public final class BufferedResult extends ResultHandlerBase implements QueryResult {
 
     private static final List<ErrorFields> NO_NOTICES = List.of();
 
@@ -27,6 +27,7 @@ public final class BufferedResult extends ResultHandlerBase {
     private List<ErrorFields> notices = NO_NOTICES;
     private SQLException error;
     private final TupleRow view = new TupleRow();
+    private int position = -1;
 
     @Override
     public void handleResultRows(Query fromQuery, Field[] fields, List<Tuple> tuples, ResultCursor cursor) {
@@ -69,12 +70,12 @@ public final class BufferedResult extends ResultHandlerBase {
         return error;
     }
 
-    /** Whether the statement returns rows (it had a RowDescription). */
+    @Override
     public boolean hasRows() {
         return columns != null;
     }
 
-    /** The result columns; only when {@link #hasRows()}. */
+    @Override
     public ColumnDescription[] columns() {
         return columns;
     }
@@ -88,15 +89,32 @@ public final class BufferedResult extends ResultHandlerBase {
         return view.point(rows.get(index));
     }
 
+    @Override
+    public boolean next() {
+        if (position + 1 < rows.size()) {
+            position++;
+            return true;
+        }
+        position = rows.size();
+        return false;
+    }
+
+    @Override
+    public RowValues row() {
+        return view.point(rows.get(position));
+    }
+
+    @Override
     public String tag() {
         return tag;
     }
 
-    /** The statement was empty (EmptyQueryResponse). */
+    @Override
     public boolean isEmptyQuery() {
         return empty;
     }
 
+    @Override
     public List<ErrorFields> notices() {
         return notices;
     }

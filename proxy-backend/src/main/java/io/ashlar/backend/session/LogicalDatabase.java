@@ -1,6 +1,9 @@
 package io.ashlar.backend.session;
 
 import io.ashlar.backend.datasource.BackendDataSource;
+import io.ashlar.backend.sharding.PlanCache;
+import io.ashlar.route.rule.ShardingRules;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -13,13 +16,46 @@ public final class LogicalDatabase implements AutoCloseable {
 
     private final String name;
     private final List<BackendDataSource> dataSources;
+    private final Map<String, Integer> dataSourceIndexes = new HashMap<>();
+    private final PlanCache plans = new PlanCache();
+    private volatile ShardingRules rules;
 
+    /** A pooler: no rules. */
     public LogicalDatabase(String name, List<BackendDataSource> dataSources) {
+        this(name, dataSources, ShardingRules.NONE);
+    }
+
+    public LogicalDatabase(String name, List<BackendDataSource> dataSources, ShardingRules rules) {
         if (dataSources.isEmpty()) {
             throw new IllegalArgumentException("logical database " + name + " has no data sources");
         }
         this.name = name;
         this.dataSources = List.copyOf(dataSources);
+        for (int i = 0; i < this.dataSources.size(); i++) {
+            dataSourceIndexes.put(this.dataSources.get(i).name(), i);
+        }
+        this.rules = rules;
+    }
+
+    /** The compiled rules now in force (a snapshot: swapped whole when they change). */
+    public ShardingRules rules() {
+        return rules;
+    }
+
+    /** Swaps in new rules, e.g. after CREATE TABLE made a new single table. */
+    public void rules(ShardingRules newRules) {
+        this.rules = newRules;
+    }
+
+    /** Analysed statements of this database, shared by its sessions. */
+    public PlanCache plans() {
+        return plans;
+    }
+
+    /** The position of a data source in {@link #dataSources()}, or -1. */
+    public int dataSourceIndex(String dataSourceName) {
+        Integer result = dataSourceIndexes.get(dataSourceName);
+        return result == null ? -1 : result;
     }
 
     public String name() {
@@ -32,7 +68,8 @@ public final class LogicalDatabase implements AutoCloseable {
 
     /** The data source that statements not routed by any rule go to. */
     public BackendDataSource defaultDataSource() {
-        return dataSources.get(0);
+        int index = rules.isEmpty() ? 0 : dataSourceIndex(rules.defaultDataSource());
+        return dataSources.get(Math.max(index, 0));
     }
 
     /**

@@ -5,6 +5,8 @@ import io.ashlar.backend.datasource.BackendDataSource;
 import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.BufferedResult;
 import io.ashlar.backend.execute.CommandTags;
+import io.ashlar.backend.execute.ParameterCounter;
+import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.ResultSink;
 import io.ashlar.backend.execute.StatementFailure;
@@ -31,7 +33,7 @@ import org.postgresql.core.TransactionState;
  *
  * <p>Used by one thread at a time (the session's), except {@link #cancel()}.
  */
-public final class BackendSession implements AutoCloseable {
+public final class PassthroughSession implements BackendSession {
 
     private static final String READ_SETTINGS_SQL =
             "SELECT name, setting FROM pg_catalog.pg_settings WHERE source = 'session' ORDER BY name";
@@ -52,7 +54,7 @@ public final class BackendSession implements AutoCloseable {
      * @param startupSettings settings the client asked for in its startup packet, applied to every
      *        backend connection the session uses
      */
-    public BackendSession(LogicalDatabase database, SessionSettings startupSettings) {
+    public PassthroughSession(LogicalDatabase database, SessionSettings startupSettings) {
         this.database = database;
         this.dataSource = database.defaultDataSource();
         this.startupSettings = startupSettings;
@@ -67,6 +69,7 @@ public final class BackendSession implements AutoCloseable {
      * Runs a simple-protocol query string (one statement or several) and streams every result to
      * the sink as it arrives.
      */
+    @Override
     public void executeSimple(String sql, ResultSink sink) throws StatementFailure {
         BackendConnection connection = acquire();
         StreamingHandler handler = new StreamingHandler(sink);
@@ -84,9 +87,17 @@ public final class BackendSession implements AutoCloseable {
         }
     }
 
-    /** Runs one extended-protocol statement with its bound parameters; the result is kept whole. */
-    public BufferedResult execute(String sql, ParameterValues parameters, ResultSink statusSink) throws StatementFailure {
-        return execute(sql, parameters, statusSink, false);
+    @Override
+    public Prepared prepare(String sql, int[] declaredTypes) {
+        int count = Math.max(declaredTypes.length, ParameterCounter.count(sql));
+        int[] types = count == declaredTypes.length ? declaredTypes : java.util.Arrays.copyOf(declaredTypes, count);
+        return new Prepared(sql, types, null);
+    }
+
+    @Override
+    public QueryResult execute(Prepared statement, ParameterValues parameters, ResultSink statusSink,
+                               boolean implicitTransaction) throws StatementFailure {
+        return execute(statement.sql(), parameters, statusSink, implicitTransaction);
     }
 
     /**
@@ -95,8 +106,8 @@ public final class BackendSession implements AutoCloseable {
      * client's Sync: several Executes before one Sync then commit or fail together, as PostgreSQL
      * runs them.
      */
-    public BufferedResult execute(String sql, ParameterValues parameters, ResultSink statusSink,
-                                  boolean implicitTransaction) throws StatementFailure {
+    BufferedResult execute(String sql, ParameterValues parameters, ResultSink statusSink,
+                           boolean implicitTransaction) throws StatementFailure {
         BackendConnection connection = acquire();
         BufferedResult result = new BufferedResult();
         boolean begin = implicitTransaction && connection.transactionState() == TransactionState.IDLE;
@@ -121,6 +132,7 @@ public final class BackendSession implements AutoCloseable {
     }
 
     /** Whether a transaction opened by {@link #execute(String, ParameterValues, ResultSink, boolean)} is open. */
+    @Override
     public boolean inImplicitTransaction() {
         return implicitTransaction;
     }
@@ -129,6 +141,7 @@ public final class BackendSession implements AutoCloseable {
      * The client sent Sync: a transaction the proxy opened for a run of Executes commits, or
      * rolls back if a statement in it failed.
      */
+    @Override
     public void endImplicitTransaction() {
         if (!implicitTransaction) {
             return;
@@ -149,22 +162,18 @@ public final class BackendSession implements AutoCloseable {
     }
 
     /** The client's own transaction control ends the proxy's implicit transaction's role. */
+    @Override
     public void forgetImplicitTransaction() {
         implicitTransaction = false;
     }
 
-    /**
-     * Describes a statement without running it.
-     *
-     * @param parameterTypes one entry per parameter ({@code $1..$n}), 0 where unspecified
-     * @return the resolved parameter types and the result columns (none when {@code hasRows()} is false)
-     */
-    public Description describe(String sql, int[] parameterTypes) throws StatementFailure {
+    @Override
+    public Description describe(Prepared statement) throws StatementFailure {
         BackendConnection connection = acquire();
         BufferedResult result = new BufferedResult();
-        int[] types = parameterTypes;
+        int[] types = statement.parameterTypes();
         try {
-            types = connection.describe(sql, parameterTypes, result);
+            types = connection.describe(statement.sql(), statement.parameterTypes(), result);
         } catch (SQLException e) {
             result.handleError(e);
         }
@@ -172,17 +181,14 @@ public final class BackendSession implements AutoCloseable {
         if (result.error() != null) {
             throw new StatementFailure(ErrorFields.from(result.error()), result.error());
         }
-        return new Description(types, result);
-    }
-
-    /** The answer to a Describe of a statement. */
-    public record Description(int[] parameterTypes, BufferedResult columns) {
+        return new Description(types, result.hasRows() ? java.util.Optional.of(result.columns()) : java.util.Optional.empty());
     }
 
     /**
      * Starts a COPY on the session's connection; the caller drives it, then calls
      * {@link #endCopy()} whatever happened.
      */
+    @Override
     public CopyOperation startCopy(String sql) throws StatementFailure {
         BackendConnection connection = acquire();
         pinned = connection;
@@ -197,6 +203,7 @@ public final class BackendSession implements AutoCloseable {
     }
 
     /** Ends the session's COPY (after CopyDone, CopyFail or an error). */
+    @Override
     public void endCopy() {
         BackendConnection connection = running;
         running = null;
@@ -206,6 +213,7 @@ public final class BackendSession implements AutoCloseable {
     }
 
     /** ReadyForQuery's transaction status: 'I' idle, 'T' in a transaction, 'E' in a failed transaction. */
+    @Override
     public char transactionStatus() {
         BackendConnection connection = pinned;
         if (connection == null) {
@@ -216,6 +224,7 @@ public final class BackendSession implements AutoCloseable {
     }
 
     /** Cancels the statement running now, if any (called from another thread). */
+    @Override
     public void cancel() {
         BackendConnection connection = running;
         if (connection != null) {
@@ -331,7 +340,7 @@ public final class BackendSession implements AutoCloseable {
                 return;
             }
         }
-        settings = new SessionSettings(names.toArray(new String[0]), values.toArray(new String[0]));
+        settings = new SessionSettings(names.toArray(new String[0]), values.toArray(new String[0])).shared();
         connection.settings(settings);
         settingsDirty = false;
     }
@@ -356,6 +365,7 @@ public final class BackendSession implements AutoCloseable {
     }
 
     /** Remembers what the client was told at login, so that later changes are reported once. */
+    @Override
     public void reported(String name, String value) {
         reported.put(name, value);
     }

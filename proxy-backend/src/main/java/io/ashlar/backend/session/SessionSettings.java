@@ -16,6 +16,25 @@ public final class SessionSettings {
     private final String[] values;
     private final int hash;
 
+    private static final java.util.concurrent.ConcurrentHashMap<SessionSettings, SessionSettings> SHARED =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int MAX_SHARED = 1024;
+
+    /**
+     * The one shared instance equal to these settings, so that sessions of one application (which
+     * all log in with the same parameters) compare with their connections by identity.
+     */
+    public SessionSettings shared() {
+        SessionSettings existing = SHARED.get(this);
+        if (existing != null) {
+            return existing;
+        }
+        if (SHARED.size() < MAX_SHARED) {
+            existing = SHARED.putIfAbsent(this, this);
+        }
+        return existing == null ? this : existing;
+    }
+
     public SessionSettings(String[] names, String[] values) {
         this.names = names.clone();
         this.values = values.clone();
@@ -84,7 +103,7 @@ public final class SessionSettings {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof SessionSettings s && hash == s.hash && Arrays.equals(names, s.names)
+        return this == o || o instanceof SessionSettings s && hash == s.hash && Arrays.equals(names, s.names)
                 && Arrays.equals(values, s.values);
     }
 

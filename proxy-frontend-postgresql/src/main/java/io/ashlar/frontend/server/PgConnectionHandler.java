@@ -171,7 +171,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             fatal(ctx, "22023", e.getMessage());
             return;
         }
-        BackendSession backend = new BackendSession(database, settings);
+        BackendSession backend = BackendSession.open(database, settings);
         int processId = context.nextProcessId();
         int secretKey = RANDOM.nextInt();
         session = new FrontendSession(ctx.channel(), backend, context.sessionThreads(), processId,
@@ -225,7 +225,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             }
         }
         return names.isEmpty() ? SessionSettings.EMPTY
-                : new SessionSettings(names.toArray(new String[0]), values.toArray(new String[0]));
+                : new SessionSettings(names.toArray(new String[0]), values.toArray(new String[0])).shared();
     }
 
     private static void add(List<String> names, List<String> values, String name, String value) {

@@ -1,7 +1,7 @@
 package io.ashlar.frontend.session;
 
 import io.ashlar.backend.datasource.ParameterValues;
-import io.ashlar.backend.execute.BufferedResult;
+import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.ColumnDescription;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.ResultSink;
@@ -209,7 +209,10 @@ public final class FrontendSession implements ResultSink {
 
     private void simpleQuery(String sql) {
         statements.remove(UNNAMED);
-        portals.remove(UNNAMED);
+        Portal unnamed = portals.remove(UNNAMED);
+        if (unnamed != null && unnamed.result != null) {
+            unnamed.result.close();
+        }
         if (isBlank(sql)) {
             out.write(EmptyQueryResponse.INSTANCE);
         } else if (startsWithKeyword(sql, "copy") && mentionsClientStream(sql)) {
@@ -362,7 +365,14 @@ public final class FrontendSession implements ResultSink {
                     + MAX_PREPARED_STATEMENTS + ")", "Close statements the application no longer uses."));
             return;
         }
-        statements.put(name, new PreparedStatement(parse.sql(), parse.parameterTypeOids()));
+        BackendSession.Prepared prepared;
+        try {
+            prepared = backend.prepare(parse.sql(), parse.parameterTypeOids());
+        } catch (StatementFailure failure) {
+            failExtended(failure.fields());
+            return;
+        }
+        statements.put(name, new PreparedStatement(prepared, parse.parameterTypeOids()));
         out.write(ParseComplete.INSTANCE);
     }
 
@@ -384,8 +394,11 @@ public final class FrontendSession implements ResultSink {
                     + " parameter formats but " + values.length + " parameters"));
             return;
         }
-        portals.put(portalName, new Portal(statement, ParameterValues.of(statement.declaredTypes, formats, values),
-                bind.resultFormats()));
+        Portal previous = portals.put(portalName, new Portal(statement,
+                ParameterValues.of(statement.prepared.parameterTypes(), formats, values), bind.resultFormats()));
+        if (previous != null && previous.result != null) {
+            previous.result.close();
+        }
         out.write(BindComplete.INSTANCE);
     }
 
@@ -406,7 +419,7 @@ public final class FrontendSession implements ResultSink {
         BackendSession.Description description = statement.description();
         if (description == null) {
             try {
-                description = backend.describe(statement.sql, statement.parameterTypes());
+                description = backend.describe(statement.prepared);
             } catch (StatementFailure failure) {
                 failExtended(failure.fields());
                 return;
@@ -414,8 +427,8 @@ public final class FrontendSession implements ResultSink {
             statement.description(description);
         }
         out.write(new ParameterDescription(description.parameterTypes()));
-        if (description.columns().hasRows()) {
-            out.rowDescription(description.columns().columns(), null);
+        if (description.columns().isPresent()) {
+            out.rowDescription(description.columns().get(), null);
         } else {
             out.write(NoData.INSTANCE);
         }
@@ -430,7 +443,7 @@ public final class FrontendSession implements ResultSink {
         if (!run(portal)) {
             return;
         }
-        BufferedResult result = portal.result;
+        QueryResult result = portal.result;
         if (result.hasRows()) {
             short[] formats = portal.formats(result.columns().length);
             if (encoders(result.columns(), formats) == UNSUPPORTED) {
@@ -453,7 +466,7 @@ public final class FrontendSession implements ResultSink {
                 backend.forgetImplicitTransaction();
             }
             boolean implicit = !transactionControl && (backend.inImplicitTransaction() || anotherExecuteBeforeSync());
-            portal.result = backend.execute(portal.statement.sql, portal.parameters, this, implicit);
+            portal.result = backend.execute(portal.statement.prepared, portal.parameters, this, implicit);
             return true;
         } catch (StatementFailure failure) {
             failExtended(failure.fields());
@@ -496,7 +509,7 @@ public final class FrontendSession implements ResultSink {
         if (!run(portal)) {
             return;
         }
-        BufferedResult result = portal.result;
+        QueryResult result = portal.result;
         if (!portal.noticesSent) {
             portal.noticesSent = true;
             for (ErrorFields notice : result.notices()) {
@@ -511,28 +524,41 @@ public final class FrontendSession implements ResultSink {
             out.commandComplete(result.tag());
             return;
         }
+        if (portal.completed) {
+            out.commandComplete(rowsTag(result.tag(), 0));
+            return;
+        }
         ValueEncoder[] encoders = encoders(result.columns(), portal.formats(result.columns().length));
         if (encoders == UNSUPPORTED) {
             return;
         }
-        int total = result.rowCount();
-        int from = portal.position;
-        int limit = execute.maxRows() <= 0 ? total : (int) Math.min(total, (long) from + execute.maxRows());
-        for (int i = from; i < limit; i++) {
-            out.dataRow(result.row(i), encoders);
+        long limit = execute.maxRows() <= 0 ? Long.MAX_VALUE : execute.maxRows();
+        long sent = 0;
+        try {
+            while (sent < limit && (portal.rowPending || result.next())) {
+                portal.rowPending = false;
+                out.dataRow(result.row(), encoders);
+                sent++;
+            }
+            if (sent == limit && result.next()) {
+                portal.rowPending = true;
+                portal.rowsSent += sent;
+                out.write(PortalSuspended.INSTANCE);
+                return;
+            }
+        } catch (StatementFailure failure) {
+            result.close();
+            failExtended(failure.fields());
+            return;
         }
-        portal.position = limit;
-        if (limit < total) {
-            out.write(PortalSuspended.INSTANCE);
-        } else if (from == 0) {
-            out.commandComplete(result.tag());
-        } else {
-            out.commandComplete(rowsTag(result.tag(), limit - from));
-        }
+        boolean resumed = portal.rowsSent > 0;
+        portal.completed = true;
+        result.close();
+        out.commandComplete(resumed ? rowsTag(result.tag(), sent) : result.tag());
     }
 
     /** The tag of the last piece of a portal read in pieces: PostgreSQL counts the rows of that Execute. */
-    private static String rowsTag(String tag, int rows) {
+    private static String rowsTag(String tag, long rows) {
         int space = tag.lastIndexOf(' ');
         return space < 0 ? tag : tag.substring(0, space + 1) + rows;
     }
@@ -541,7 +567,10 @@ public final class FrontendSession implements ResultSink {
         if (close.kind() == 'S') {
             statements.remove(close.name());
         } else {
-            portals.remove(close.name());
+            Portal portal = portals.remove(close.name());
+            if (portal != null && portal.result != null) {
+                portal.result.close();
+            }
         }
         out.write(CloseComplete.INSTANCE);
     }
@@ -567,7 +596,7 @@ public final class FrontendSession implements ResultSink {
         backend.endImplicitTransaction();
         char status = backend.transactionStatus();
         if (status == 'I') {
-            portals.clear();
+            closePortals();
         }
         out.write(ReadyForQuery.of(status));
         out.flush();
@@ -582,12 +611,21 @@ public final class FrontendSession implements ResultSink {
         closed = true;
         out.discard();
         statements.clear();
-        portals.clear();
+        closePortals();
         try {
             backend.close();
         } finally {
             onClose.run();
         }
+    }
+
+    private void closePortals() {
+        for (Portal portal : portals.values()) {
+            if (portal.result != null) {
+                portal.result.close();
+            }
+        }
+        portals.clear();
     }
 
     /** COPY ... FROM STDIN / TO STDOUT, as opposed to a COPY of a server-side file or program. */

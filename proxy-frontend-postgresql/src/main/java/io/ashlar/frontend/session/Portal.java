@@ -1,7 +1,7 @@
 package io.ashlar.frontend.session;
 
 import io.ashlar.backend.datasource.ParameterValues;
-import io.ashlar.backend.execute.BufferedResult;
+import io.ashlar.backend.execute.QueryResult;
 
 /**
  * A bound statement (Bind): statement, parameter values and the result formats the client asked
@@ -13,9 +13,12 @@ final class Portal {
     final PreparedStatement statement;
     final ParameterValues parameters;
     final short[] resultFormats;
-    BufferedResult result;
-    int position;
+    QueryResult result;
+    /** A row read ahead to learn whether more remain after an Execute's limit. */
+    boolean rowPending;
+    long rowsSent;
     boolean noticesSent;
+    boolean completed;
 
     Portal(PreparedStatement statement, ParameterValues parameters, short[] resultFormats) {
         this.statement = statement;

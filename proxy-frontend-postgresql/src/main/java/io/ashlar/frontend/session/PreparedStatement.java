@@ -1,6 +1,5 @@
 package io.ashlar.frontend.session;
 
-import io.ashlar.backend.execute.ParameterCounter;
 import io.ashlar.backend.session.BackendSession;
 
 /**
@@ -9,13 +8,15 @@ import io.ashlar.backend.session.BackendSession;
  */
 final class PreparedStatement {
 
+    final BackendSession.Prepared prepared;
     final String sql;
     final int[] declaredTypes;
     private final boolean transactionControl;
     private BackendSession.Description description;
 
-    PreparedStatement(String sql, int[] declaredTypes) {
-        this.sql = sql;
+    PreparedStatement(BackendSession.Prepared prepared, int[] declaredTypes) {
+        this.prepared = prepared;
+        this.sql = prepared.sql();
         this.declaredTypes = declaredTypes;
         this.transactionControl = isTransactionControl(sql);
     }
@@ -33,12 +34,6 @@ final class PreparedStatement {
             }
         }
         return false;
-    }
-
-    /** One type per parameter the SQL uses, 0 where the client left it to the server. */
-    int[] parameterTypes() {
-        int count = Math.max(declaredTypes.length, ParameterCounter.count(sql));
-        return count == declaredTypes.length ? declaredTypes : java.util.Arrays.copyOf(declaredTypes, count);
     }
 
     BackendSession.Description description() {

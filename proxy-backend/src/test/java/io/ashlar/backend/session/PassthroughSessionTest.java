@@ -23,7 +23,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The backend session against a real PostgreSQL: results, tags, pinning and settings replay. */
-class BackendSessionTest {
+class PassthroughSessionTest {
 
     private static EmbeddedPostgres postgres;
     private static LogicalDatabase database;
@@ -88,7 +88,7 @@ class BackendSessionTest {
 
     @Test
     void simpleQueryStreamsEveryResultInOrderWithTheBackendsTags() throws Exception {
-        try (BackendSession session = new BackendSession(database, SessionSettings.EMPTY)) {
+        try (PassthroughSession session = new PassthroughSession(database, SessionSettings.EMPTY)) {
             Recorder r = new Recorder();
             session.executeSimple("select 1 as a, null::text as b; create temp table x(i int); insert into x values (1),(2)", r);
             assertEquals(List.of("columns a:23 b:25", "row 1 NULL", "complete SELECT 1", "complete CREATE TABLE",
@@ -98,7 +98,7 @@ class BackendSessionTest {
 
     @Test
     void anErrorStopsTheRestOfASimpleQueryAndCarriesTheBackendsSqlState() {
-        try (BackendSession session = new BackendSession(database, SessionSettings.EMPTY)) {
+        try (PassthroughSession session = new PassthroughSession(database, SessionSettings.EMPTY)) {
             Recorder r = new Recorder();
             StatementFailure failure = assertThrows(StatementFailure.class,
                     () -> session.executeSimple("select 1; select 1/0; select 2", r));
@@ -110,7 +110,7 @@ class BackendSessionTest {
 
     @Test
     void aTransactionPinsOneConnectionUntilItEnds() throws Exception {
-        try (BackendSession session = new BackendSession(database, SessionSettings.EMPTY)) {
+        try (PassthroughSession session = new PassthroughSession(database, SessionSettings.EMPTY)) {
             Recorder r = new Recorder();
             session.executeSimple("begin", r);
             assertEquals('T', session.transactionStatus());
@@ -126,8 +126,8 @@ class BackendSessionTest {
 
     @Test
     void settingsFollowTheSessionToOtherConnections() throws Exception {
-        try (BackendSession a = new BackendSession(database, SessionSettings.EMPTY);
-             BackendSession b = new BackendSession(database, SessionSettings.EMPTY)) {
+        try (PassthroughSession a = new PassthroughSession(database, SessionSettings.EMPTY);
+             PassthroughSession b = new PassthroughSession(database, SessionSettings.EMPTY)) {
             a.executeSimple("set application_name = 'from_a'", new Recorder());
             // b pins one connection in a transaction, so a has to use the other one.
             b.executeSimple("begin", new Recorder());
@@ -146,7 +146,7 @@ class BackendSessionTest {
 
     @Test
     void aRolledBackSetIsForgotten() throws Exception {
-        try (BackendSession session = new BackendSession(database, SessionSettings.EMPTY)) {
+        try (PassthroughSession session = new PassthroughSession(database, SessionSettings.EMPTY)) {
             session.executeSimple("begin; set search_path = nowhere; rollback", new Recorder());
             Recorder r = new Recorder();
             session.executeSimple("show search_path", r);
@@ -156,16 +156,18 @@ class BackendSessionTest {
 
     @Test
     void extendedExecutionKeepsTheWholeResult() throws Exception {
-        try (BackendSession session = new BackendSession(database, SessionSettings.EMPTY)) {
-            BufferedResult result = session.execute("select g, g * $1::int from generate_series(1, 3) g",
+        try (PassthroughSession session = new PassthroughSession(database, SessionSettings.EMPTY)) {
+            BackendSession.Prepared prepared = session.prepare("select g, g * $1::int from generate_series(1, 3) g",
+                    new int[] {23});
+            BufferedResult result = (BufferedResult) session.execute(prepared,
                     ParameterValues.of(new int[] {23}, new short[0], new byte[][] {"10".getBytes(StandardCharsets.UTF_8)}),
-                    new Recorder());
+                    new Recorder(), false);
             assertEquals(3, result.rowCount());
             assertEquals("SELECT 3", result.tag());
             assertEquals("30", new String(result.row(2).value(1), StandardCharsets.UTF_8));
-            BackendSession.Description d = session.describe("select $1::int8 + 1 as n", new int[] {0});
+            BackendSession.Description d = session.describe(session.prepare("select $1::int8 + 1 as n", new int[0]));
             assertEquals(20, d.parameterTypes()[0]);
-            assertEquals("n", d.columns().columns()[0].name());
+            assertEquals("n", d.columns().orElseThrow()[0].name());
         }
     }
 }

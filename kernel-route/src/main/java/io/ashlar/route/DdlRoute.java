@@ -1,0 +1,170 @@
+package io.ashlar.route;
+
+import io.ashlar.parser.statement.AnalyzedStatement;
+import io.ashlar.parser.statement.DdlKind;
+import io.ashlar.parser.statement.DdlStatement;
+import io.ashlar.parser.statement.IndexReference;
+import io.ashlar.parser.statement.TableReference;
+import io.ashlar.parser.statement.TableRole;
+import io.ashlar.route.rule.BroadcastTable;
+import io.ashlar.route.rule.RuleTable;
+import io.ashlar.route.rule.ShardingRules;
+import io.ashlar.route.rule.ShardingTable;
+import io.ashlar.route.rule.SingleTable;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Routes DDL (and the maintenance commands that name tables: LOCK, VACUUM, ANALYZE, ...): a sharded table's DDL runs
+ * on every one of its data nodes, with table names (and index and constraint names, which the rewriter suffixes) per
+ * node; a broadcast table's on every data source; a single table's on its data source; a new table's on the default
+ * data source. Schema-wide objects that queries on every shard may use (schemas, functions, types, extensions) are
+ * created on every data source.
+ *
+ * @see <a href="https://www.postgresql.org/docs/current/ddl.html">Data Definition</a>
+ */
+final class DdlRoute {
+
+    private static final Set<String> EVERY_DATA_SOURCE = Set.of("schema", "function", "procedure", "type", "domain", "extension", "collation", "aggregate",
+            "operator", "cast", "text search configuration", "text search dictionary");
+
+    private DdlRoute() {
+    }
+
+    static RouteResult route(AnalyzedStatement statement, DdlStatement ddl, RouteParameters parameters, ShardingRules rules) {
+        return switch (ddl.kind()) {
+            case CREATE_OTHER, ALTER_OTHER, DROP_OTHER -> routeOtherObject(statement, ddl, parameters, rules);
+            case ALTER_INDEX, DROP_INDEX -> routeIndex(statement, ddl, parameters, rules);
+            default -> routeTables(statement, parameters, rules, "DDL");
+        };
+    }
+
+    /** LOCK, VACUUM, ANALYZE, CLUSTER, REINDEX ... with table names: like DDL on them; without: the default data source. */
+    static RouteResult routeMaintenance(AnalyzedStatement statement, RouteParameters parameters, ShardingRules rules) {
+        boolean any = false;
+        for (TableReference each : statement.tables()) {
+            any |= each.isAccess();
+        }
+        return any ? routeTables(statement, parameters, rules, statement.command().toUpperCase(java.util.Locale.ROOT)) : rules.defaultResult();
+    }
+
+    private static RouteResult routeOtherObject(AnalyzedStatement statement, DdlStatement ddl, RouteParameters parameters, ShardingRules rules) {
+        StatementTables tables = new StatementTables(statement, rules, parameters, -1);
+        if (tables.hasSharded()) {
+            throw ShardedConstructs.refuse(ddl.kind().name().substring(0, ddl.kind().name().indexOf('_')) + " " + ddl.objectType().toUpperCase(java.util.Locale.ROOT)
+                    + " over sharded table " + tables.shardedNames());
+        }
+        if (EVERY_DATA_SOURCE.contains(ddl.objectType())) {
+            return rules.broadcastWrite();
+        }
+        return RouteEngine.unshardedRead(tables);
+    }
+
+    private static RouteResult routeIndex(AnalyzedStatement statement, DdlStatement ddl, RouteParameters parameters, ShardingRules rules) {
+        List<IndexReference> indexes = statement.indexes();
+        String table = null;
+        int last = ddl.kind() == DdlKind.ALTER_INDEX ? Math.min(1, indexes.size()) : indexes.size();
+        for (int i = 0; i < last; i++) {
+            String found = rules.indexTable(indexes.get(i).name().name()).orElse(null);
+            if (table == null && i == 0) {
+                table = found;
+            } else if (found == null ? table != null : !found.equals(table)) {
+                throw ShardedConstructs.refuse("DROP INDEX of indexes on different tables in one statement", "drop them one at a time");
+            }
+        }
+        RuleTable rule = table == null ? null : rules.lookup(table);
+        return switch (rule) {
+            case null -> rules.broadcastWrite();
+            case ShardingTable sharded -> {
+                if (sharded.nodeCount() == 1) {
+                    yield sharded.singleResult(0);
+                }
+                yield new RouteResult(RouteKind.MULTI_WRITE, sharded.allNodesQuery().units());
+            }
+            case BroadcastTable broadcast -> rules.broadcastWrite();
+            case SingleTable single -> single.dataSourceIndex() == rules.defaultDataSourceIndex() ? rules.defaultResult()
+                    : rules.singleResult(single.dataSourceIndex());
+        };
+    }
+
+    private static RouteResult routeTables(AnalyzedStatement statement, RouteParameters parameters, ShardingRules rules, String command) {
+        StatementTables tables = new StatementTables(statement, rules, parameters, -1);
+        List<TableReference> references = tables.references;
+        int target = -1;
+        boolean broadcastTarget = false;
+        for (int i = 0; i < references.size(); i++) {
+            TableReference reference = references.get(i);
+            int kind = tables.kinds[i];
+            if (kind == StatementTables.NONE) {
+                continue;
+            }
+            boolean isTarget = reference.role() == TableRole.DDL_TARGET || reference.role() == TableRole.FROM && !command.equals("DDL")
+                    || reference.role() == TableRole.DML_TARGET;
+            if (kind == StatementTables.SHARDED && reference.role() == TableRole.FROM && !isTarget) {
+                throw ShardedConstructs.refuse(command + " reading sharded table " + reference.name(), "create the table, then fill it with INSERT ... SELECT");
+            }
+            if (isTarget && target < 0) {
+                target = i;
+            }
+            broadcastTarget |= isTarget && kind == StatementTables.BROADCAST;
+        }
+        if (!tables.hasSharded()) {
+            if (broadcastTarget) {
+                checkBroadcastReferences(tables, command);
+                return rules.broadcastWrite();
+            }
+            return RouteEngine.unshardedRead(tables);
+        }
+        if (tables.partitionCount() > 1) {
+            throw ShardedConstructs.refuse(command + " on sharded tables " + tables.shardedNames() + " that are not binding tables in one statement", "run it for each table");
+        }
+        for (int i = 0; i < references.size(); i++) {
+            if (tables.kinds[i] == StatementTables.UNKNOWN && references.get(i).role() == TableRole.DDL_REFERENCE
+                    || tables.kinds[i] == StatementTables.SINGLE && references.get(i).role() == TableRole.DDL_REFERENCE) {
+                throw ShardedConstructs.refuse(command + " on sharded table " + tables.shardedNames() + " naming table " + references.get(i).name(),
+                        references.get(i).name() + " is not sharded like " + tables.shardedNames()
+                        + " (renaming a sharded table, or attaching other tables to it, needs its rule changed)");
+            }
+        }
+        tables.place();
+        tables.positions[0].addAll();
+        List<RouteUnit> units = tables.shardedUnits();
+        tables.checkSinglesWith(units);
+        if (broadcastTarget && coveredDataSources(units, tables) < rules.dataSources().size()) {
+            throw ShardedConstructs.refuse(command + " on broadcast and sharded tables together when sharded table " + tables.shardedNames()
+                    + " is not on every data source", "run it for each table");
+        }
+        if (units.size() == 1) {
+            return new RouteResult(RouteKind.SINGLE, units);
+        }
+        ShardedConstructs.checkComplete(tables);
+        return new RouteResult(RouteKind.MULTI_WRITE, units);
+    }
+
+    private static void checkBroadcastReferences(StatementTables tables, String command) {
+        if (tables.singleDataSource >= 0 && tables.rules.dataSources().size() > 1) {
+            throw ShardedConstructs.refuse(command + " on broadcast table naming table " + tables.describe(tables.singleOccurrence)
+                    + ", which is not on every data source");
+        }
+        for (int i = 0; i < tables.kinds.length; i++) {
+            if (tables.kinds[i] == StatementTables.UNKNOWN && tables.references.get(i).role() == TableRole.DDL_REFERENCE && tables.rules.dataSources().size() > 1) {
+                throw ShardedConstructs.refuse(command + " on broadcast table naming table " + tables.references.get(i).name()
+                        + ", which is not a broadcast table");
+            }
+        }
+    }
+
+    private static int coveredDataSources(List<RouteUnit> units, StatementTables tables) {
+        boolean[] covered = new boolean[tables.rules.dataSources().size()];
+        int result = 0;
+        for (RouteUnit each : units) {
+            int index = tables.dataSourceOf(each);
+            if (!covered[index]) {
+                covered[index] = true;
+                result++;
+            }
+        }
+        return result;
+    }
+}

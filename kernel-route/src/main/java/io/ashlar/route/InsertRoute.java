@@ -1,0 +1,360 @@
+package io.ashlar.route;
+
+import io.ashlar.parser.StatementAnalyzer;
+import io.ashlar.parser.lexer.Lexer;
+import io.ashlar.parser.lexer.SqlSyntaxException;
+import io.ashlar.parser.lexer.TokenKind;
+import io.ashlar.parser.lexer.TokenList;
+import io.ashlar.parser.statement.AnalyzedStatement;
+import io.ashlar.parser.statement.ColumnReference;
+import io.ashlar.parser.statement.InsertStatement;
+import io.ashlar.parser.statement.InsertValue;
+import io.ashlar.parser.statement.ProjectionItem;
+import io.ashlar.parser.statement.ProjectionKind;
+import io.ashlar.parser.statement.SelectStatement;
+import io.ashlar.parser.statement.TableReference;
+import io.ashlar.parser.statement.ValuesRow;
+import io.ashlar.route.rule.NodeSet;
+import io.ashlar.route.rule.RuleTable;
+import io.ashlar.route.rule.ShardingRules;
+import io.ashlar.route.rule.ShardingTable;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Routes INSERT: each VALUES row by its own sharding values (generating the key column when the statement leaves
+ * it out and the table has a key generator), INSERT ... SELECT only where every row provably stays on the node it
+ * is read from, and refuses ON CONFLICT ... DO UPDATE SET of a sharding column.
+ *
+ * @see <a href="https://www.postgresql.org/docs/current/sql-insert.html">INSERT</a>
+ * @see <a href="https://shardingsphere.apache.org/document/5.4.1/en/user-manual/common-config/builtin-algorithm/keygen/">ShardingSphere key generators</a>
+ */
+final class InsertRoute {
+
+    private InsertRoute() {
+    }
+
+    static RouteResult route(AnalyzedStatement statement, InsertStatement insert, RouteParameters parameters, ShardingRules rules) {
+        int target = insert.target();
+        StatementTables tables = new StatementTables(statement, rules, parameters, target);
+        return switch (tables.kinds[target]) {
+            case StatementTables.SHARDED -> routeSharded(tables, insert);
+            case StatementTables.BROADCAST -> RouteEngine.broadcastWrite(tables, target);
+            default -> RouteEngine.unshardedWrite(tables, target);
+        };
+    }
+
+    private static RouteResult routeSharded(StatementTables tables, InsertStatement insert) {
+        ShardingTable table = tables.shardingTable(insert.target());
+        if (insert.onConflict().isPresent()) {
+            checkOnConflict(insert, table, tables.statement.sql());
+        }
+        if (!insert.rows().isEmpty()) {
+            return routeRows(tables, insert, table);
+        }
+        if (insert.query().isPresent()) {
+            return routeQuery(tables, insert, table);
+        }
+        if (table.nodeCount() == 1) {
+            return withOthers(tables, insert, table, List.of(table.unit(0)), Optional.empty());
+        }
+        throw ShardedConstructs.refuse("INSERT ... DEFAULT VALUES into sharded table " + table.logicTable(), "it gives no value for sharding column "
+                + String.join(", ", table.shardingColumns()));
+    }
+
+    private static RouteResult routeRows(StatementTables tables, InsertStatement insert, ShardingTable table) {
+        List<String> columns = table.shardingColumns();
+        List<ValuesRow> rows = insert.rows();
+        String keyColumn = table.keyGenerateColumn().orElse(null);
+        boolean generate = keyColumn != null && !insert.columns().isEmpty() && insert.columnIndex(keyColumn) < 0;
+        int keyColumnId = generate ? table.columnId(keyColumn) : -1;
+        List<Comparable<?>> keys = generate ? new ArrayList<>(rows.size()) : List.of();
+        int[] positions = new int[columns.size()];
+        for (int c = 0; c < positions.length; c++) {
+            positions[c] = insert.columnIndex(columns.get(c));
+        }
+        if (insert.columns().isEmpty() && table.nodeCount() > 1) {
+            throw ShardedConstructs.refuse("INSERT into sharded table " + table.logicTable() + " without a column list",
+                    "name the columns so that sharding column " + String.join(", ", columns) + " can be found");
+        }
+        int[] nodeOfRow = new int[rows.size()];
+        Object[] values = new Object[columns.size()];
+        int first = -1;
+        boolean several = false;
+        for (int r = 0; r < rows.size(); r++) {
+            Comparable<?> key = generate ? table.generateKey() : null;
+            if (generate) {
+                keys.add(key);
+            }
+            List<InsertValue> row = rows.get(r).values();
+            for (int c = 0; c < positions.length; c++) {
+                values[c] = c == keyColumnId ? key : positions[c] < 0 ? null : rowValue(tables, table, columns.get(c), row, positions[c], r);
+            }
+            int node = table.nodeCount() == 1 ? 0 : table.routeRow(values);
+            if (node < 0) {
+                throw unroutable(table, columns, values, node, r, rows.size());
+            }
+            nodeOfRow[r] = node;
+            if (first < 0) {
+                first = node;
+            } else if (node != first) {
+                several = true;
+            }
+        }
+        Optional<RouteResult.GeneratedKeys> generated = generate ? Optional.of(new RouteResult.GeneratedKeys(keyColumn, keys)) : Optional.empty();
+        if (!several) {
+            return withOthers(tables, insert, table, List.of(table.unit(first)), generated);
+        }
+        NodeSet used = NodeSet.empty(table.nodeCount());
+        for (int each : nodeOfRow) {
+            used.add(each);
+        }
+        List<RouteUnit> units = new ArrayList<>(used.size());
+        for (int node = used.next(0); node >= 0; node = used.next(node + 1)) {
+            int count = 0;
+            for (int each : nodeOfRow) {
+                count += each == node ? 1 : 0;
+            }
+            int[] selected = new int[count];
+            int next = 0;
+            for (int r = 0; r < nodeOfRow.length; r++) {
+                if (nodeOfRow[r] == node) {
+                    selected[next++] = r;
+                }
+            }
+            units.add(new RouteUnit(table.node(node).dataSource(), List.of(table.mapping(node)), selected));
+        }
+        return withOthers(tables, insert, table, units, generated);
+    }
+
+    private static Object rowValue(StatementTables tables, ShardingTable table, String column, List<InsertValue> row, int position, int rowIndex) {
+        if (position >= row.size()) {
+            throw new RouteException("42601", "INSERT has more target columns than expressions (row " + (rowIndex + 1) + ")");
+        }
+        InsertValue value = row.get(position);
+        if (value.value().isEmpty()) {
+            throw ShardedConstructs.refuse("sharding column " + column + " of INSERT into sharded table " + table.logicTable() + " given as "
+                    + value.kind().name().toLowerCase(java.util.Locale.ROOT) + " " + value.range().text(tables.statement.sql()), "give a literal or a parameter");
+        }
+        Object result = SqlValues.value(value.value().get(), tables.parameters);
+        if (result == null) {
+            throw ShardedConstructs.refuse("NULL in sharding column " + column + " of INSERT into sharded table " + table.logicTable(),
+                    "a row without a sharding value has no shard");
+        }
+        return result;
+    }
+
+    private static RouteException unroutable(ShardingTable table, List<String> columns, Object[] values, int node, int row, int rows) {
+        String where = rows > 1 ? " (row " + (row + 1) + ")" : "";
+        if (node == ShardingTable.NO_NODE) {
+            return new RouteException("22023", "no data node of sharded table " + table.logicTable() + " takes " + describe(columns, values) + where);
+        }
+        for (int c = 0; c < values.length; c++) {
+            if (values[c] == null) {
+                return ShardedConstructs.refuse("INSERT into sharded table " + table.logicTable() + " without a value for sharding column " + columns.get(c));
+            }
+        }
+        if (values.length == 0) {
+            return ShardedConstructs.refuse("INSERT into sharded table " + table.logicTable() + " routed by hint (" + table.describe() + ")",
+                    "a hint strategy needs a hint value to pick one data node, and the statement gives none");
+        }
+        return ShardedConstructs.refuse("INSERT into sharded table " + table.logicTable() + " whose strategies (" + table.describe()
+                + ") do not pick one data node for " + describe(columns, values) + where);
+    }
+
+    private static String describe(List<String> columns, Object[] values) {
+        StringBuilder result = new StringBuilder();
+        for (int c = 0; c < values.length; c++) {
+            result.append(c == 0 ? "" : ", ").append(columns.get(c)).append(" = ").append(values[c]);
+        }
+        return result.toString();
+    }
+
+    /** Adds the other sharded tables an INSERT reads (in VALUES subqueries, ON CONFLICT): only on the row's node. */
+    private static RouteResult withOthers(StatementTables tables, InsertStatement insert, ShardingTable table, List<RouteUnit> units,
+                                          Optional<RouteResult.GeneratedKeys> keys) {
+        boolean others = false;
+        for (int i = 0; i < tables.kinds.length; i++) {
+            others |= i != insert.target() && tables.kinds[i] == StatementTables.SHARDED;
+        }
+        List<RouteUnit> result = units;
+        if (others) {
+            tables.place();
+            if (units.size() > 1) {
+                throw ShardedConstructs.refuse("INSERT into sharded table " + table.logicTable() + " reading sharded table " + tables.shardedNames()
+                        + " across several shards");
+            }
+            RouteUnit unit = units.get(0);
+            int targetPartition = tables.partitionOf[insert.target()];
+            List<TableMapping> mappings = new ArrayList<>(unit.tables());
+            for (int p = 0; p < tables.partitionCount(); p++) {
+                if (!tables.touched[p]) {
+                    continue;
+                }
+                NodeSet nodes = tables.positions[p];
+                int node = nodes.next(0);
+                ShardingTable first = tables.partitionTable(p);
+                boolean pinned = nodes.size() == 1 && (p == targetPartition ? node == nodeOf(table, unit)
+                        : first.node(node).dataSource().equals(unit.dataSource()));
+                if (!pinned) {
+                    throw ShardedConstructs.refuse("INSERT into sharded table " + table.logicTable() + " reading sharded table " + tables.partitionNames(p)
+                            + " on another shard than the row's");
+                }
+                for (ShardingTable each : tables.partitions.get(p)) {
+                    if (each != table) {
+                        mappings.add(each.mapping(node));
+                    }
+                }
+            }
+            result = List.of(new RouteUnit(unit.dataSource(), mappings, unit.insertRows()));
+        }
+        tables.checkSinglesWith(result);
+        RouteKind kind = result.size() == 1 ? RouteKind.SINGLE : RouteKind.MULTI_WRITE;
+        if (result.size() > 1) {
+            ShardedConstructs.checkComplete(tables);
+        }
+        return new RouteResult(kind, result, keys);
+    }
+
+    private static int nodeOf(ShardingTable table, RouteUnit unit) {
+        String actual = unit.actualTable(table.logicTable());
+        for (int i = 0; i < table.nodeCount(); i++) {
+            if (table.node(i).dataSource().equals(unit.dataSource()) && table.node(i).table().equals(actual)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * INSERT ... SELECT into a sharded table: each unit inserts what it reads, so the rows read on a node must belong
+     * to the same node of the target. That holds when the query reads tables bound to the target (or the target
+     * itself) and copies each sharding column from the same sharding column of such a table.
+     */
+    private static RouteResult routeQuery(StatementTables tables, InsertStatement insert, ShardingTable table) {
+        tables.place();
+        int target = insert.target();
+        int targetPartition = tables.partitionOf[target];
+        boolean sourceSharded = false;
+        for (int p = 0; p < tables.partitionCount(); p++) {
+            if (!tables.touched[p]) {
+                continue;
+            }
+            sourceSharded = true;
+            if (p != targetPartition) {
+                if (table.nodeCount() == 1 && tables.positions[p].size() == 1) {
+                    continue;
+                }
+                throw ShardedConstructs.refuse("INSERT ... SELECT into sharded table " + table.logicTable() + " from sharded table " + tables.partitionNames(p),
+                        "it is not a binding table of " + table.logicTable());
+            }
+        }
+        if (!sourceSharded) {
+            if (table.nodeCount() == 1) {
+                return withOthers(tables, insert, table, List.of(table.unit(0)), Optional.empty());
+            }
+            throw ShardedConstructs.refuse("INSERT ... SELECT into sharded table " + table.logicTable() + " from tables that are not sharded like it");
+        }
+        if (table.nodeCount() > 1) {
+            checkCopiedShardingColumns(tables, insert, table);
+        }
+        List<RouteUnit> units = tables.shardedUnits();
+        tables.checkSinglesWith(units);
+        if (units.size() == 1) {
+            return new RouteResult(RouteKind.SINGLE, units);
+        }
+        ShardedConstructs.checkComplete(tables);
+        boolean[] roots = new boolean[tables.statement.blocks().size()];
+        roots[0] = true;
+        for (int b = 1; b < roots.length; b++) {
+            roots[b] = tables.statement.blocks().get(b).parent() == 0;
+        }
+        ShardedConstructs.checkBlocks(tables, roots);
+        ShardedConstructs.checkSelfJoins(tables);
+        return new RouteResult(RouteKind.MULTI_WRITE, units);
+    }
+
+    private static void checkCopiedShardingColumns(StatementTables tables, InsertStatement insert, ShardingTable table) {
+        String sql = tables.statement.sql();
+        AnalyzedStatement query = StatementAnalyzer.analyze(insert.query().get().text(sql));
+        if (!(query.body() instanceof SelectStatement select) || select.hasStar() || insert.columns().isEmpty()) {
+            throw ShardedConstructs.refuse("INSERT ... SELECT into sharded table " + table.logicTable() + " without an explicit column list and select list",
+                    "name the columns so that Ashlar can check that each row stays on its shard");
+        }
+        List<String> columns = table.shardingColumns();
+        for (int id = 0; id < columns.size(); id++) {
+            int index = insert.columnIndex(columns.get(id));
+            if (index < 0 || index >= select.projections().size() || !copiesShardingColumn(select.projections().get(index), query, tables, table, id)) {
+                throw ShardedConstructs.refuse("INSERT ... SELECT into sharded table " + table.logicTable() + " that does not copy sharding column "
+                        + columns.get(id) + " from the same column of a binding table", "each row must stay on the shard it is read from");
+            }
+        }
+    }
+
+    private static boolean copiesShardingColumn(ProjectionItem item, AnalyzedStatement query, StatementTables tables, ShardingTable target, int id) {
+        if (item.kind() != ProjectionKind.COLUMN || item.column().isEmpty()) {
+            return false;
+        }
+        ColumnReference column = item.column().get();
+        for (TableReference each : query.tablesIn(0)) {
+            RuleTable rule = tables.rules.lookup(each.name().name());
+            if (!(rule instanceof ShardingTable source) || source != target && (source.bindingGroup() < 0 || source.bindingGroup() != target.bindingGroup())) {
+                continue;
+            }
+            if (id < source.shardingColumns().size() && source.shardingColumns().get(id).equalsIgnoreCase(column.name())
+                    && (column.qualifier().isEmpty() || StatementTables.qualifies(column, each))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code ON CONFLICT ... DO UPDATE SET col = ...} must not assign a sharding column. */
+    private static void checkOnConflict(InsertStatement insert, ShardingTable table, String sql) {
+        TokenList tokens;
+        try {
+            tokens = Lexer.tokenize(insert.onConflict().get().text(sql));
+        } catch (SqlSyntaxException e) {
+            return;
+        }
+        int set = -1;
+        for (int i = 0, n = tokens.size(); i + 2 < n; i++) {
+            if (tokens.textEqualsIgnoreCase(i, "do") && tokens.textEqualsIgnoreCase(i + 1, "update") && tokens.textEqualsIgnoreCase(i + 2, "set")) {
+                set = i + 3;
+                break;
+            }
+        }
+        if (set < 0) {
+            return;
+        }
+        int depth = 0;
+        boolean expectTarget = true;
+        for (int i = set, n = tokens.size(); i < n; i++) {
+            TokenKind kind = tokens.kind(i);
+            if (kind == TokenKind.LEFT_PAREN || kind == TokenKind.LEFT_BRACKET) {
+                depth++;
+            } else if (kind == TokenKind.RIGHT_PAREN || kind == TokenKind.RIGHT_BRACKET) {
+                depth--;
+            } else if (depth == 0 && kind == TokenKind.COMMA) {
+                expectTarget = true;
+                continue;
+            } else if (depth == 0 && kind == TokenKind.IDENTIFIER && tokens.textEqualsIgnoreCase(i, "where")) {
+                return;
+            }
+            if (expectTarget && depth <= 1 && kind.isIdentifier()) {
+                String column = tokens.identifier(i);
+                if (table.columnId(column) >= 0) {
+                    throw ShardedConstructs.refuse("ON CONFLICT ... DO UPDATE SET of sharding column " + column + " of sharded table " + table.logicTable(),
+                            "it could move the row to another shard");
+                }
+                if (depth == 0) {
+                    expectTarget = false;
+                }
+            } else if (kind == TokenKind.OPERATOR && depth == 0) {
+                expectTarget = false;
+            }
+        }
+    }
+}

@@ -1,0 +1,315 @@
+package io.ashlar.route;
+
+import io.ashlar.parser.StatementAnalyzer;
+import io.ashlar.parser.statement.AnalyzedStatement;
+import io.ashlar.parser.statement.Assignment;
+import io.ashlar.parser.statement.Conjunction;
+import io.ashlar.parser.statement.ConditionOperator;
+import io.ashlar.parser.statement.CopyStatement;
+import io.ashlar.parser.statement.DdlStatement;
+import io.ashlar.parser.statement.DeleteStatement;
+import io.ashlar.parser.statement.InsertStatement;
+import io.ashlar.parser.statement.MergeStatement;
+import io.ashlar.parser.statement.QueryBlock;
+import io.ashlar.parser.statement.SelectStatement;
+import io.ashlar.parser.statement.ShardingCondition;
+import io.ashlar.parser.statement.StatementKind;
+import io.ashlar.parser.statement.UpdateStatement;
+import io.ashlar.route.rule.ShardingRules;
+import io.ashlar.route.rule.ShardingTable;
+
+import java.util.List;
+
+/**
+ * Decides where a statement runs: which data sources, with which actual table standing for each logic table, and
+ * how the executor must run and merge it ({@link RouteKind}). Statements that cannot be answered across shards
+ * exactly as one PostgreSQL database would answer them are refused here, before anything runs, with SQLSTATE 0A000
+ * and a message naming the construct and the table.
+ *
+ * <p>What goes where:
+ * <ul>
+ * <li>SET, RESET, SHOW, transaction control, PREPARE, EXECUTE, DEALLOCATE, DISCARD, LISTEN, UNLISTEN: the session
+ * ({@link RouteKind#SESSION}).</li>
+ * <li>A statement touching no sharded or broadcast table, whose unsharded tables live on the default data source
+ * (also {@code SELECT 1}, function calls and catalog queries): {@link RouteKind#DEFAULT}, unchanged.</li>
+ * <li>Sharded tables: the nodes their {@code =}, {@code IN}, {@code BETWEEN}, {@code <}, {@code <=}, {@code >},
+ * {@code >=} conditions (OR of ANDs, literals, casts and parameters) allow; binding tables node by node, other
+ * sharded tables as the cartesian product within each data source (ShardingSphere's route), which a write
+ * refuses.</li>
+ * <li>Broadcast tables: a read on one data source (where the statement's other tables are), a write or DDL on all.</li>
+ * <li>Single tables: on their data source; mixed with tables of another data source, refused.</li>
+ * </ul>
+ * Stateless and thread-safe; a call allocates little beyond its result, and the common case (one sharded table,
+ * {@code =} on its sharding column) returns a result built when the rules were compiled.
+ *
+ * @see <a href="https://shardingsphere.apache.org/document/5.4.1/en/features/sharding/">ShardingSphere sharding</a>
+ */
+public final class RouteEngine {
+
+    /**
+     * Routes one statement.
+     *
+     * @param statement the analysed statement
+     * @param parameters the values bound to its parameters
+     * @param rules the logical database's compiled rules
+     * @throws RouteException with SQLSTATE 0A000 for a construct that cannot be answered across shards, 22023 for a
+     *         sharding value no algorithm accepts, 08P01 for a missing parameter value
+     */
+    public RouteResult route(AnalyzedStatement statement, RouteParameters parameters, ShardingRules rules) {
+        switch (statement.kind()) {
+            case SET, RESET, SHOW, TRANSACTION, PREPARE, EXECUTE, DEALLOCATE, DISCARD -> {
+                return rules.sessionResult();
+            }
+            case EMPTY -> {
+                return rules.defaultResult();
+            }
+            case OTHER -> {
+                if (isSessionCommand(statement.command())) {
+                    return rules.sessionResult();
+                }
+            }
+            default -> {
+                // routed below
+            }
+        }
+        if (rules.isEmpty() || statement.tables().isEmpty() && statement.kind() != StatementKind.DDL) {
+            return rules.defaultResult();
+        }
+        RouteResult fast = FastRoute.route(statement, parameters, rules);
+        if (fast != null) {
+            return fast;
+        }
+        return switch (statement.body()) {
+            case SelectStatement select -> routeQuery(statement, select, parameters, rules);
+            case InsertStatement insert -> InsertRoute.route(statement, insert, parameters, rules);
+            case UpdateStatement update -> routeUpdate(statement, update, parameters, rules);
+            case DeleteStatement delete -> routeWrite(new StatementTables(statement, rules, parameters, -1), delete.target(), "DELETE");
+            case MergeStatement merge -> routeMerge(statement, merge, parameters, rules);
+            case DdlStatement ddl -> DdlRoute.route(statement, ddl, parameters, rules);
+            case CopyStatement copy -> routeCopy(statement, copy, parameters, rules);
+            default -> routeOther(statement, parameters, rules);
+        };
+    }
+
+    private static boolean isSessionCommand(String command) {
+        return command.equals("listen") || command.equals("unlisten");
+    }
+
+    /** A query: merged from every unit its conditions need. */
+    static RouteResult routeQuery(AnalyzedStatement statement, SelectStatement select, RouteParameters parameters, ShardingRules rules) {
+        StatementTables tables = new StatementTables(statement, rules, parameters, -1);
+        if (!tables.hasSharded()) {
+            return unshardedRead(tables);
+        }
+        tables.place();
+        List<RouteUnit> units = tables.shardedUnits();
+        tables.checkSinglesWith(units);
+        if (units.size() == 1) {
+            return new RouteResult(RouteKind.SINGLE, units);
+        }
+        ShardedConstructs.checkComplete(tables);
+        if (tables.newTable >= 0) {
+            throw ShardedConstructs.refuse("SELECT INTO table " + tables.references.get(tables.newTable).name() + " from sharded table " + tables.shardedNames()
+                    + " across several shards", "create the table, then fill it with INSERT ... SELECT");
+        }
+        if (select != null) {
+            ShardedConstructs.checkQuery(select, tables);
+        }
+        ShardedConstructs.checkBlocks(tables, rootBlock(statement));
+        ShardedConstructs.checkSelfJoins(tables);
+        if (tables.partitionCount() == 1 && tables.partitions.get(0).size() == 1 && units.size() == tables.partitionTable(0).nodeCount()) {
+            return tables.partitionTable(0).allNodesQuery();
+        }
+        return new RouteResult(RouteKind.MULTI_QUERY, units);
+    }
+
+    private static boolean[] rootBlock(AnalyzedStatement statement) {
+        boolean[] result = new boolean[statement.blocks().size()];
+        result[0] = true;
+        return result;
+    }
+
+    /** A read of broadcast, single and unknown tables only: one data source. */
+    static RouteResult unshardedRead(StatementTables tables) {
+        ShardingRules rules = tables.rules;
+        if (tables.singleDataSource >= 0) {
+            return tables.singleDataSource == rules.defaultDataSourceIndex() && !tables.hasBroadcast ? rules.defaultResult()
+                    : rules.singleResult(tables.singleDataSource);
+        }
+        return tables.hasBroadcast ? rules.singleResult(0) : rules.defaultResult();
+    }
+
+    /** UPDATE, DELETE (and the shared part of INSERT and MERGE): by what the written table is. */
+    static RouteResult routeWrite(StatementTables tables, int target, String command) {
+        return switch (tables.kinds[target]) {
+            case StatementTables.SHARDED -> shardedWrite(tables, target, command);
+            case StatementTables.BROADCAST -> broadcastWrite(tables, target);
+            default -> unshardedWrite(tables, target);
+        };
+    }
+
+    private static RouteResult shardedWrite(StatementTables tables, int target, String command) {
+        tables.place();
+        List<RouteUnit> units = tables.shardedUnits();
+        tables.checkSinglesWith(units);
+        if (units.size() == 1) {
+            return new RouteResult(RouteKind.SINGLE, units);
+        }
+        if (tables.partitionCount() > 1) {
+            throw ShardedConstructs.refuse(command + " of sharded table " + tables.references.get(target).name() + " with sharded table "
+                    + otherPartitions(tables, tables.partitionOf[target]) + ", which is not a binding table of it, across several shards");
+        }
+        ShardedConstructs.checkComplete(tables);
+        ShardedConstructs.checkBlocks(tables, rootBlock(tables.statement));
+        ShardedConstructs.checkSelfJoins(tables);
+        return new RouteResult(RouteKind.MULTI_WRITE, units);
+    }
+
+    private static String otherPartitions(StatementTables tables, int partition) {
+        StringBuilder result = new StringBuilder();
+        for (int p = 0; p < tables.partitionCount(); p++) {
+            if (p != partition) {
+                result.append(result.isEmpty() ? "" : ", ").append(tables.partitionNames(p));
+            }
+        }
+        return result.toString();
+    }
+
+    /** A write to a broadcast table: the same statement on every data source, which therefore must hold every table it reads. */
+    static RouteResult broadcastWrite(StatementTables tables, int target) {
+        ShardingRules rules = tables.rules;
+        if (tables.hasSharded()) {
+            throw ShardedConstructs.refuse("writing broadcast table " + tables.references.get(target).name() + " from sharded table " + tables.shardedNames());
+        }
+        if (tables.singleDataSource >= 0 && rules.dataSources().size() > 1) {
+            throw ShardedConstructs.refuse("writing broadcast table " + tables.references.get(target).name() + " from table " + tables.describe(tables.singleOccurrence)
+                    + ", which is not on every data source");
+        }
+        return rules.broadcastWrite();
+    }
+
+    /** A write to a single or unknown table: on its data source; sharded tables it reads must be there, on one node. */
+    static RouteResult unshardedWrite(StatementTables tables, int target) {
+        if (tables.hasSharded()) {
+            tables.place();
+            List<RouteUnit> units = tables.shardedUnits();
+            if (units.size() > 1) {
+                throw ShardedConstructs.refuse("writing table " + tables.describe(target) + " from sharded table " + tables.shardedNames()
+                        + " across several shards");
+            }
+            tables.checkSinglesWith(units);
+            return new RouteResult(RouteKind.SINGLE, units);
+        }
+        return unshardedRead(tables);
+    }
+
+    private static RouteResult routeUpdate(AnalyzedStatement statement, UpdateStatement update, RouteParameters parameters, ShardingRules rules) {
+        StatementTables tables = new StatementTables(statement, rules, parameters, -1);
+        int target = update.target();
+        if (tables.kinds[target] == StatementTables.SHARDED) {
+            checkAssignments(tables, update);
+        }
+        return routeWrite(tables, target, "UPDATE");
+    }
+
+    /**
+     * SET of a sharding column could move the row to another node, which one UPDATE on that node cannot do. Allowed
+     * only when the new value is provably the one every WHERE disjunct already fixes.
+     */
+    private static void checkAssignments(StatementTables tables, UpdateStatement update) {
+        int target = update.target();
+        ShardingTable table = tables.shardingTable(target);
+        for (Assignment assignment : update.assignments()) {
+            for (String column : assignment.columns()) {
+                int id = table.columnId(column);
+                if (id < 0) {
+                    continue;
+                }
+                Object value = assignment.columns().size() == 1 && assignment.value().isPresent()
+                        ? SqlValues.value(assignment.value().get(), tables.parameters) : null;
+                if (value == null || !fixedByWhere(tables, target, table, id, value)) {
+                    throw new RouteException("0A000", "updating sharding column " + column + " of " + table.logicTable()
+                            + " is not supported: it could move the row to another shard");
+                }
+            }
+        }
+    }
+
+    private static boolean fixedByWhere(StatementTables tables, int target, ShardingTable table, int id, Object value) {
+        QueryBlock block = tables.statement.blocks().get(tables.references.get(target).block());
+        for (Conjunction conjunction : block.where().disjuncts()) {
+            boolean fixed = false;
+            for (ShardingCondition condition : conjunction.conditions()) {
+                boolean single = condition.operator() == ConditionOperator.EQUAL || condition.operator() == ConditionOperator.IN && condition.values().size() == 1;
+                if (single && tables.columnOf(condition.column(), target, table) == id) {
+                    Object fixedValue = SqlValues.value(condition.values().get(0), tables.parameters);
+                    if (fixedValue != null && io.ashlar.route.rule.ValueComparison.same(fixedValue, value)) {
+                        fixed = true;
+                        break;
+                    }
+                }
+            }
+            if (!fixed) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static RouteResult routeMerge(AnalyzedStatement statement, MergeStatement merge, RouteParameters parameters, ShardingRules rules) {
+        StatementTables tables = new StatementTables(statement, rules, parameters, -1);
+        RouteResult result = routeWrite(tables, merge.target(), "MERGE");
+        if (result.units().size() > 1 && tables.hasSharded()) {
+            throw ShardedConstructs.refuse("MERGE into sharded table " + tables.references.get(merge.target()).name() + " across several shards");
+        }
+        return result;
+    }
+
+    private static RouteResult routeCopy(AnalyzedStatement statement, CopyStatement copy, RouteParameters parameters, ShardingRules rules) {
+        if (copy.table().isEmpty()) {
+            if (copy.query().isEmpty()) {
+                return rules.defaultResult();
+            }
+            AnalyzedStatement query = StatementAnalyzer.analyze(copy.query().get().text(statement.sql()));
+            RouteResult result = new RouteEngine().route(query, parameters, rules);
+            if (result.kind() == RouteKind.MULTI_WRITE || result.kind() == RouteKind.BROADCAST_WRITE) {
+                throw ShardedConstructs.refuse("COPY of a data-modifying query over several data sources");
+            }
+            return result;
+        }
+        int target = copy.table().getAsInt();
+        StatementTables tables = new StatementTables(statement, rules, parameters, -1);
+        if (!copy.from()) {
+            if (tables.kinds[target] == StatementTables.SHARDED) {
+                return tables.shardingTable(target).allNodesQuery();
+            }
+            return unshardedRead(tables);
+        }
+        return switch (tables.kinds[target]) {
+            case StatementTables.SHARDED -> {
+                ShardingTable table = tables.shardingTable(target);
+                if (table.nodeCount() == 1) {
+                    yield table.singleResult(0);
+                }
+                yield new RouteResult(RouteKind.MULTI_WRITE, table.allNodesQuery().units());
+            }
+            case StatementTables.BROADCAST -> rules.broadcastWrite();
+            default -> unshardedRead(tables);
+        };
+    }
+
+    /** EXPLAIN like the query it explains; LOCK, VACUUM, ANALYZE ... on every node of the tables they name. */
+    private static RouteResult routeOther(AnalyzedStatement statement, RouteParameters parameters, ShardingRules rules) {
+        if (statement.command().equals("explain")) {
+            StatementTables tables = new StatementTables(statement, rules, parameters, -1);
+            if (!tables.hasSharded()) {
+                return unshardedRead(tables);
+            }
+            tables.place();
+            List<RouteUnit> units = tables.shardedUnits();
+            tables.checkSinglesWith(units);
+            return new RouteResult(units.size() == 1 ? RouteKind.SINGLE : RouteKind.MULTI_QUERY, units);
+        }
+        return DdlRoute.routeMaintenance(statement, parameters, rules);
+    }
+}

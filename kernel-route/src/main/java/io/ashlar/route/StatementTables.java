@@ -1,0 +1,501 @@
+package io.ashlar.route;
+
+import io.ashlar.parser.statement.AnalyzedStatement;
+import io.ashlar.parser.statement.ColumnEquality;
+import io.ashlar.parser.statement.ColumnReference;
+import io.ashlar.parser.statement.Conjunction;
+import io.ashlar.parser.statement.QueryBlock;
+import io.ashlar.parser.statement.ShardingCondition;
+import io.ashlar.parser.statement.SqlValue;
+import io.ashlar.parser.statement.TableName;
+import io.ashlar.parser.statement.TableReference;
+import io.ashlar.parser.statement.TableRole;
+import io.ashlar.route.rule.ColumnConstraint;
+import io.ashlar.route.rule.NodeSet;
+import io.ashlar.route.rule.RuleTable;
+import io.ashlar.route.rule.ShardingRules;
+import io.ashlar.route.rule.ShardingTable;
+import io.ashlar.route.rule.SingleTable;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The tables of one statement seen through the rules, and where they must run: every table occurrence classified
+ * (sharded, broadcast, single, catalog, unknown), sharded tables grouped into partitions (a binding group, or one
+ * table alone, whose nodes line up position by position), each partition's nodes computed from the conditions of
+ * every query block that reads it, and the route units built from them.
+ *
+ * <p>Conditions apply to the occurrences of their own block only, as {@link QueryBlock} says; a block's route is the
+ * union over its disjuncts, a disjunct's is the intersection over the partition's tables in the block, and a
+ * condition on a column reaches a table also through the block's join equalities ({@code o.user_id = u.id AND
+ * u.id = 5} routes {@code o} by {@code user_id = 5}). The union over blocks covers every row any block can need.
+ *
+ * <p>One instance per routing call; not thread-safe.
+ */
+final class StatementTables {
+
+    static final int NONE = 0;
+
+    static final int SHARDED = 1;
+
+    static final int BROADCAST = 2;
+
+    static final int SINGLE = 3;
+
+    static final int CATALOG = 4;
+
+    static final int UNKNOWN = 5;
+
+    final AnalyzedStatement statement;
+
+    final ShardingRules rules;
+
+    final RouteParameters parameters;
+
+    final List<TableReference> references;
+
+    /** Per occurrence: NONE (not accessed), SHARDED, BROADCAST, SINGLE, CATALOG or UNKNOWN. */
+    final int[] kinds;
+
+    /** Per occurrence: the rule table, or null. */
+    final RuleTable[] ruleTables;
+
+    /** Per occurrence: its partition, or -1. */
+    final int[] partitionOf;
+
+    /** Per partition: its distinct tables, in order of first occurrence. */
+    final List<List<ShardingTable>> partitions = new ArrayList<>(2);
+
+    /** Per partition: the nodes the statement needs (null until computed). */
+    NodeSet[] positions;
+
+    /** Per partition: whether some block actually reads it (not only an excluded occurrence). */
+    boolean[] touched;
+
+    boolean hasBroadcast;
+
+    /** Data source index of single and unknown tables, -1 when there are none. */
+    int singleDataSource = -1;
+
+    /** The occurrence that fixed {@link #singleDataSource}. */
+    int singleOccurrence = -1;
+
+    /**
+     * A table the statement creates (CREATE TABLE, CREATE VIEW, SELECT INTO) that no rule or catalog knows yet, or
+     * -1: it is made where the statement's other tables are, by default on the default data source.
+     */
+    int newTable = -1;
+
+    private final int excluded;
+
+    /**
+     * @param excluded an occurrence left out of the conditions (the target of an INSERT, routed by its rows), or -1
+     */
+    StatementTables(AnalyzedStatement statement, ShardingRules rules, RouteParameters parameters, int excluded) {
+        this.statement = statement;
+        this.rules = rules;
+        this.parameters = parameters;
+        this.references = statement.tables();
+        this.excluded = excluded;
+        int count = references.size();
+        kinds = new int[count];
+        ruleTables = new RuleTable[count];
+        partitionOf = new int[count];
+        for (int i = 0; i < count; i++) {
+            partitionOf[i] = -1;
+            TableReference reference = references.get(i);
+            if (!reference.isAccess()) {
+                continue;
+            }
+            classify(i, reference);
+        }
+    }
+
+    private void classify(int occurrence, TableReference reference) {
+        TableName name = reference.name();
+        String schema = name.schema().orElse("");
+        if (schema.equals("pg_catalog") || schema.equals("information_schema")) {
+            kinds[occurrence] = CATALOG;
+            return;
+        }
+        RuleTable rule = schema.isEmpty() || schema.equals("public") ? rules.lookup(name.name()) : null;
+        ruleTables[occurrence] = rule;
+        switch (rule) {
+            case null -> {
+                if (schema.isEmpty() && name.name().startsWith("pg_")) {
+                    kinds[occurrence] = CATALOG;
+                } else {
+                    kinds[occurrence] = UNKNOWN;
+                    if (reference.role() == TableRole.DDL_TARGET) {
+                        newTable = occurrence;
+                    } else if (reference.role() != TableRole.DDL_REFERENCE) {
+                        placeSingle(occurrence, rules.defaultDataSourceIndex());
+                    }
+                }
+            }
+            case ShardingTable table -> {
+                kinds[occurrence] = SHARDED;
+                partitionOf[occurrence] = partitionFor(table);
+            }
+            case io.ashlar.route.rule.BroadcastTable broadcast -> {
+                kinds[occurrence] = BROADCAST;
+                hasBroadcast = true;
+            }
+            case SingleTable single -> {
+                kinds[occurrence] = SINGLE;
+                placeSingle(occurrence, single.dataSourceIndex());
+            }
+        }
+    }
+
+    private void placeSingle(int occurrence, int dataSource) {
+        if (singleDataSource < 0) {
+            singleDataSource = dataSource;
+            singleOccurrence = occurrence;
+        } else if (singleDataSource != dataSource) {
+            throw new RouteException("0A000", "tables " + describe(singleOccurrence) + " and " + describe(occurrence)
+                    + " live on different data sources; a statement can only combine unsharded tables of one data source");
+        }
+    }
+
+    /** {@code t_config (on ds_1)}. */
+    String describe(int occurrence) {
+        String name = references.get(occurrence).name().toString();
+        if (kinds[occurrence] == SINGLE) {
+            return name + " (on " + ((SingleTable) ruleTables[occurrence]).dataSource() + ")";
+        }
+        if (kinds[occurrence] == UNKNOWN) {
+            return name + " (no rule names it: looked for on " + rules.defaultDataSource() + ")";
+        }
+        return name;
+    }
+
+    private int partitionFor(ShardingTable table) {
+        for (int p = 0; p < partitions.size(); p++) {
+            List<ShardingTable> members = partitions.get(p);
+            ShardingTable first = members.get(0);
+            if (first == table || table.bindingGroup() >= 0 && first.bindingGroup() == table.bindingGroup()) {
+                if (!members.contains(table)) {
+                    members.add(table);
+                }
+                return p;
+            }
+        }
+        List<ShardingTable> members = new ArrayList<>(2);
+        members.add(table);
+        partitions.add(members);
+        return partitions.size() - 1;
+    }
+
+    int partitionCount() {
+        return partitions.size();
+    }
+
+    /** The first table of a partition: its node layout is the partition's. */
+    ShardingTable partitionTable(int partition) {
+        return partitions.get(partition).get(0);
+    }
+
+    ShardingTable shardingTable(int occurrence) {
+        return (ShardingTable) ruleTables[occurrence];
+    }
+
+    boolean hasSharded() {
+        return !partitions.isEmpty();
+    }
+
+    /** The names of a partition's tables, for messages. */
+    String partitionNames(int partition) {
+        StringBuilder result = new StringBuilder();
+        for (ShardingTable each : partitions.get(partition)) {
+            result.append(result.isEmpty() ? "" : ", ").append(each.logicTable());
+        }
+        return result.toString();
+    }
+
+    /** Every sharded table name, for messages. */
+    String shardedNames() {
+        StringBuilder result = new StringBuilder();
+        for (int p = 0; p < partitions.size(); p++) {
+            result.append(result.isEmpty() ? "" : ", ").append(partitionNames(p));
+        }
+        return result.toString();
+    }
+
+    /** Computes each partition's nodes from the conditions of every block. */
+    void place() {
+        int count = partitions.size();
+        positions = new NodeSet[count];
+        touched = new boolean[count];
+        for (int p = 0; p < count; p++) {
+            positions[p] = NodeSet.empty(partitionTable(p).nodeCount());
+        }
+        if (count == 0) {
+            return;
+        }
+        List<QueryBlock> blocks = statement.blocks();
+        boolean[] inBlock = new boolean[count];
+        for (int b = 0, n = blocks.size(); b < n; b++) {
+            boolean any = false;
+            java.util.Arrays.fill(inBlock, false);
+            for (int i = 0; i < kinds.length; i++) {
+                if (kinds[i] == SHARDED && i != excluded && references.get(i).block() == b) {
+                    inBlock[partitionOf[i]] = true;
+                    any = true;
+                }
+            }
+            if (!any) {
+                continue;
+            }
+            QueryBlock block = blocks.get(b);
+            List<Conjunction> disjuncts = block.where().disjuncts();
+            for (int p = 0; p < count; p++) {
+                if (!inBlock[p]) {
+                    continue;
+                }
+                touched[p] = true;
+                for (int d = 0, m = disjuncts.size(); d < m && !positions[p].isFull(); d++) {
+                    placeDisjunct(p, block, disjuncts.get(d));
+                }
+            }
+        }
+    }
+
+    private void placeDisjunct(int partition, QueryBlock block, Conjunction conjunction) {
+        NodeSet result = null;
+        for (int i = 0; i < kinds.length; i++) {
+            if (partitionOf[i] != partition || i == excluded || references.get(i).block() != block.id()) {
+                continue;
+            }
+            ColumnConstraint[] constraints = constraints(i, block, conjunction);
+            if (constraints == null) {
+                continue;
+            }
+            ShardingTable table = shardingTable(i);
+            NodeSet nodes = NodeSet.empty(table.nodeCount());
+            table.route(constraints, nodes);
+            if (result == null) {
+                result = nodes;
+            } else {
+                result.and(nodes);
+            }
+        }
+        if (result == null) {
+            positions[partition].addAll();
+        } else {
+            positions[partition].or(result);
+        }
+    }
+
+    /** The constraints a conjunction puts on an occurrence's sharding columns, or null when it puts none. */
+    ColumnConstraint[] constraints(int occurrence, QueryBlock block, Conjunction conjunction) {
+        List<ShardingCondition> conditions = conjunction.conditions();
+        if (conditions.isEmpty()) {
+            return null;
+        }
+        ShardingTable table = shardingTable(occurrence);
+        ColumnConstraint[] result = null;
+        for (int c = 0, n = conditions.size(); c < n; c++) {
+            ShardingCondition condition = conditions.get(c);
+            int column = columnOf(condition.column(), occurrence, table);
+            if (column < 0) {
+                column = columnThroughJoin(condition.column(), occurrence, table, block);
+            }
+            if (column < 0) {
+                continue;
+            }
+            ColumnConstraint constraint = constraint(condition);
+            if (constraint == null) {
+                continue;
+            }
+            if (result == null) {
+                result = new ColumnConstraint[table.shardingColumns().size()];
+                java.util.Arrays.fill(result, ColumnConstraint.UNRESTRICTED);
+            }
+            result[column] = result[column].and(constraint);
+        }
+        return result;
+    }
+
+    /** The column id of {@code column} in the occurrence's table, if the reference denotes that occurrence's sharding column. */
+    int columnOf(ColumnReference column, int occurrence, ShardingTable table) {
+        int result = table.columnId(column.name());
+        if (result < 0 || column.qualifier().isEmpty()) {
+            return result;
+        }
+        return qualifies(column, references.get(occurrence)) ? result : -1;
+    }
+
+    /** Whether a qualified column reference names this occurrence (by alias, or by name when it has none). */
+    static boolean qualifies(ColumnReference column, TableReference reference) {
+        String qualifier = column.qualifier().orElse("");
+        if (reference.alias().isPresent()) {
+            return column.schema().isEmpty() && reference.alias().get().equals(qualifier);
+        }
+        if (!reference.name().name().equals(qualifier)) {
+            return false;
+        }
+        return column.schema().isEmpty() || column.schema().equals(reference.name().schema());
+    }
+
+    private int columnThroughJoin(ColumnReference column, int occurrence, ShardingTable table, QueryBlock block) {
+        List<ColumnEquality> equalities = block.joinEqualities();
+        for (int i = 0, n = equalities.size(); i < n; i++) {
+            ColumnEquality equality = equalities.get(i);
+            if (sameColumn(equality.right(), column)) {
+                int result = columnOf(equality.left(), occurrence, table);
+                if (result >= 0) {
+                    return result;
+                }
+            }
+            if (sameColumn(equality.left(), column)) {
+                int result = columnOf(equality.right(), occurrence, table);
+                if (result >= 0) {
+                    return result;
+                }
+            }
+        }
+        return -1;
+    }
+
+    static boolean sameColumn(ColumnReference left, ColumnReference right) {
+        return left.name().equalsIgnoreCase(right.name()) && left.qualifier().equals(right.qualifier()) && left.schema().equals(right.schema());
+    }
+
+    /** The constraint of one condition, or null when its values cannot be used (not comparable). */
+    ColumnConstraint constraint(ShardingCondition condition) {
+        List<SqlValue> values = condition.values();
+        switch (condition.operator()) {
+            case EQUAL -> {
+                Object value = SqlValues.value(values.get(0), parameters);
+                return value == null ? ColumnConstraint.NOTHING : value instanceof Comparable<?> comparable ? ColumnConstraint.value(comparable) : null;
+            }
+            case IN -> {
+                List<Comparable<?>> result = new ArrayList<>(values.size());
+                for (int i = 0, n = values.size(); i < n; i++) {
+                    Object value = SqlValues.value(values.get(i), parameters);
+                    if (value instanceof Comparable<?> comparable) {
+                        result.add(comparable);
+                    } else if (value != null) {
+                        return null;
+                    }
+                }
+                return ColumnConstraint.values(result);
+            }
+            case BETWEEN -> {
+                Object low = SqlValues.value(values.get(0), parameters);
+                Object high = SqlValues.value(values.get(1), parameters);
+                if (low == null || high == null) {
+                    return ColumnConstraint.NOTHING;
+                }
+                if (!(low instanceof Comparable<?> lower) || !(high instanceof Comparable<?> upper)) {
+                    return null;
+                }
+                return ColumnConstraint.range(ColumnConstraint.rangeOf(lower, true, upper, true));
+            }
+            default -> {
+                Object value = SqlValues.value(values.get(0), parameters);
+                if (value == null) {
+                    return ColumnConstraint.NOTHING;
+                }
+                if (!(value instanceof Comparable<?> bound)) {
+                    return null;
+                }
+                return switch (condition.operator()) {
+                    case LESS_THAN -> ColumnConstraint.range(ColumnConstraint.rangeOf(null, false, bound, false));
+                    case LESS_THAN_OR_EQUAL -> ColumnConstraint.range(ColumnConstraint.rangeOf(null, false, bound, true));
+                    case GREATER_THAN -> ColumnConstraint.range(ColumnConstraint.rangeOf(bound, false, null, false));
+                    default -> ColumnConstraint.range(ColumnConstraint.rangeOf(bound, true, null, false));
+                };
+            }
+        }
+    }
+
+    /**
+     * Builds the units of the sharded partitions: one per node of a single partition; with several partitions (sharded
+     * tables that are not bound together) the cartesian product of their nodes within each data source, as
+     * ShardingSphere routes them. A partition whose conditions match no row keeps one node so that the statement still
+     * runs and answers with its empty result.
+     */
+    List<RouteUnit> shardedUnits() {
+        int count = partitions.size();
+        for (int p = 0; p < count; p++) {
+            if (positions[p].isEmpty()) {
+                positions[p].add(0);
+            }
+        }
+        if (count == 1) {
+            NodeSet nodes = positions[0];
+            List<RouteUnit> result = new ArrayList<>(nodes.size());
+            for (int node = nodes.next(0); node >= 0; node = nodes.next(node + 1)) {
+                result.add(unit(node));
+            }
+            return result;
+        }
+        List<RouteUnit> result = new ArrayList<>();
+        int[] chosen = new int[count];
+        for (int dataSource = 0, n = rules.dataSources().size(); dataSource < n; dataSource++) {
+            cartesian(dataSource, 0, chosen, result);
+        }
+        if (result.isEmpty()) {
+            throw new RouteException("0A000", "sharded tables " + shardedNames() + " have no data source in common where the statement's rows could be joined");
+        }
+        return result;
+    }
+
+    private void cartesian(int dataSource, int partition, int[] chosen, List<RouteUnit> result) {
+        if (partition == chosen.length) {
+            List<TableMapping> mappings = new ArrayList<>(chosen.length + 1);
+            for (int p = 0; p < chosen.length; p++) {
+                for (ShardingTable each : partitions.get(p)) {
+                    mappings.add(each.mapping(chosen[p]));
+                }
+            }
+            result.add(new RouteUnit(rules.dataSources().get(dataSource), mappings));
+            return;
+        }
+        ShardingTable table = partitionTable(partition);
+        NodeSet nodes = positions[partition];
+        for (int node = nodes.next(0); node >= 0; node = nodes.next(node + 1)) {
+            if (table.nodeDataSource(node) == dataSource) {
+                chosen[partition] = node;
+                cartesian(dataSource, partition + 1, chosen, result);
+            }
+        }
+    }
+
+    /** The unit of one node of the only partition. */
+    RouteUnit unit(int node) {
+        List<ShardingTable> members = partitions.get(0);
+        if (members.size() == 1) {
+            return members.get(0).unit(node);
+        }
+        List<TableMapping> mappings = new ArrayList<>(members.size());
+        for (ShardingTable each : members) {
+            mappings.add(each.mapping(node));
+        }
+        return new RouteUnit(members.get(0).node(node).dataSource(), mappings);
+    }
+
+    /** Data source index of a unit. */
+    int dataSourceOf(RouteUnit unit) {
+        return rules.dataSourceIndex(unit.dataSource());
+    }
+
+    /**
+     * Checks that the single (or unknown) tables of the statement can run on every unit: they live on one data
+     * source only, so every unit must be there.
+     */
+    void checkSinglesWith(List<RouteUnit> units) {
+        if (singleDataSource < 0) {
+            return;
+        }
+        for (RouteUnit each : units) {
+            if (dataSourceOf(each) != singleDataSource) {
+                throw new RouteException("0A000", "sharded table " + shardedNames() + " needs data source " + each.dataSource() + " but table "
+                        + describe(singleOccurrence) + " is not there; join unsharded tables with sharded ones only on their data source, or make them broadcast tables");
+            }
+        }
+    }
+}

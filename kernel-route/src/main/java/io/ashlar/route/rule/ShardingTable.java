@@ -1,0 +1,259 @@
+package io.ashlar.route.rule;
+
+import io.ashlar.route.RouteException;
+import io.ashlar.route.RouteKind;
+import io.ashlar.route.RouteResult;
+import io.ashlar.route.RouteUnit;
+import io.ashlar.route.TableMapping;
+import io.ashlar.sharding.ShardingAlgorithmException;
+import io.ashlar.sharding.TargetSet;
+import io.ashlar.sharding.keygen.KeyGenerator;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A sharded logic table, compiled: its data nodes expanded and put in a canonical order (data source order of the
+ * logical database, then the order of {@code actualDataNodes} within a data source), its database and table
+ * strategies bound to their targets, its key generator created, and the route units of each single node built once.
+ *
+ * <p>Node indexes are positions in that canonical order. Binding tables are checked at compile time to have the same
+ * number of actual tables on the same data sources, so node {@code i} of every table of a binding group lies on the
+ * same data source at the same place: a join among them runs node {@code i} with node {@code i}, which is
+ * ShardingSphere's binding route by actual table index.
+ *
+ * <p>Immutable and thread-safe, except that key generation advances the generator's own lock-free state.
+ *
+ * @see <a href="https://shardingsphere.apache.org/document/5.4.1/en/user-manual/shardingsphere-jdbc/yaml-config/rules/sharding/">ShardingSphere YAML sharding rule</a>
+ */
+public final class ShardingTable implements RuleTable {
+
+    /** Returned by {@link #routeRow} when the values belong to no data node. */
+    public static final int NO_NODE = -1;
+
+    /** Returned by {@link #routeRow} when the values leave more than one data node possible. */
+    public static final int SEVERAL_NODES = -2;
+
+    private final String logicTable;
+
+    private final List<DataNode> nodes;
+
+    private final int[] nodeDataSource;
+
+    private final List<String> columns;
+
+    private final CompiledStrategy databaseStrategy;
+
+    private final CompiledStrategy[] tableStrategies;
+
+    private final int[][] nodeOf;
+
+    private final int bindingGroup;
+
+    private final String keyColumn;
+
+    private final KeyGenerator keyGenerator;
+
+    private final String description;
+
+    private final TableMapping[] mappings;
+
+    private final RouteUnit[] units;
+
+    private final RouteResult[] singleResults;
+
+    private final RouteResult allNodesQuery;
+
+    ShardingTable(String logicTable, List<DataNode> nodes, int[] nodeDataSource, List<String> columns,
+                  CompiledStrategy databaseStrategy, CompiledStrategy[] tableStrategies, int[][] nodeOf, int bindingGroup,
+                  String keyColumn, KeyGenerator keyGenerator, String description) {
+        this.logicTable = logicTable;
+        this.nodes = List.copyOf(nodes);
+        this.nodeDataSource = nodeDataSource;
+        this.columns = List.copyOf(columns);
+        this.databaseStrategy = databaseStrategy;
+        this.tableStrategies = tableStrategies;
+        this.nodeOf = nodeOf;
+        this.bindingGroup = bindingGroup;
+        this.keyColumn = keyColumn;
+        this.keyGenerator = keyGenerator;
+        this.description = description;
+        int count = nodes.size();
+        mappings = new TableMapping[count];
+        units = new RouteUnit[count];
+        singleResults = new RouteResult[count];
+        for (int i = 0; i < count; i++) {
+            DataNode node = nodes.get(i);
+            mappings[i] = new TableMapping(logicTable, node.table());
+            units[i] = new RouteUnit(node.dataSource(), List.of(mappings[i]));
+            singleResults[i] = new RouteResult(RouteKind.SINGLE, List.of(units[i]));
+        }
+        List<RouteUnit> all = new ArrayList<>(count);
+        Collections.addAll(all, units);
+        allNodesQuery = new RouteResult(count == 1 ? RouteKind.SINGLE : RouteKind.MULTI_QUERY, all);
+    }
+
+    ShardingTable withBindingGroup(int group) {
+        return new ShardingTable(logicTable, nodes, nodeDataSource, columns, databaseStrategy, tableStrategies, nodeOf, group, keyColumn,
+                keyGenerator, description);
+    }
+
+    @Override
+    public String logicTable() {
+        return logicTable;
+    }
+
+    /** The data nodes in canonical order; a node's index here is its node index. */
+    public List<DataNode> dataNodes() {
+        return nodes;
+    }
+
+    public int nodeCount() {
+        return nodes.size();
+    }
+
+    public DataNode node(int index) {
+        return nodes.get(index);
+    }
+
+    /** The index in {@link ShardingRules#dataSources()} of node {@code index}'s data source. */
+    public int nodeDataSource(int index) {
+        return nodeDataSource[index];
+    }
+
+    /** The sharding columns of both strategies, lower case; a column's index here is its column id. */
+    public List<String> shardingColumns() {
+        return columns;
+    }
+
+    /** The column id of a sharding column (ignoring case), or -1 when {@code column} does not shard this table. */
+    public int columnId(String column) {
+        for (int i = 0, n = columns.size(); i < n; i++) {
+            if (columns.get(i).equalsIgnoreCase(column)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The binding group this table belongs to, or -1. */
+    public int bindingGroup() {
+        return bindingGroup;
+    }
+
+    /** The column the proxy fills with a generated key when an INSERT leaves it out. */
+    public Optional<String> keyGenerateColumn() {
+        return Optional.ofNullable(keyColumn);
+    }
+
+    /**
+     * A new key for {@link #keyGenerateColumn()}.
+     *
+     * @throws IllegalStateException if the table has no key generator
+     */
+    public Comparable<?> generateKey() {
+        if (keyGenerator == null) {
+            throw new IllegalStateException(logicTable + " has no key generator");
+        }
+        return keyGenerator.generateKey();
+    }
+
+    /** The mapping of this table to node {@code index}'s actual table (shared instance). */
+    public TableMapping mapping(int index) {
+        return mappings[index];
+    }
+
+    /** The route unit of node {@code index} naming this table alone (shared instance). */
+    public RouteUnit unit(int index) {
+        return units[index];
+    }
+
+    /** The SINGLE route result of node {@code index} (shared instance). */
+    public RouteResult singleResult(int index) {
+        return singleResults[index];
+    }
+
+    /** The result of reading every node (MULTI_QUERY, or SINGLE with one node; shared instance). */
+    public RouteResult allNodesQuery() {
+        return allNodesQuery;
+    }
+
+    /**
+     * Adds to {@code result} the nodes that may hold rows satisfying {@code constraints} (indexed by column id).
+     *
+     * @throws RouteException 0A000 when an algorithm refuses a range, 22023 when it cannot use a value
+     */
+    public void route(ColumnConstraint[] constraints, NodeSet result) {
+        try {
+            TargetSet dataSources = databaseStrategy.route(constraints);
+            for (int i = 0, n = dataSources.size(); i < n; i++) {
+                int dataSource = dataSources.index(i);
+                TargetSet tables = tableStrategies[dataSource].route(constraints);
+                int[] nodesOfDataSource = nodeOf[dataSource];
+                for (int j = 0, m = tables.size(); j < m; j++) {
+                    result.add(nodesOfDataSource[tables.index(j)]);
+                }
+            }
+        } catch (CompiledStrategy.RangeRefusal e) {
+            throw new RouteException("0A000", "a range condition on sharded table " + logicTable + " cannot be routed: " + e.getMessage());
+        } catch (ShardingAlgorithmException e) {
+            throw new RouteException("22023", "cannot route sharded table " + logicTable + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The one node of a row whose sharding values are known: an INSERT row, a COPY row, or a WHERE clause that fixes
+     * every sharding column with one value.
+     *
+     * @param values by column id; {@code null} where the row gives no value
+     * @return a node index, {@link #NO_NODE} or {@link #SEVERAL_NODES}
+     * @throws RouteException 22023 when an algorithm cannot use a value
+     */
+    public int routeRow(Object[] values) {
+        try {
+            int dataSource = databaseStrategy.routeOne(values);
+            if (dataSource < 0) {
+                return dataSource == CompiledStrategy.SEVERAL ? SEVERAL_NODES : NO_NODE;
+            }
+            int table = tableStrategies[dataSource].routeOne(values);
+            if (table < 0) {
+                return table == CompiledStrategy.SEVERAL ? SEVERAL_NODES : NO_NODE;
+            }
+            return nodeOf[dataSource][table];
+        } catch (ShardingAlgorithmException e) {
+            throw new RouteException("22023", "cannot route sharded table " + logicTable + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * A router for rows given in a fixed column order, for COPY ... FROM STDIN: {@link RowRouter#route} answers the
+     * node index of each row, which is the index of its unit in the COPY statement's route result.
+     *
+     * @param rowColumns the columns of the rows, in order (the COPY column list, or the table's columns)
+     */
+    public RowRouter rowRouter(List<String> rowColumns) {
+        int[] positions = new int[columns.size()];
+        for (int i = 0; i < positions.length; i++) {
+            positions[i] = -1;
+            for (int j = 0; j < rowColumns.size(); j++) {
+                if (rowColumns.get(j).equalsIgnoreCase(columns.get(i))) {
+                    positions[i] = j;
+                    break;
+                }
+            }
+        }
+        return new RowRouter(this, positions);
+    }
+
+    /** The strategies, for EXPLAIN-style descriptions and error messages. */
+    public String describe() {
+        return description;
+    }
+
+    @Override
+    public String toString() {
+        return logicTable + " " + nodes;
+    }
+}

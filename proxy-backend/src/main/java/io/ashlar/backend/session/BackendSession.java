@@ -1,0 +1,93 @@
+package io.ashlar.backend.session;
+
+import io.ashlar.backend.datasource.ParameterValues;
+import io.ashlar.backend.execute.ColumnDescription;
+import io.ashlar.backend.execute.QueryResult;
+import io.ashlar.backend.execute.ResultSink;
+import io.ashlar.backend.execute.StatementFailure;
+import java.util.Optional;
+import org.postgresql.copy.CopyOperation;
+
+/**
+ * The backend side of one client session, as the frontend drives it: statements in, results
+ * out, transaction status for ReadyForQuery. Two kinds: {@link PassthroughSession} for a logical
+ * database without rules (every statement goes to its one data source unchanged) and
+ * {@link ShardedSession} (statements are analysed, routed, rewritten and merged).
+ *
+ * <p>Used by one thread at a time (the session's), except {@link #cancel()}.
+ */
+public sealed interface BackendSession extends AutoCloseable permits PassthroughSession, ShardedSession {
+
+    /** Opens the right kind of session for the database. */
+    static BackendSession open(LogicalDatabase database, SessionSettings startupSettings) {
+        return database.rules().isEmpty() ? new PassthroughSession(database, startupSettings)
+                : new ShardedSession(database, startupSettings);
+    }
+
+    /** Runs a simple-protocol query string (one statement or several), streaming results to the sink. */
+    void executeSimple(String sql, ResultSink sink) throws StatementFailure;
+
+    /**
+     * Prepares a statement for the extended protocol (Parse): what can be known from the text
+     * alone is worked out once here. Fails on text that cannot be a statement.
+     */
+    Prepared prepare(String sql, int[] declaredTypes) throws StatementFailure;
+
+    /**
+     * Runs a prepared statement with bound parameters.
+     *
+     * @param statusSink where ParameterStatus changes go
+     * @param implicitTransaction whether, outside a transaction block, the statement opens a
+     *        transaction that {@link #endImplicitTransaction()} ends at the client's Sync
+     */
+    QueryResult execute(Prepared statement, ParameterValues parameters, ResultSink statusSink, boolean implicitTransaction)
+            throws StatementFailure;
+
+    /** Describes a prepared statement without running it. */
+    Description describe(Prepared statement) throws StatementFailure;
+
+    /** Starts a COPY FROM STDIN / TO STDOUT; the caller drives it, then calls {@link #endCopy()}. */
+    CopyOperation startCopy(String sql) throws StatementFailure;
+
+    void endCopy();
+
+    /** ReadyForQuery's transaction status: 'I', 'T' or 'E'. */
+    char transactionStatus();
+
+    boolean inImplicitTransaction();
+
+    /** The client sent Sync: a transaction the proxy opened for a run of Executes commits or rolls back. */
+    void endImplicitTransaction();
+
+    /** The client's own transaction control takes over from an implicit transaction. */
+    void forgetImplicitTransaction();
+
+    /** Remembers a parameter value the client was told, so later changes are reported once. */
+    void reported(String name, String value);
+
+    /** Cancels the statement running now, if any (called from another thread). */
+    void cancel();
+
+    /** Ends the session: open transactions roll back, connections go back to their pools. */
+    @Override
+    void close();
+
+    /**
+     * A statement as Parse left it.
+     *
+     * @param sql the client's SQL
+     * @param parameterTypes one type OID per parameter ($1..$n), 0 where the server infers it
+     * @param analysis what the session worked out from the text (its own type), or null for none
+     */
+    record Prepared(String sql, int[] parameterTypes, Object analysis) {
+    }
+
+    /**
+     * The answer to a Describe of a statement.
+     *
+     * @param parameterTypes the parameter types, resolved by a backend
+     * @param columns the result columns, empty when the statement returns no rows
+     */
+    record Description(int[] parameterTypes, Optional<ColumnDescription[]> columns) {
+    }
+}

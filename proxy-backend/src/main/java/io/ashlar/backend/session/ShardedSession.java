@@ -1,0 +1,812 @@
+package io.ashlar.backend.session;
+
+import io.ashlar.backend.datasource.BackendConnection;
+import io.ashlar.backend.datasource.BackendDataSource;
+import io.ashlar.backend.datasource.ParameterValues;
+import io.ashlar.backend.execute.BufferedResult;
+import io.ashlar.backend.execute.ColumnDescription;
+import io.ashlar.backend.execute.CommandTags;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.QueryResult;
+import io.ashlar.backend.execute.ResultSink;
+import io.ashlar.backend.execute.RowValues;
+import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.execute.StreamingHandler;
+import io.ashlar.backend.sharding.Plan;
+import io.ashlar.backend.sharding.RouteValues;
+import io.ashlar.backend.sharding.ShardedExecution;
+import io.ashlar.backend.sharding.TagResult;
+import io.ashlar.parser.lexer.SqlSyntaxException;
+import io.ashlar.parser.lexer.StatementRange;
+import io.ashlar.parser.lexer.StatementSplitter;
+import io.ashlar.parser.statement.AnalyzedStatement;
+import io.ashlar.parser.statement.StatementKind;
+import io.ashlar.parser.statement.TransactionCommand;
+import io.ashlar.parser.statement.TransactionStatement;
+import io.ashlar.route.RouteException;
+import io.ashlar.route.RouteParameters;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.postgresql.copy.CopyOperation;
+import org.postgresql.core.TransactionState;
+
+/**
+ * The backend side of a session on a sharded logical database: each statement is analysed
+ * (once per SQL text), routed, rewritten per shard, run on the data sources it needs and its
+ * results merged.
+ *
+ * <p>Transactions: the client's BEGIN is kept by the session; each data source joins the
+ * transaction when a statement first uses it (its BEGIN travels with that statement, or is
+ * replayed with the isolation level, SET TRANSACTION and savepoints the session has); COMMIT
+ * and ROLLBACK go to every data source that joined. After an error inside the block, the session
+ * refuses statements with 25P02 until ROLLBACK, as PostgreSQL does, whatever data source the next
+ * statement would use. A write that spans several data sources outside a block runs in an
+ * implicit transaction across them. There is no two-phase commit: a COMMIT that fails on one data
+ * source after others committed is reported as such.
+ *
+ * <p>Connections: one per data source at most, held for the length of a statement, of a
+ * transaction, or for good once the session made state only that connection has.
+ */
+public final class ShardedSession implements BackendSession {
+
+    private static final String READ_SETTINGS_SQL =
+            "SELECT name, setting FROM pg_catalog.pg_settings WHERE source = 'session' ORDER BY name";
+
+    private final LogicalDatabase database;
+    private final SessionSettings startupSettings;
+    private final BackendConnection[] held;
+    private final boolean[] joined;
+    private final boolean[] bound;
+    private final Map<String, String> reported = new HashMap<>();
+    private final List<String> savepoints = new ArrayList<>();
+    private final List<String> transactionSettings = new ArrayList<>();
+    private SessionSettings settings;
+    private boolean explicit;
+    private boolean failed;
+    private String beginSql;
+    private boolean implicit;
+    private boolean implicitFailed;
+    private boolean copying;
+    private int copyDataSource = -1;
+    private boolean closed;
+
+    ShardedSession(LogicalDatabase database, SessionSettings startupSettings) {
+        this.database = database;
+        this.startupSettings = startupSettings;
+        this.settings = startupSettings;
+        int n = database.dataSources().size();
+        this.held = new BackendConnection[n];
+        this.joined = new boolean[n];
+        this.bound = new boolean[n];
+    }
+
+    // ------------------------------------------------------------------ simple protocol
+
+    @Override
+    public void executeSimple(String sql, ResultSink sink) throws StatementFailure {
+        List<StatementRange> ranges;
+        try {
+            ranges = StatementSplitter.split(sql);
+        } catch (SqlSyntaxException e) {
+            throw syntaxError(e, 0);
+        }
+        if (ranges.isEmpty()) {
+            sink.empty();
+            return;
+        }
+        boolean several = ranges.size() > 1;
+        if (several && !explicit) {
+            implicit = true;
+        }
+        try {
+            for (StatementRange range : ranges) {
+                Plan plan;
+                try {
+                    plan = database.plans().get(range.text(sql));
+                } catch (SqlSyntaxException e) {
+                    throw syntaxError(e, range.start());
+                }
+                QueryResult result = run(plan, ParameterValues.NONE, sink);
+                stream(result, sink);
+                if (several && !explicit && !implicit) {
+                    // A COMMIT or ROLLBACK inside the string ended the implicit block; the rest autocommit.
+                    continue;
+                }
+            }
+        } catch (StatementFailure failure) {
+            if (several && implicit) {
+                endTransaction(false);
+                implicit = false;
+            }
+            throw failure;
+        }
+        if (several && implicit) {
+            implicit = false;
+            endTransaction(true);
+        }
+    }
+
+    private static void stream(QueryResult result, ResultSink sink) throws StatementFailure {
+        for (ErrorFields notice : result.notices()) {
+            sink.notice(notice);
+        }
+        if (result.isEmptyQuery()) {
+            sink.empty();
+            return;
+        }
+        if (result.hasRows()) {
+            sink.columns(result.columns());
+            while (result.next()) {
+                sink.row(result.row());
+            }
+        }
+        sink.complete(result.tag());
+        result.close();
+    }
+
+    private static StatementFailure syntaxError(SqlSyntaxException e, int offset) {
+        return new StatementFailure(new ErrorFields(new byte[] {'S', 'V', 'C', 'M', 'P'},
+                new String[] {ErrorFields.ERROR, ErrorFields.ERROR, e.sqlState(), e.getMessage(),
+                        Integer.toString(offset + e.position())}));
+    }
+
+    // ------------------------------------------------------------------ extended protocol
+
+    @Override
+    public Prepared prepare(String sql, int[] declaredTypes) throws StatementFailure {
+        Plan plan;
+        try {
+            plan = database.plans().get(sql);
+        } catch (SqlSyntaxException e) {
+            throw syntaxError(e, 0);
+        }
+        int count = Math.max(declaredTypes.length, plan.statement().parameterCount());
+        int[] types = count == declaredTypes.length ? declaredTypes : java.util.Arrays.copyOf(declaredTypes, count);
+        return new Prepared(sql, types, plan);
+    }
+
+    @Override
+    public QueryResult execute(Prepared statement, ParameterValues parameters, ResultSink statusSink,
+                               boolean implicitTransaction) throws StatementFailure {
+        if (implicitTransaction && !explicit) {
+            implicit = true;
+        }
+        return run((Plan) statement.analysis(), parameters, statusSink);
+    }
+
+    @Override
+    public Description describe(Prepared statement) throws StatementFailure {
+        Plan plan = (Plan) statement.analysis();
+        AnalyzedStatement analyzed = plan.statement();
+        ShardedExecution.Target target;
+        try {
+            target = ShardedExecution.representative(database, plan, new NullParameters(statement.parameterTypes().length));
+        } catch (RouteException e) {
+            throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
+        }
+        BackendConnection connection = acquire(target.dataSource());
+        BufferedResult result = new BufferedResult();
+        int[] types = statement.parameterTypes();
+        try {
+            types = connection.describe(target.sql(), statement.parameterTypes(), result);
+        } catch (SQLException e) {
+            result.handleError(e);
+        }
+        afterStatement();
+        if (result.error() != null) {
+            throw new StatementFailure(ErrorFields.from(result.error()), result.error());
+        }
+        if (analyzed.kind() == StatementKind.SELECT && result.hasRows()) {
+            return new Description(types, Optional.of(result.columns()));
+        }
+        return new Description(types, result.hasRows() ? Optional.of(result.columns()) : Optional.empty());
+    }
+
+    /** Parameters of unknown value, for routing a Describe to a representative shard. */
+    private record NullParameters(int count) implements RouteParameters {
+        @Override
+        public Object value(int index) {
+            return null;
+        }
+    }
+
+    // ------------------------------------------------------------------ one statement
+
+    private QueryResult run(Plan plan, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+        AnalyzedStatement statement = plan.statement();
+        StatementKind kind = statement.kind();
+        if (failed && !(kind == StatementKind.TRANSACTION && endsFailedBlock((TransactionStatement) statement.body()))) {
+            throw new StatementFailure(ErrorFields.error("25P02",
+                    "current transaction is aborted, commands ignored until end of transaction block"));
+        }
+        switch (kind) {
+            case TRANSACTION:
+                return transaction(statement, (TransactionStatement) statement.body(), sink);
+            case SET:
+            case RESET:
+            case DISCARD:
+                return setting(statement, sink);
+            case EMPTY:
+                return TagResult.EMPTY;
+            case PREPARE:
+            case EXECUTE:
+            case DEALLOCATE:
+                throw new StatementFailure(ErrorFields.error("0A000", "SQL-level " + statement.command().toUpperCase()
+                        + " is not supported on the sharded logical database " + database.name() + " yet",
+                        "Use the extended query protocol (a driver's prepared statements) instead."));
+            default:
+                return routed(plan, parameters);
+        }
+    }
+
+    private static boolean endsFailedBlock(TransactionStatement statement) {
+        TransactionCommand command = statement.command();
+        return command == TransactionCommand.ROLLBACK || command == TransactionCommand.COMMIT
+                || command == TransactionCommand.ROLLBACK_TO_SAVEPOINT;
+    }
+
+    private QueryResult routed(Plan plan, ParameterValues parameters) throws StatementFailure {
+        ShardedExecution execution;
+        try {
+            execution = ShardedExecution.plan(database, plan, parameters, new RouteValues(parameters));
+        } catch (RouteException e) {
+            throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
+        }
+        int[] dataSources = execution.dataSources();
+        boolean atomic = !explicit && execution.isWrite() && (dataSources.length > 1 || execution.unitCount() > 1);
+        boolean startedImplicit = false;
+        if (atomic && !implicit) {
+            implicit = true;
+            startedImplicit = true;
+        }
+        BackendConnection[] connections = new BackendConnection[dataSources.length];
+        boolean[] begin = new boolean[dataSources.length];
+        try {
+            for (int i = 0; i < dataSources.length; i++) {
+                connections[i] = acquire(dataSources[i]);
+                begin[i] = needsBegin(dataSources[i]);
+            }
+        } catch (StatementFailure failure) {
+            afterFailure(startedImplicit);
+            throw failure;
+        }
+        QueryResult result;
+        try {
+            result = execution.run(connections, begin);
+        } catch (StatementFailure failure) {
+            markJoined(dataSources, begin);
+            afterFailure(startedImplicit);
+            throw failure;
+        }
+        markJoined(dataSources, begin);
+        if (execution.createdTable().isPresent()) {
+            database.rules(database.rules().withSingleTable(execution.createdTable().get(),
+                    database.dataSources().get(dataSources[0]).name()));
+        }
+        for (int i = 0; i < dataSources.length; i++) {
+            if (execution.boundSession()) {
+                bound[dataSources[i]] = true;
+            }
+        }
+        if (startedImplicit) {
+            implicit = false;
+            endTransaction(true);
+        }
+        afterStatement();
+        return result;
+    }
+
+    private void markJoined(int[] dataSources, boolean[] begin) {
+        for (int i = 0; i < dataSources.length; i++) {
+            if (begin[i] && held[dataSources[i]] != null
+                    && held[dataSources[i]].transactionState() != TransactionState.IDLE) {
+                joined[dataSources[i]] = true;
+            }
+        }
+    }
+
+    private void afterFailure(boolean startedImplicit) {
+        if (explicit) {
+            failed = true;
+        } else if (implicit) {
+            implicitFailed = true;
+            if (startedImplicit) {
+                implicit = false;
+                implicitFailed = false;
+                try {
+                    endTransaction(false);
+                } catch (StatementFailure ignored) {
+                    // The statement's own error is the one the client gets.
+                }
+            }
+        }
+        afterStatement();
+    }
+
+    /**
+     * Whether a statement on this data source must open the transaction first (the session is in
+     * a block, or an implicit transaction, and the data source has not joined it yet). A plain
+     * BEGIN travels with the statement; anything more is sent here first.
+     */
+    private boolean needsBegin(int dataSource) throws StatementFailure {
+        if ((!explicit && !implicit) || joined[dataSource]) {
+            return false;
+        }
+        if (beginSql == null && savepoints.isEmpty() && transactionSettings.isEmpty()) {
+            return true;
+        }
+        StringBuilder sql = new StringBuilder(beginSql == null ? "BEGIN" : beginSql);
+        for (String each : transactionSettings) {
+            sql.append(';').append(each);
+        }
+        for (String savepoint : savepoints) {
+            sql.append(";SAVEPOINT ").append(quoteIdentifier(savepoint));
+        }
+        runOn(held[dataSource], sql.toString());
+        joined[dataSource] = true;
+        return false;
+    }
+
+    // ------------------------------------------------------------------ transaction control
+
+    private QueryResult transaction(AnalyzedStatement statement, TransactionStatement body, ResultSink sink)
+            throws StatementFailure {
+        List<ErrorFields> notices = new ArrayList<>(1);
+        switch (body.command()) {
+            case BEGIN, START_TRANSACTION -> {
+                if (explicit) {
+                    notices.add(warning("25001", "there is already a transaction in progress"));
+                } else {
+                    explicit = true;
+                    implicit = false;
+                    boolean plain = body.isolationLevel().isEmpty() && body.readOnly().isEmpty() && body.deferrable().isEmpty();
+                    beginSql = plain ? null : statement.sql();
+                    // A data source already in the implicit transaction of this pipeline stays in it.
+                }
+                return new TagResult(body.command() == TransactionCommand.BEGIN ? "BEGIN" : "START TRANSACTION", notices);
+            }
+            case COMMIT -> {
+                if (!explicit) {
+                    notices.add(warning("25P01", "there is no transaction in progress"));
+                    return new TagResult("COMMIT", notices);
+                }
+                boolean commit = !failed;
+                endTransaction(commit);
+                return new TagResult(commit ? "COMMIT" : "ROLLBACK", notices);
+            }
+            case ROLLBACK -> {
+                if (!explicit) {
+                    notices.add(warning("25P01", "there is no transaction in progress"));
+                    return new TagResult("ROLLBACK", notices);
+                }
+                endTransaction(false);
+                return new TagResult("ROLLBACK", notices);
+            }
+            case SAVEPOINT, RELEASE_SAVEPOINT, ROLLBACK_TO_SAVEPOINT -> {
+                return savepoint(statement, body);
+            }
+            case SET_TRANSACTION -> {
+                if (!explicit) {
+                    return onDefault(statement.sql(), sink);
+                }
+                runOnJoined(statement.sql());
+                transactionSettings.add(statement.sql());
+                return new TagResult("SET", notices);
+            }
+            default -> throw new StatementFailure(ErrorFields.error("0A000", statement.command().toUpperCase()
+                    + " (two-phase commit) is not supported on the sharded logical database " + database.name()));
+        }
+    }
+
+    private QueryResult savepoint(AnalyzedStatement statement, TransactionStatement body) throws StatementFailure {
+        String name = body.name().orElse("");
+        if (!explicit) {
+            String command = body.command() == TransactionCommand.SAVEPOINT ? "SAVEPOINT"
+                    : body.command() == TransactionCommand.RELEASE_SAVEPOINT ? "RELEASE SAVEPOINT" : "ROLLBACK TO SAVEPOINT";
+            throw new StatementFailure(ErrorFields.error("25P01", command + " can only be used in transaction blocks"));
+        }
+        int index = savepoints.lastIndexOf(name);
+        if (body.command() != TransactionCommand.SAVEPOINT && index < 0) {
+            failed = true;
+            throw new StatementFailure(ErrorFields.error("3B001", "savepoint \"" + name + "\" does not exist"));
+        }
+        try {
+            runOnJoined(statement.sql());
+        } catch (StatementFailure failure) {
+            failed = true;
+            throw failure;
+        }
+        switch (body.command()) {
+            case SAVEPOINT -> {
+                savepoints.add(name);
+                return new TagResult("SAVEPOINT", List.of());
+            }
+            case RELEASE_SAVEPOINT -> {
+                savepoints.subList(index, savepoints.size()).clear();
+                return new TagResult("RELEASE", List.of());
+            }
+            default -> {
+                savepoints.subList(index + 1, savepoints.size()).clear();
+                failed = false;
+                return new TagResult("ROLLBACK", List.of());
+            }
+        }
+    }
+
+    /** Runs a statement on every data source that joined the transaction. */
+    private void runOnJoined(String sql) throws StatementFailure {
+        StatementFailure first = null;
+        for (int i = 0; i < held.length; i++) {
+            if (joined[i] && held[i] != null) {
+                try {
+                    runOn(held[i], sql);
+                } catch (StatementFailure failure) {
+                    if (first == null) {
+                        first = failure;
+                    }
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    /**
+     * Ends the transaction on every data source that joined it: COMMIT, or ROLLBACK. A failed
+     * COMMIT rolls back the data sources not yet committed and is reported.
+     */
+    private void endTransaction(boolean commit) throws StatementFailure {
+        StatementFailure first = null;
+        for (int i = 0; i < held.length; i++) {
+            BackendConnection connection = held[i];
+            if (connection == null || !joined[i]) {
+                continue;
+            }
+            boolean doCommit = commit && first == null && connection.transactionState() == TransactionState.OPEN;
+            try {
+                runOn(connection, doCommit ? "COMMIT" : "ROLLBACK");
+            } catch (StatementFailure failure) {
+                if (first == null) {
+                    first = failure;
+                }
+            }
+            joined[i] = false;
+        }
+        explicit = false;
+        failed = false;
+        beginSql = null;
+        savepoints.clear();
+        transactionSettings.clear();
+        afterStatement();
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    private void runOn(BackendConnection connection, String sql) throws StatementFailure {
+        StreamingHandler handler = new StreamingHandler(DiscardingSink.INSTANCE);
+        try {
+            connection.executeSimple(sql, handler);
+        } catch (SQLException e) {
+            handler.handleError(e);
+        }
+        if (handler.error() != null) {
+            throw new StatementFailure(ErrorFields.from(handler.error()), handler.error());
+        }
+    }
+
+    private static ErrorFields warning(String sqlState, String message) {
+        return ErrorFields.of("WARNING", sqlState, message);
+    }
+
+    private static String quoteIdentifier(String name) {
+        return "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+
+    // ------------------------------------------------------------------ settings
+
+    /**
+     * SET, RESET, DISCARD: run on the default data source (which checks the value and answers)
+     * and on every connection the session holds, so that all of them agree; the settings are
+     * read back when the transaction ends and replayed on connections used later.
+     */
+    private QueryResult setting(AnalyzedStatement statement, ResultSink sink) throws StatementFailure {
+        int defaultIndex = database.dataSourceIndex(database.defaultDataSource().name());
+        QueryResult result = onDefault(statement.sql(), sink);
+        for (int i = 0; i < held.length; i++) {
+            if (i != defaultIndex && held[i] != null) {
+                runOn(held[i], statement.sql());
+            }
+        }
+        return result;
+    }
+
+    /** Runs a statement as is on the default data source, passing its result through. */
+    private QueryResult onDefault(String sql, ResultSink sink) throws StatementFailure {
+        int index = database.dataSourceIndex(database.defaultDataSource().name());
+        BackendConnection connection = acquire(index);
+        boolean begin = needsBegin(index);
+        BufferedResult result = new BufferedResult();
+        try {
+            connection.execute(sql, ParameterValues.NONE, result, begin);
+        } catch (SQLException e) {
+            result.handleError(e);
+        }
+        if (begin && connection.transactionState() != TransactionState.IDLE) {
+            joined[index] = true;
+        }
+        CommandTags.Effect effect = CommandTags.effect(result.tag());
+        if (effect == CommandTags.Effect.SETTINGS) {
+            reportParameterChanges(connection, sink);
+            if (!explicit && !implicit) {
+                readSettings(connection);
+            }
+        } else if (effect == CommandTags.Effect.SESSION_STATE) {
+            bound[index] = true;
+        }
+        if (result.error() != null) {
+            if (explicit) {
+                failed = true;
+            }
+            afterStatement();
+            throw new StatementFailure(ErrorFields.from(result.error()), result.error());
+        }
+        afterStatement();
+        return result;
+    }
+
+    private void readSettings(BackendConnection connection) {
+        List<String> names = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        StreamingHandler handler = new StreamingHandler(new DiscardingSink() {
+            @Override
+            public void row(RowValues row) {
+                names.add(new String(row.value(0), StandardCharsets.UTF_8));
+                byte[] value = row.value(1);
+                values.add(value == null ? "" : new String(value, StandardCharsets.UTF_8));
+            }
+        });
+        try {
+            connection.executeSimple(READ_SETTINGS_SQL, handler);
+        } catch (SQLException e) {
+            handler.handleError(e);
+        }
+        if (handler.error() != null) {
+            return;
+        }
+        StringBuilder restore = null;
+        for (int i = 0; i < startupSettings.size(); i++) {
+            if (!names.contains(startupSettings.name(i))) {
+                names.add(startupSettings.name(i));
+                values.add(startupSettings.value(i));
+                restore = restore == null ? new StringBuilder("SELECT ") : restore.append(", ");
+                restore.append("pg_catalog.set_config(").append(SessionSettings.literal(startupSettings.name(i)))
+                        .append(", ").append(SessionSettings.literal(startupSettings.value(i))).append(", false)");
+            }
+        }
+        if (restore != null) {
+            try {
+                runOn(connection, restore.toString());
+            } catch (StatementFailure failure) {
+                return;
+            }
+        }
+        settings = new SessionSettings(names.toArray(new String[0]), values.toArray(new String[0])).shared();
+        connection.settings(settings);
+    }
+
+    private void reportParameterChanges(BackendConnection connection, ResultSink sink) {
+        for (Map.Entry<String, String> e : connection.parameterStatuses().entrySet()) {
+            String name = e.getKey();
+            if (name.equals("client_encoding") || name.equals("session_authorization") || name.equals("is_superuser")
+                    || name.equals("server_version") || name.equals("server_encoding")) {
+                continue;
+            }
+            String value = e.getValue();
+            String before = reported.put(name, value);
+            if (before != null && !before.equals(value)) {
+                sink.parameterStatus(name, value);
+            }
+        }
+    }
+
+    @Override
+    public void reported(String name, String value) {
+        reported.put(name, value);
+    }
+
+    // ------------------------------------------------------------------ connections
+
+    private BackendConnection acquire(int index) throws StatementFailure {
+        if (closed) {
+            throw new StatementFailure(ErrorFields.error("08003", "the session is closed"));
+        }
+        BackendConnection connection = held[index];
+        if (connection != null) {
+            return connection;
+        }
+        BackendDataSource dataSource = database.dataSources().get(index);
+        try {
+            connection = dataSource.borrow();
+        } catch (SQLException e) {
+            throw new StatementFailure(ErrorFields.error("08006", "could not get a connection to data source "
+                    + dataSource.name() + ": " + e.getMessage()), e);
+        }
+        if (!connection.settings().equals(settings)) {
+            try {
+                SessionSettings wanted = settings;
+                boolean reset = !connection.settings().isEmpty();
+                if (!wanted.isEmpty() || reset) {
+                    runOn(connection, wanted.applySql(reset));
+                }
+                connection.settings(wanted);
+            } catch (StatementFailure failure) {
+                connection.settings(SessionSettings.EMPTY);
+                connection.release();
+                throw failure;
+            }
+        }
+        held[index] = connection;
+        return connection;
+    }
+
+    /** Returns the connections no transaction or session state keeps. */
+    private void afterStatement() {
+        for (int i = 0; i < held.length; i++) {
+            BackendConnection connection = held[i];
+            if (connection == null) {
+                continue;
+            }
+            if (connection.isBroken()) {
+                held[i] = null;
+                if (joined[i] && explicit) {
+                    failed = true;
+                }
+                joined[i] = false;
+                connection.settings(SessionSettings.EMPTY);
+                connection.release();
+                continue;
+            }
+            if (explicit || implicit || bound[i] || joined[i]) {
+                continue;
+            }
+            if (connection.transactionState() != TransactionState.IDLE) {
+                continue;
+            }
+            held[i] = null;
+            connection.release();
+        }
+    }
+
+    // ------------------------------------------------------------------ COPY
+
+    @Override
+    public CopyOperation startCopy(String sql) throws StatementFailure {
+        Plan plan;
+        try {
+            plan = database.plans().get(sql);
+        } catch (SqlSyntaxException e) {
+            throw syntaxError(e, 0);
+        }
+        ShardedExecution.Target target;
+        try {
+            target = ShardedExecution.copyTarget(database, plan);
+        } catch (RouteException e) {
+            throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
+        }
+        BackendConnection connection = acquire(target.dataSource());
+        if (needsBegin(target.dataSource())) {
+            runOn(connection, beginSql == null ? "BEGIN" : beginSql);
+            joined[target.dataSource()] = true;
+        }
+        copying = true;
+        copyDataSource = target.dataSource();
+        try {
+            return connection.startCopy(target.sql());
+        } catch (SQLException e) {
+            endCopy();
+            if (explicit) {
+                failed = true;
+            }
+            throw new StatementFailure(ErrorFields.from(e), e);
+        }
+    }
+
+    @Override
+    public void endCopy() {
+        if (copying) {
+            copying = false;
+            copyDataSource = -1;
+            afterStatement();
+        }
+    }
+
+    // ------------------------------------------------------------------ status and end
+
+    @Override
+    public char transactionStatus() {
+        return failed ? 'E' : explicit ? 'T' : 'I';
+    }
+
+    @Override
+    public boolean inImplicitTransaction() {
+        return implicit;
+    }
+
+    @Override
+    public void endImplicitTransaction() {
+        if (!implicit) {
+            return;
+        }
+        implicit = false;
+        boolean anyFailed = implicitFailed;
+        implicitFailed = false;
+        try {
+            for (int i = 0; i < held.length; i++) {
+                if (held[i] != null && joined[i] && held[i].transactionState() == TransactionState.FAILED) {
+                    anyFailed = true;
+                }
+            }
+            endTransaction(!anyFailed);
+        } catch (StatementFailure ignored) {
+            // The client's statements were answered already; the next ones start afresh.
+        }
+    }
+
+    @Override
+    public void forgetImplicitTransaction() {
+        // The implicit transaction's data sources become the explicit block's.
+        if (implicit) {
+            implicit = false;
+            explicit = true;
+        }
+    }
+
+    @Override
+    public void cancel() {
+        BackendConnection[] now = held;
+        for (BackendConnection connection : now) {
+            if (connection != null) {
+                connection.cancel();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        for (int i = 0; i < held.length; i++) {
+            BackendConnection connection = held[i];
+            if (connection == null) {
+                continue;
+            }
+            held[i] = null;
+            StreamingHandler handler = new StreamingHandler(DiscardingSink.INSTANCE);
+            try {
+                if (connection.transactionState() != TransactionState.IDLE) {
+                    connection.executeSimple("ROLLBACK", handler);
+                }
+                if (bound[i]) {
+                    connection.executeSimple("DISCARD ALL", handler);
+                    connection.settings(SessionSettings.EMPTY);
+                }
+            } catch (SQLException e) {
+                connection.settings(SessionSettings.EMPTY);
+            }
+            if (handler.error() != null || connection.transactionState() != TransactionState.IDLE) {
+                connection.settings(SessionSettings.EMPTY);
+            }
+            connection.release();
+        }
+        closed = true;
+    }
+
+}

@@ -1,0 +1,100 @@
+package io.ashlar.backend.sharding;
+
+import io.ashlar.backend.execute.ColumnDescription;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.QueryResult;
+import io.ashlar.backend.execute.RowValues;
+import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.merge.RowCursor;
+import java.util.List;
+
+/**
+ * The merged result of a query that ran on several shards: the merge engine's cursor, with the
+ * columns the client sees (derived columns stripped) and a {@code SELECT n} tag counting the rows
+ * the client got.
+ */
+final class MergedResult implements QueryResult, RowValues {
+
+    private final ColumnDescription[] columns;
+    private final RowCursor cursor;
+    private final List<ErrorFields> notices;
+    private final String verb;
+    private long rows;
+    private boolean closed;
+
+    MergedResult(ColumnDescription[] columns, RowCursor cursor, List<ErrorFields> notices, String verb) {
+        this.columns = columns;
+        this.cursor = cursor;
+        this.notices = notices;
+        this.verb = verb;
+    }
+
+    @Override
+    public boolean hasRows() {
+        return true;
+    }
+
+    @Override
+    public ColumnDescription[] columns() {
+        return columns;
+    }
+
+    @Override
+    public boolean next() throws StatementFailure {
+        if (closed) {
+            return false;
+        }
+        try {
+            if (cursor.next()) {
+                rows++;
+                return true;
+            }
+        } catch (ArithmeticException e) {
+            close();
+            throw new StatementFailure(ErrorFields.error("22003", e.getMessage() == null ? "numeric value out of range" : e.getMessage()), e);
+        } catch (RuntimeException e) {
+            close();
+            throw new StatementFailure(ErrorFields.error("0A000", "cannot merge the shards' results: " + e.getMessage()), e);
+        }
+        close();
+        return false;
+    }
+
+    @Override
+    public RowValues row() {
+        return this;
+    }
+
+    @Override
+    public int columnCount() {
+        return columns.length;
+    }
+
+    @Override
+    public byte[] value(int column) {
+        return cursor.value(column);
+    }
+
+    @Override
+    public String tag() {
+        return verb + " " + rows;
+    }
+
+    @Override
+    public boolean isEmptyQuery() {
+        return false;
+    }
+
+    @Override
+    public List<ErrorFields> notices() {
+        return notices;
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            cursor.close();
+        }
+    }
+}

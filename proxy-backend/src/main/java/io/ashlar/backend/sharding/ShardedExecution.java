@@ -1,0 +1,364 @@
+package io.ashlar.backend.sharding;
+
+import io.ashlar.backend.datasource.BackendConnection;
+import io.ashlar.backend.datasource.ParameterValues;
+import io.ashlar.backend.execute.BufferedResult;
+import io.ashlar.backend.execute.ColumnDescription;
+import io.ashlar.backend.execute.CommandTags;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.QueryResult;
+import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.session.LogicalDatabase;
+import io.ashlar.merge.RowCursor;
+import io.ashlar.parser.statement.AnalyzedStatement;
+import io.ashlar.parser.statement.DdlKind;
+import io.ashlar.parser.statement.DdlStatement;
+import io.ashlar.parser.statement.StatementKind;
+import io.ashlar.parser.statement.TableRole;
+import io.ashlar.rewrite.MergeTemplate;
+import io.ashlar.rewrite.RewriteEngine;
+import io.ashlar.rewrite.RewriteResult;
+import io.ashlar.rewrite.RewrittenUnit;
+import io.ashlar.route.RouteEngine;
+import io.ashlar.route.RouteException;
+import io.ashlar.route.RouteKind;
+import io.ashlar.route.RouteParameters;
+import io.ashlar.route.RouteResult;
+import io.ashlar.route.RouteUnit;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One execution of a statement on a sharded logical database: its route, the SQL for each unit,
+ * and, once run, the one result the client sees. Units on different data sources run at the same
+ * time, one virtual thread per extra data source; units on the same data source run one after
+ * the other on that data source's connection (a transaction holds one connection per data
+ * source). A statement with a single unit runs on the caller's thread with no hand-off.
+ */
+public final class ShardedExecution {
+
+    private static final RouteEngine ROUTER = new RouteEngine();
+
+    private final LogicalDatabase database;
+    private final AnalyzedStatement statement;
+    private final RouteResult route;
+    private final RewriteResult rewrite;
+    private final ParameterValues parameters;
+    private final int[] dataSources;
+    private final int[] unitDataSource;
+
+    private ShardedExecution(LogicalDatabase database, AnalyzedStatement statement, RouteResult route,
+                             RewriteResult rewrite, ParameterValues parameters) {
+        this.database = database;
+        this.statement = statement;
+        this.route = route;
+        this.rewrite = rewrite;
+        this.parameters = parameters;
+        List<RewrittenUnit> units = rewrite.units();
+        this.unitDataSource = new int[units.size()];
+        int[] distinct = new int[units.size()];
+        int count = 0;
+        for (int i = 0; i < units.size(); i++) {
+            String name = units.get(i).unit().dataSource();
+            int index = database.dataSourceIndex(name);
+            if (index < 0) {
+                throw new RouteException("XX000", "route to unknown data source " + name);
+            }
+            unitDataSource[i] = index;
+            boolean seen = false;
+            for (int j = 0; j < count; j++) {
+                if (distinct[j] == index) {
+                    seen = true;
+                    break;
+                }
+            }
+            if (!seen) {
+                distinct[count++] = index;
+            }
+        }
+        this.dataSources = java.util.Arrays.copyOf(distinct, count);
+    }
+
+    /** Routes and rewrites a statement for one execution. */
+    public static ShardedExecution plan(LogicalDatabase database, Plan plan, ParameterValues parameters,
+                                        RouteParameters routeParameters) {
+        AnalyzedStatement statement = plan.statement();
+        RouteResult route = ROUTER.route(statement, routeParameters, database.rules());
+        RewriteResult rewrite = RewriteEngine.rewrite(statement, route, routeParameters);
+        if (rewrite.units().isEmpty()) {
+            throw new RouteException("XX000", "the statement routed to no data source");
+        }
+        return new ShardedExecution(database, statement, route, rewrite, parameters);
+    }
+
+    /** Where one data source and its SQL stand for the statement: a Describe, a COPY. */
+    public record Target(int dataSource, String sql) {
+    }
+
+    /** The first unit of the statement routed with unknown parameter values: what a Describe asks. */
+    public static Target representative(LogicalDatabase database, Plan plan, RouteParameters parameters) {
+        RouteResult route = ROUTER.route(plan.statement(), parameters, database.rules());
+        RewriteResult rewrite = RewriteEngine.rewrite(plan.statement(), route, parameters);
+        RewrittenUnit unit = rewrite.units().get(0);
+        return new Target(database.dataSourceIndex(unit.unit().dataSource()), unit.sql());
+    }
+
+    /** The one data source a COPY runs on; a COPY that would span several is refused. */
+    public static Target copyTarget(LogicalDatabase database, Plan plan) {
+        RouteResult route = ROUTER.route(plan.statement(), RouteParameters.NONE, database.rules());
+        RewriteResult rewrite = RewriteEngine.rewrite(plan.statement(), route, RouteParameters.NONE);
+        if (rewrite.units().size() != 1) {
+            throw new RouteException("0A000", "COPY of a table that spans several shards is not supported yet"
+                    + " (the statement would run on " + rewrite.units().size() + " shards)");
+        }
+        RewrittenUnit unit = rewrite.units().get(0);
+        return new Target(database.dataSourceIndex(unit.unit().dataSource()), unit.sql());
+    }
+
+    /** The data sources the statement needs, by index, in the order the units name them. */
+    public int[] dataSources() {
+        return dataSources;
+    }
+
+    public int unitCount() {
+        return unitDataSource.length;
+    }
+
+    /** Whether the statement changes data or schema (several units of it then run in one transaction). */
+    public boolean isWrite() {
+        RouteKind kind = route.kind();
+        return kind == RouteKind.MULTI_WRITE || kind == RouteKind.BROADCAST_WRITE;
+    }
+
+    /**
+     * A table this CREATE TABLE makes that no rule knows: it becomes a single table on the data
+     * source it was created on.
+     */
+    public Optional<String> createdTable() {
+        if (statement.kind() != StatementKind.DDL || !(statement.body() instanceof DdlStatement ddl)
+                || ddl.kind() != DdlKind.CREATE_TABLE || route.units().size() != 1
+                || !route.units().get(0).tables().isEmpty()) {
+            return Optional.empty();
+        }
+        for (int i = 0; i < statement.tables().size(); i++) {
+            if (statement.tables().get(i).role() == TableRole.DDL_TARGET) {
+                String name = statement.tables().get(i).name().name();
+                if (database.rules().find(name).isEmpty()) {
+                    return Optional.of(name);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether the statement made state only its connection has (a temporary table). */
+    public boolean boundSession() {
+        if (statement.kind() != StatementKind.DDL) {
+            return false;
+        }
+        String sql = statement.sql();
+        int limit = Math.min(sql.length(), 64);
+        for (int i = 0; i + 4 <= limit; i++) {
+            if (sql.regionMatches(true, i, "temp", 0, 4)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Runs every unit and makes the client's result.
+     *
+     * @param connections one per entry of {@link #dataSources()}
+     * @param begin for each connection, whether its first statement opens the transaction
+     */
+    public QueryResult run(BackendConnection[] connections, boolean[] begin) throws StatementFailure {
+        List<RewrittenUnit> units = rewrite.units();
+        BufferedResult[] results = new BufferedResult[units.size()];
+        if (dataSources.length == 1) {
+            runGroup(0, connections[0], begin[0], results);
+        } else {
+            Thread[] threads = new Thread[dataSources.length];
+            for (int g = 1; g < dataSources.length; g++) {
+                int group = g;
+                threads[g] = Thread.ofVirtual().start(() -> runGroup(group, connections[group], begin[group], results));
+            }
+            runGroup(0, connections[0], begin[0], results);
+            for (int g = 1; g < threads.length; g++) {
+                try {
+                    threads[g].join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new StatementFailure(ErrorFields.error("57014", "canceling statement: the proxy is stopping"));
+                }
+            }
+        }
+        for (BufferedResult result : results) {
+            if (result.error() != null) {
+                throw new StatementFailure(ErrorFields.from(result.error()), result.error());
+            }
+        }
+        return combine(results);
+    }
+
+    private void runGroup(int group, BackendConnection connection, boolean begin, BufferedResult[] results) {
+        int dataSource = dataSources[group];
+        List<RewrittenUnit> units = rewrite.units();
+        boolean first = true;
+        for (int i = 0; i < units.size(); i++) {
+            if (unitDataSource[i] != dataSource) {
+                continue;
+            }
+            BufferedResult result = new BufferedResult();
+            results[i] = result;
+            RewrittenUnit unit = units.get(i);
+            try {
+                connection.execute(unit.sql(), unitParameters(unit), result, first && begin);
+            } catch (SQLException e) {
+                result.handleError(e);
+            } catch (RuntimeException e) {
+                result.handleError(new SQLException("internal error running a shard's statement: " + e, "XX000", e));
+            }
+            first = false;
+            if (result.error() != null) {
+                // The rest of this data source's units would fail or run in a doomed transaction.
+                for (int j = i + 1; j < units.size(); j++) {
+                    if (unitDataSource[j] == dataSource) {
+                        BufferedResult skipped = new BufferedResult();
+                        skipped.handleError(result.error());
+                        results[j] = skipped;
+                    }
+                }
+                return;
+            }
+        }
+    }
+
+    /** The unit's parameters: the original ones, renumbered when the unit's SQL kept only some of them. */
+    private ParameterValues unitParameters(RewrittenUnit unit) {
+        int[] map = unit.parameterMap();
+        if (map == null || isIdentity(map, parameters.values().length)) {
+            return parameters;
+        }
+        int[] types = new int[map.length];
+        short[] formats = new short[map.length];
+        byte[][] values = new byte[map.length][];
+        for (int k = 0; k < map.length; k++) {
+            int from = map[k];
+            types[k] = parameters.types()[from];
+            formats[k] = parameters.formats()[from];
+            values[k] = parameters.values()[from];
+        }
+        return new ParameterValues(types, formats, values);
+    }
+
+    private static boolean isIdentity(int[] map, int count) {
+        if (map.length != count) {
+            return false;
+        }
+        for (int i = 0; i < map.length; i++) {
+            if (map[i] != i) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private QueryResult combine(BufferedResult[] results) throws StatementFailure {
+        if (results.length == 1) {
+            return results[0];
+        }
+        RouteKind kind = route.kind();
+        if (kind == RouteKind.BROADCAST_WRITE) {
+            // Every data source holds a full copy: the client's count is one copy's.
+            return results[0];
+        }
+        List<io.ashlar.backend.execute.ErrorFields> notices = notices(results);
+        if (results[0].hasRows()) {
+            return merged(results, notices);
+        }
+        return new TagResult(sumTags(results), notices);
+    }
+
+    private static List<ErrorFields> notices(BufferedResult[] results) {
+        List<ErrorFields> result = null;
+        for (BufferedResult each : results) {
+            if (!each.notices().isEmpty()) {
+                if (result == null) {
+                    result = new ArrayList<>();
+                }
+                result.addAll(each.notices());
+            }
+        }
+        return result == null ? List.of() : result;
+    }
+
+    /** Adds up the row counts of the units' tags: {@code INSERT 0 3}, {@code UPDATE 7}, ... */
+    static String sumTags(BufferedResult[] results) {
+        String first = results[0].tag();
+        int space = first.lastIndexOf(' ');
+        if (space < 0 || !isCount(first, space + 1)) {
+            return first;
+        }
+        long total = 0;
+        for (BufferedResult result : results) {
+            String tag = result.tag();
+            int at = tag.lastIndexOf(' ');
+            if (at > 0 && isCount(tag, at + 1)) {
+                total += Long.parseLong(tag, at + 1, tag.length(), 10);
+            }
+        }
+        return first.substring(0, space + 1) + total;
+    }
+
+    private static boolean isCount(String tag, int from) {
+        if (from >= tag.length()) {
+            return false;
+        }
+        for (int i = from; i < tag.length(); i++) {
+            if (!Character.isDigit(tag.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private QueryResult merged(BufferedResult[] results, List<ErrorFields> notices) throws StatementFailure {
+        ColumnDescription[] columns = results[0].columns();
+        List<RowCursor> cursors = new ArrayList<>(results.length);
+        for (BufferedResult result : results) {
+            cursors.add(new ShardCursor(result));
+        }
+        String tag = results[0].tag();
+        int space = tag.indexOf(' ');
+        String verb = space < 0 ? tag : tag.substring(0, space);
+        if (verb.equals("INSERT")) {
+            verb = "INSERT 0";
+        }
+        Optional<MergeTemplate> template = rewrite.merge();
+        RowCursor cursor;
+        int visible;
+        try {
+            if (template.isPresent()) {
+                int[] types = new int[columns.length];
+                for (int i = 0; i < columns.length; i++) {
+                    types[i] = columns[i].typeOid();
+                }
+                MergeTemplate.Merge merge = template.get().merge(types);
+                visible = merge.visibleColumns();
+                cursor = merge.step().open(cursors);
+            } else {
+                visible = columns.length;
+                cursor = new ConcatenatingCursor(cursors);
+            }
+        } catch (RuntimeException e) {
+            throw new StatementFailure(ErrorFields.error("0A000", "cannot merge the shards' results of this statement: "
+                    + e.getMessage()), e);
+        }
+        ColumnDescription[] visibleColumns = visible == columns.length ? columns
+                : java.util.Arrays.copyOf(columns, visible);
+        return new MergedResult(visibleColumns, cursor, notices, verb);
+    }
+}
