@@ -116,6 +116,8 @@ public final class StatementRewriter {
     private RewriteResult renamed(RouteResult route, Optional<GeneratedKeys> keys) {
         if (keys.isPresent()) {
             checkGeneratedKeys(keys.get());
+        } else if (unchangedOnEveryUnit(route.units())) {
+            return original(route.units());
         }
         SqlTemplate template = renames;
         if (template == null) {
@@ -128,6 +130,24 @@ public final class StatementRewriter {
             result[i] = template.rewrite(units.get(i), keys);
         }
         return new RewriteResult(List.of(result), Optional.empty());
+    }
+
+    /** Whether no unit renames a table or takes a subset of the INSERT rows: then no template is needed. */
+    private boolean unchangedOnEveryUnit(List<RouteUnit> units) {
+        int rows = statement.body() instanceof InsertStatement insert ? insert.rows().size() : 0;
+        for (int i = 0, n = units.size(); i < n; i++) {
+            RouteUnit unit = units.get(i);
+            if (unit.hasRowSubset() && unit.insertRows().length != rows) {
+                return false;
+            }
+            List<TableMapping> tables = unit.tables();
+            for (int k = 0, size = tables.size(); k < size; k++) {
+                if (!tables.get(k).logicTable().equals(tables.get(k).actualTable())) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private RewriteResult query(RouteResult route, RouteParameters parameters) {

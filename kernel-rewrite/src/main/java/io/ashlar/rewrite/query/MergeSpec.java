@@ -12,6 +12,8 @@ import io.ashlar.route.RouteParameters;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -256,9 +258,9 @@ public final class MergeSpec {
             case Double number -> new HavingPredicate.Constant(number.toString(), castType == 0 ? 701 : castType);
             case Float number -> new HavingPredicate.Constant(number.toString(), castType == 0 ? 700 : castType);
             case Boolean flag -> new HavingPredicate.Constant(flag.toString(), castType == 0 ? 16 : castType);
-            case java.time.LocalDateTime time -> new HavingPredicate.Constant(time.toString().replace('T', ' '),
+            case LocalDateTime time -> new HavingPredicate.Constant(time.toString().replace('T', ' '),
                     castType == 0 ? 1114 : castType);
-            case java.time.LocalDate date -> new HavingPredicate.Constant(date.toString(), castType == 0 ? 1082 : castType);
+            case LocalDate date -> new HavingPredicate.Constant(date.toString(), castType == 0 ? 1082 : castType);
             case String string -> new HavingPredicate.Constant(string, castType);
             default -> throw new RouteException("0A000", "HAVING comparing with a parameter of type "
                     + value.getClass().getSimpleName() + " over several shards is not supported");

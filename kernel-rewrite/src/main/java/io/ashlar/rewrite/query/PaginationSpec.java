@@ -1,6 +1,5 @@
 package io.ashlar.rewrite.query;
 
-import io.ashlar.parser.statement.LiteralKind;
 import io.ashlar.parser.statement.LiteralValue;
 import io.ashlar.parser.statement.PaginationValue;
 import io.ashlar.parser.statement.ParameterValue;
@@ -68,11 +67,6 @@ public final class PaginationSpec {
         return offsetParameter < 0 && limitParameter < 0;
     }
 
-    /** Whether the statement has neither LIMIT nor OFFSET. */
-    public boolean isNone() {
-        return isFixed() && offsetLiteral == 0 && limitLiteral < 0;
-    }
-
     /** OFFSET of this execution (0 when the parameter is not bound yet, as for a Describe). */
     public long offset(RouteParameters parameters) {
         if (offsetParameter < 0) {
@@ -103,11 +97,6 @@ public final class PaginationSpec {
             case INTEGER, DECIMAL, STRING -> count(value.value());
             case BOOLEAN -> throw new RouteException("42804", "argument of LIMIT must be type bigint, not type boolean");
         };
-    }
-
-    /** Whether the literal is a literal the rewriter can compute with. */
-    static boolean isNumeric(LiteralValue value) {
-        return value.kind() != LiteralKind.BOOLEAN;
     }
 
     private static long checked(long value, String clause) {

@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -172,10 +173,10 @@ public final class QueryRewrite {
                 && select.distinct() == DistinctKind.NONE;
         PaginationSpec pagination = pagination(pushDown);
         if (!derived.isEmpty()) {
-            if (setOperation != SetOperation.NONE || select.valuesOnly()) {
+            if (setOperation != SetOperation.NONE || select.valuesOnly() || select.projections().isEmpty()) {
                 throw refused(setOperation != SetOperation.NONE
                         ? "ORDER BY an expression that is not an output column of a " + setOperation
-                        : "ORDER BY a column name of VALUES or TABLE");
+                        : "ORDER BY or GROUP BY a column that is not selected from VALUES, TABLE or an empty select list");
             }
             edits.add(new Edit(select.projectionsEnd(), select.projectionsEnd(), this::writeDerivedColumns));
         }
@@ -206,7 +207,7 @@ public final class QueryRewrite {
                     || keyword == Keyword.OFFSET || keyword == Keyword.FETCH || keyword == Keyword.OVER
                     || keyword == Keyword.DISTINCT && setOperation == SetOperation.UNION_ALL;
             if (perBranch || tokens.isAggregateCall(i)) {
-                throw refused(list.text(i).toUpperCase(java.util.Locale.ROOT) + " inside a branch of a "
+                throw refused(list.text(i).toUpperCase(Locale.ROOT) + " inside a branch of a "
                         + setOperation.name().replace('_', ' '));
             }
         }
