@@ -16,7 +16,6 @@ import io.ashlar.parser.statement.DdlStatement;
 import io.ashlar.parser.statement.StatementKind;
 import io.ashlar.parser.statement.TableRole;
 import io.ashlar.rewrite.MergeTemplate;
-import io.ashlar.rewrite.RewriteEngine;
 import io.ashlar.rewrite.RewriteResult;
 import io.ashlar.rewrite.RewrittenUnit;
 import io.ashlar.route.RouteEngine;
@@ -86,7 +85,7 @@ public final class ShardedExecution {
                                         RouteParameters routeParameters) {
         AnalyzedStatement statement = plan.statement();
         RouteResult route = ROUTER.route(statement, routeParameters, database.rules());
-        RewriteResult rewrite = RewriteEngine.rewrite(statement, route, routeParameters);
+        RewriteResult rewrite = plan.rewriter().rewrite(route, routeParameters);
         if (rewrite.units().isEmpty()) {
             throw new RouteException("XX000", "the statement routed to no data source");
         }
@@ -100,7 +99,7 @@ public final class ShardedExecution {
     /** The first unit of the statement routed with unknown parameter values: what a Describe asks. */
     public static Target representative(LogicalDatabase database, Plan plan, RouteParameters parameters) {
         RouteResult route = ROUTER.route(plan.statement(), parameters, database.rules());
-        RewriteResult rewrite = RewriteEngine.rewrite(plan.statement(), route, parameters);
+        RewriteResult rewrite = plan.rewriter().rewrite(route, parameters);
         RewrittenUnit unit = rewrite.units().get(0);
         return new Target(database.dataSourceIndex(unit.unit().dataSource()), unit.sql());
     }
@@ -108,7 +107,7 @@ public final class ShardedExecution {
     /** The one data source a COPY runs on; a COPY that would span several is refused. */
     public static Target copyTarget(LogicalDatabase database, Plan plan) {
         RouteResult route = ROUTER.route(plan.statement(), RouteParameters.NONE, database.rules());
-        RewriteResult rewrite = RewriteEngine.rewrite(plan.statement(), route, RouteParameters.NONE);
+        RewriteResult rewrite = plan.rewriter().rewrite(route, RouteParameters.NONE);
         if (rewrite.units().size() != 1) {
             throw new RouteException("0A000", "COPY of a table that spans several shards is not supported yet"
                     + " (the statement would run on " + rewrite.units().size() + " shards)");
