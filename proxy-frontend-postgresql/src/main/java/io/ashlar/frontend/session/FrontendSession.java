@@ -440,7 +440,7 @@ public final class FrontendSession implements ResultSink {
             failExtended(ErrorFields.error("34000", "portal \"" + name + "\" does not exist"));
             return;
         }
-        if (!run(portal)) {
+        if (!run(portal, true)) {
             return;
         }
         QueryResult result = portal.result;
@@ -455,8 +455,12 @@ public final class FrontendSession implements ResultSink {
         }
     }
 
-    /** Runs the portal's statement if it has not run yet; false (error reported) when it failed. */
-    private boolean run(Portal portal) {
+    /**
+     * Runs the portal's statement if it has not run yet; false (error reported) when it failed.
+     *
+     * @param describing whether a Describe runs it, so the Execute that will read it is still queued
+     */
+    private boolean run(Portal portal, boolean describing) {
         if (portal.result != null) {
             return true;
         }
@@ -465,7 +469,8 @@ public final class FrontendSession implements ResultSink {
             if (transactionControl) {
                 backend.forgetImplicitTransaction();
             }
-            boolean implicit = !transactionControl && (backend.inImplicitTransaction() || anotherExecuteBeforeSync());
+            boolean implicit = !transactionControl
+                    && (backend.inImplicitTransaction() || executesBeforeSync() > (describing ? 1 : 0));
             portal.result = backend.execute(portal.statement.prepared, portal.parameters, this, implicit);
             return true;
         } catch (StatementFailure failure) {
@@ -506,7 +511,7 @@ public final class FrontendSession implements ResultSink {
             failExtended(ErrorFields.error("34000", "portal \"" + execute.portal() + "\" does not exist"));
             return;
         }
-        if (!run(portal)) {
+        if (!run(portal, false)) {
             return;
         }
         QueryResult result = portal.result;
@@ -576,19 +581,21 @@ public final class FrontendSession implements ResultSink {
     }
 
     /**
-     * Whether the client has already sent another Execute before its next Sync: then the
-     * statements run in one transaction, as PostgreSQL runs a pipeline in autocommit mode.
+     * How many Executes the client has already sent before its next Sync (up to 2). With more
+     * than the one reading the current portal, the statements run in one transaction, as
+     * PostgreSQL runs a pipeline in autocommit mode.
      */
-    private boolean anotherExecuteBeforeSync() {
+    private int executesBeforeSync() {
+        int result = 0;
         for (FrontendMessage queued : inbox) {
-            if (queued instanceof Execute) {
-                return true;
+            if (queued instanceof Execute && ++result == 2) {
+                return result;
             }
             if (queued instanceof io.ashlar.frontend.protocol.Sync || queued instanceof Query) {
-                return false;
+                return result;
             }
         }
-        return false;
+        return result;
     }
 
     private void sync() {
