@@ -14,6 +14,7 @@ import io.ashlar.route.rule.SingleTable;
 
 import java.util.List;
 import java.util.Set;
+import java.util.Locale;
 
 /**
  * Routes DDL (and the maintenance commands that name tables: LOCK, VACUUM, ANALYZE, ...): a sharded table's DDL runs
@@ -46,13 +47,13 @@ final class DdlRoute {
         for (TableReference each : statement.tables()) {
             any |= each.isAccess();
         }
-        return any ? routeTables(statement, parameters, rules, statement.command().toUpperCase(java.util.Locale.ROOT)) : rules.defaultResult();
+        return any ? routeTables(statement, parameters, rules, statement.command().toUpperCase(Locale.ROOT)) : rules.defaultResult();
     }
 
     private static RouteResult routeOtherObject(AnalyzedStatement statement, DdlStatement ddl, RouteParameters parameters, ShardingRules rules) {
         StatementTables tables = new StatementTables(statement, rules, parameters, -1);
         if (tables.hasSharded()) {
-            throw ShardedConstructs.refuse(ddl.kind().name().substring(0, ddl.kind().name().indexOf('_')) + " " + ddl.objectType().toUpperCase(java.util.Locale.ROOT)
+            throw ShardedConstructs.refuse(ddl.kind().name().substring(0, ddl.kind().name().indexOf('_')) + " " + ddl.objectType().toUpperCase(Locale.ROOT)
                     + " over sharded table " + tables.shardedNames());
         }
         if (EVERY_DATA_SOURCE.contains(ddl.objectType())) {
@@ -73,7 +74,7 @@ final class DdlRoute {
                 throw ShardedConstructs.refuse("DROP INDEX of indexes on different tables in one statement", "drop them one at a time");
             }
         }
-        RuleTable rule = table == null ? null : rules.lookup(table);
+        RuleTable rule = table == null ? null : rules.find(table).orElse(null);
         return switch (rule) {
             case null -> rules.broadcastWrite();
             case ShardingTable sharded -> {
@@ -91,7 +92,6 @@ final class DdlRoute {
     private static RouteResult routeTables(AnalyzedStatement statement, RouteParameters parameters, ShardingRules rules, String command) {
         StatementTables tables = new StatementTables(statement, rules, parameters, -1);
         List<TableReference> references = tables.references;
-        int target = -1;
         boolean broadcastTarget = false;
         for (int i = 0; i < references.size(); i++) {
             TableReference reference = references.get(i);
@@ -104,9 +104,6 @@ final class DdlRoute {
             if (kind == StatementTables.SHARDED && reference.role() == TableRole.FROM && !isTarget) {
                 throw ShardedConstructs.refuse(command + " reading sharded table " + reference.name(), "create the table, then fill it with INSERT ... SELECT");
             }
-            if (isTarget && target < 0) {
-                target = i;
-            }
             broadcastTarget |= isTarget && kind == StatementTables.BROADCAST;
         }
         if (!tables.hasSharded()) {
@@ -115,6 +112,10 @@ final class DdlRoute {
                 return rules.broadcastWrite();
             }
             return RouteEngine.unshardedRead(tables);
+        }
+        if (tables.newTable >= 0) {
+            throw ShardedConstructs.refuse(command + " of table " + references.get(tables.newTable).name() + ", which no rule names, with sharded table "
+                    + tables.shardedNames(), "an unsharded table lives on one data source and cannot refer to a table spread over several");
         }
         if (tables.partitionCount() > 1) {
             throw ShardedConstructs.refuse(command + " on sharded tables " + tables.shardedNames() + " that are not binding tables in one statement", "run it for each table");

@@ -45,7 +45,7 @@ final class FastRoute {
         if (!reference.isAccess() || name.schema().isPresent() && !name.schema().get().equals("public")) {
             return null;
         }
-        RuleTable rule = rules.lookup(name.name());
+        RuleTable rule = rules.find(name.name()).orElse(null);
         if (!(rule instanceof ShardingTable table)) {
             return null;
         }

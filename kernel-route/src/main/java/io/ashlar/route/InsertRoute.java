@@ -12,6 +12,7 @@ import io.ashlar.parser.statement.InsertValue;
 import io.ashlar.parser.statement.ProjectionItem;
 import io.ashlar.parser.statement.ProjectionKind;
 import io.ashlar.parser.statement.SelectStatement;
+import io.ashlar.parser.statement.SetOperation;
 import io.ashlar.parser.statement.TableReference;
 import io.ashlar.parser.statement.ValuesRow;
 import io.ashlar.route.rule.NodeSet;
@@ -22,6 +23,7 @@ import io.ashlar.route.rule.ShardingTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Locale;
 
 /**
  * Routes INSERT: each VALUES row by its own sharding values (generating the key column when the statement leaves
@@ -88,11 +90,16 @@ final class InsertRoute {
             if (generate) {
                 keys.add(key);
             }
+            if (table.nodeCount() == 1) {
+                nodeOfRow[r] = 0;
+                first = 0;
+                continue;
+            }
             List<InsertValue> row = rows.get(r).values();
             for (int c = 0; c < positions.length; c++) {
                 values[c] = c == keyColumnId ? key : positions[c] < 0 ? null : rowValue(tables, table, columns.get(c), row, positions[c], r);
             }
-            int node = table.nodeCount() == 1 ? 0 : table.routeRow(values);
+            int node = table.routeRow(values);
             if (node < 0) {
                 throw unroutable(table, columns, values, node, r, rows.size());
             }
@@ -136,7 +143,7 @@ final class InsertRoute {
         InsertValue value = row.get(position);
         if (value.value().isEmpty()) {
             throw ShardedConstructs.refuse("sharding column " + column + " of INSERT into sharded table " + table.logicTable() + " given as "
-                    + value.kind().name().toLowerCase(java.util.Locale.ROOT) + " " + value.range().text(tables.statement.sql()), "give a literal or a parameter");
+                    + value.kind().name().toLowerCase(Locale.ROOT) + " " + value.range().text(tables.statement.sql()), "give a literal or a parameter");
         }
         Object result = SqlValues.value(value.value().get(), tables.parameters);
         if (result == null) {
@@ -211,6 +218,14 @@ final class InsertRoute {
             result = List.of(new RouteUnit(unit.dataSource(), mappings, unit.insertRows()));
         }
         tables.checkSinglesWith(result);
+        if (!others && keys.isEmpty() && result.size() == 1 && !result.get(0).hasRowSubset()) {
+            RouteUnit unit = result.get(0);
+            for (int node = 0; node < table.nodeCount(); node++) {
+                if (table.unit(node) == unit) {
+                    return table.singleResult(node);
+                }
+            }
+        }
         RouteKind kind = result.size() == 1 ? RouteKind.SINGLE : RouteKind.MULTI_WRITE;
         if (result.size() > 1) {
             ShardedConstructs.checkComplete(tables);
@@ -272,7 +287,7 @@ final class InsertRoute {
             roots[b] = tables.statement.blocks().get(b).parent() == 0;
         }
         ShardedConstructs.checkBlocks(tables, roots);
-        ShardedConstructs.checkSelfJoins(tables);
+        ShardedConstructs.checkJoins(tables);
         return new RouteResult(RouteKind.MULTI_WRITE, units);
     }
 
@@ -282,6 +297,10 @@ final class InsertRoute {
         if (!(query.body() instanceof SelectStatement select) || select.hasStar() || insert.columns().isEmpty()) {
             throw ShardedConstructs.refuse("INSERT ... SELECT into sharded table " + table.logicTable() + " without an explicit column list and select list",
                     "name the columns so that Ashlar can check that each row stays on its shard");
+        }
+        if (select.setOperation() != SetOperation.NONE) {
+            throw ShardedConstructs.refuse("INSERT ... SELECT with " + select.setOperation().name().replace('_', ' ') + " into sharded table " + table.logicTable(),
+                    "Ashlar checks that each row stays on its shard for a single SELECT only; insert from each branch separately");
         }
         List<String> columns = table.shardingColumns();
         for (int id = 0; id < columns.size(); id++) {
@@ -299,7 +318,7 @@ final class InsertRoute {
         }
         ColumnReference column = item.column().get();
         for (TableReference each : query.tablesIn(0)) {
-            RuleTable rule = tables.rules.lookup(each.name().name());
+            RuleTable rule = tables.rules.find(each.name().name()).orElse(null);
             if (!(rule instanceof ShardingTable source) || source != target && (source.bindingGroup() < 0 || source.bindingGroup() != target.bindingGroup())) {
                 continue;
             }

@@ -1,6 +1,10 @@
 package io.ashlar.route;
 
 import io.ashlar.parser.StatementAnalyzer;
+import io.ashlar.parser.lexer.Lexer;
+import io.ashlar.parser.lexer.SqlSyntaxException;
+import io.ashlar.parser.lexer.TokenKind;
+import io.ashlar.parser.lexer.TokenList;
 import io.ashlar.parser.statement.AnalyzedStatement;
 import io.ashlar.parser.statement.Assignment;
 import io.ashlar.parser.statement.Conjunction;
@@ -14,11 +18,14 @@ import io.ashlar.parser.statement.QueryBlock;
 import io.ashlar.parser.statement.SelectStatement;
 import io.ashlar.parser.statement.ShardingCondition;
 import io.ashlar.parser.statement.StatementKind;
+import io.ashlar.parser.statement.TableReference;
+import io.ashlar.parser.statement.TableRole;
 import io.ashlar.parser.statement.UpdateStatement;
 import io.ashlar.route.rule.ShardingRules;
 import io.ashlar.route.rule.ShardingTable;
 
 import java.util.List;
+import io.ashlar.route.rule.ValueComparison;
 
 /**
  * Decides where a statement runs: which data sources, with which actual table standing for each logic table, and
@@ -82,13 +89,22 @@ public final class RouteEngine {
         return switch (statement.body()) {
             case SelectStatement select -> routeQuery(statement, select, parameters, rules);
             case InsertStatement insert -> InsertRoute.route(statement, insert, parameters, rules);
-            case UpdateStatement update -> routeUpdate(statement, update, parameters, rules);
-            case DeleteStatement delete -> routeWrite(new StatementTables(statement, rules, parameters, -1), delete.target(), "DELETE");
+            case UpdateStatement update -> checkCurrentOf(update.currentOf(), routeUpdate(statement, update, parameters, rules), statement);
+            case DeleteStatement delete -> checkCurrentOf(delete.currentOf(), routeWrite(new StatementTables(statement, rules, parameters, -1),
+                    delete.target(), "DELETE"), statement);
             case MergeStatement merge -> routeMerge(statement, merge, parameters, rules);
             case DdlStatement ddl -> DdlRoute.route(statement, ddl, parameters, rules);
             case CopyStatement copy -> routeCopy(statement, copy, parameters, rules);
             default -> routeOther(statement, parameters, rules);
         };
+    }
+
+    /** {@code WHERE CURRENT OF cursor} names a cursor of one backend connection: it cannot span shards. */
+    private static RouteResult checkCurrentOf(boolean currentOf, RouteResult result, AnalyzedStatement statement) {
+        if (currentOf && result.units().size() > 1) {
+            throw ShardedConstructs.refuse("WHERE CURRENT OF over sharded table " + statement.tables().get(0).name() + " across several shards");
+        }
+        return result;
     }
 
     private static boolean isSessionCommand(String command) {
@@ -116,7 +132,7 @@ public final class RouteEngine {
             ShardedConstructs.checkQuery(select, tables);
         }
         ShardedConstructs.checkBlocks(tables, rootBlock(statement));
-        ShardedConstructs.checkSelfJoins(tables);
+        ShardedConstructs.checkJoins(tables);
         if (tables.partitionCount() == 1 && tables.partitions.get(0).size() == 1 && units.size() == tables.partitionTable(0).nodeCount()) {
             return tables.partitionTable(0).allNodesQuery();
         }
@@ -161,7 +177,7 @@ public final class RouteEngine {
         }
         ShardedConstructs.checkComplete(tables);
         ShardedConstructs.checkBlocks(tables, rootBlock(tables.statement));
-        ShardedConstructs.checkSelfJoins(tables);
+        ShardedConstructs.checkJoins(tables);
         return new RouteResult(RouteKind.MULTI_WRITE, units);
     }
 
@@ -243,7 +259,7 @@ public final class RouteEngine {
                 boolean single = condition.operator() == ConditionOperator.EQUAL || condition.operator() == ConditionOperator.IN && condition.values().size() == 1;
                 if (single && tables.columnOf(condition.column(), target, table) == id) {
                     Object fixedValue = SqlValues.value(condition.values().get(0), tables.parameters);
-                    if (fixedValue != null && io.ashlar.route.rule.ValueComparison.same(fixedValue, value)) {
+                    if (fixedValue != null && ValueComparison.same(fixedValue, value)) {
                         fixed = true;
                         break;
                     }
@@ -308,8 +324,42 @@ public final class RouteEngine {
             tables.place();
             List<RouteUnit> units = tables.shardedUnits();
             tables.checkSinglesWith(units);
+            if (units.size() > 1 && writes(tables) && analyses(statement.sql())) {
+                throw ShardedConstructs.refuse("EXPLAIN ANALYZE of a write to sharded table " + tables.shardedNames() + " across several shards",
+                        "it would run the write once per shard; use EXPLAIN without ANALYZE");
+            }
             return new RouteResult(units.size() == 1 ? RouteKind.SINGLE : RouteKind.MULTI_QUERY, units);
         }
         return DdlRoute.routeMaintenance(statement, parameters, rules);
+    }
+
+    private static boolean writes(StatementTables tables) {
+        for (TableReference each : tables.references) {
+            if (each.role() == TableRole.DML_TARGET || each.role() == TableRole.DDL_TARGET) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether an EXPLAIN runs its statement: ANALYZE among its options, before the explained statement. */
+    private static boolean analyses(String sql) {
+        TokenList tokens;
+        try {
+            tokens = Lexer.tokenize(sql);
+        } catch (SqlSyntaxException e) {
+            return true;
+        }
+        for (int i = 1, n = tokens.size(); i < n; i++) {
+            if (tokens.kind(i) == TokenKind.IDENTIFIER) {
+                if (tokens.textEqualsIgnoreCase(i, "analyze") || tokens.textEqualsIgnoreCase(i, "analyse")) {
+                    return !(tokens.is(i + 1, TokenKind.IDENTIFIER) && (tokens.textEqualsIgnoreCase(i + 1, "false") || tokens.textEqualsIgnoreCase(i + 1, "off")));
+                }
+                if (!tokens.is(i - 1, TokenKind.LEFT_PAREN) && !tokens.is(i - 1, TokenKind.COMMA) && !tokens.textEqualsIgnoreCase(i, "verbose")) {
+                    return false;
+                }
+            }
+        }
+        return false;
     }
 }

@@ -19,6 +19,7 @@ import io.ashlar.route.rule.ShardingTable;
 
 import java.util.List;
 import java.util.Set;
+import java.util.Locale;
 
 /**
  * The refusals decided before a statement runs on several shards: constructs that the proxy cannot merge into
@@ -113,7 +114,7 @@ final class ShardedConstructs {
             if (MERGEABLE_AGGREGATES.contains(name)) {
                 int close = closing(tokens, i + 1);
                 if (close > 0 && (tokens.textEqualsIgnoreCase(close + 1, "filter") || tokens.textEqualsIgnoreCase(close + 1, "within"))) {
-                    throw refuse("aggregate " + name + " with " + tokens.text(close + 1).toUpperCase(java.util.Locale.ROOT) + " in " + clause + " " + text
+                    throw refuse("aggregate " + name + " with " + tokens.text(close + 1).toUpperCase(Locale.ROOT) + " in " + clause + " " + text
                             + " over sharded table " + table + " across several shards");
                 }
             }
@@ -162,23 +163,14 @@ final class ShardedConstructs {
         }
     }
 
-    /** Two occurrences of one sharded table in one block join only within a node: they must be joined on its sharding columns. */
-    static void checkSelfJoins(StatementTables tables) {
-        int count = tables.kinds.length;
-        for (int i = 0; i < count; i++) {
-            if (tables.kinds[i] != StatementTables.SHARDED) {
-                continue;
-            }
-            for (int j = i + 1; j < count; j++) {
-                if (tables.kinds[j] == StatementTables.SHARDED && tables.ruleTables[j] == tables.ruleTables[i]
-                        && tables.references.get(j).block() == tables.references.get(i).block()) {
-                    QueryBlock block = tables.statement.blocks().get(tables.references.get(i).block());
-                    if (!joinedOnShardingColumns(tables, i, j, block, true)) {
-                        throw refuse("self-join of sharded table " + tables.references.get(i).name()
-                                + " across several shards on columns other than its sharding columns");
-                    }
-                }
-            }
+    /**
+     * Two occurrences of one sharded table in one block meet only within a node when they are joined on all its
+     * sharding columns; otherwise a row of one may pair with a row of the other on another node.
+     */
+    static void checkJoins(StatementTables tables) {
+        if (tables.unalignedJoin >= 0) {
+            throw refuse("join of sharded table " + tables.references.get(tables.unalignedJoin).name()
+                    + " with itself on columns other than its sharding columns across several shards");
         }
     }
 
@@ -204,7 +196,7 @@ final class ShardedConstructs {
      * columns of {@code outer}: all of them for two occurrences of one table, at least one for binding tables (whose
      * declaration says rows joined on a sharding column live together, as ShardingSphere's binding route assumes).
      */
-    private static boolean joinedOnShardingColumns(StatementTables tables, int inner, int outer, QueryBlock block, boolean all) {
+    static boolean joinedOnShardingColumns(StatementTables tables, int inner, int outer, QueryBlock block, boolean all) {
         ShardingTable innerTable = tables.shardingTable(inner);
         ShardingTable outerTable = tables.shardingTable(outer);
         List<String> innerColumns = innerTable.shardingColumns();

@@ -17,6 +17,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.temporal.ChronoField;
 import java.util.Optional;
+import java.util.Locale;
 
 /**
  * Turns the literals and parameters of sharding conditions and INSERT rows into the Java values the sharding
@@ -157,7 +158,7 @@ final class SqlValues {
     }
 
     private static Object bool(String trimmed, String text) {
-        return switch (trimmed.toLowerCase(java.util.Locale.ROOT)) {
+        return switch (trimmed.toLowerCase(Locale.ROOT)) {
             case "t", "true", "y", "yes", "on", "1" -> Boolean.TRUE;
             case "f", "false", "n", "no", "off", "0" -> Boolean.FALSE;
             default -> text;

@@ -19,6 +19,8 @@ import io.ashlar.route.rule.SingleTable;
 
 import java.util.ArrayList;
 import java.util.List;
+import io.ashlar.route.rule.BroadcastTable;
+import java.util.Arrays;
 
 /**
  * The tables of one statement seen through the rules, and where they must run: every table occurrence classified
@@ -81,6 +83,9 @@ final class StatementTables {
     /** The occurrence that fixed {@link #singleDataSource}. */
     int singleOccurrence = -1;
 
+    /** An occurrence joined to another of its partition in its block other than node to node, or -1. */
+    int unalignedJoin = -1;
+
     /**
      * A table the statement creates (CREATE TABLE, CREATE VIEW, SELECT INTO) that no rule or catalog knows yet, or
      * -1: it is made where the statement's other tables are, by default on the default data source.
@@ -119,7 +124,7 @@ final class StatementTables {
             kinds[occurrence] = CATALOG;
             return;
         }
-        RuleTable rule = schema.isEmpty() || schema.equals("public") ? rules.lookup(name.name()) : null;
+        RuleTable rule = schema.isEmpty() || schema.equals("public") ? rules.find(name.name()).orElse(null) : null;
         ruleTables[occurrence] = rule;
         switch (rule) {
             case null -> {
@@ -138,7 +143,7 @@ final class StatementTables {
                 kinds[occurrence] = SHARDED;
                 partitionOf[occurrence] = partitionFor(table);
             }
-            case io.ashlar.route.rule.BroadcastTable broadcast -> {
+            case BroadcastTable broadcast -> {
                 kinds[occurrence] = BROADCAST;
                 hasBroadcast = true;
             }
@@ -238,7 +243,7 @@ final class StatementTables {
         boolean[] inBlock = new boolean[count];
         for (int b = 0, n = blocks.size(); b < n; b++) {
             boolean any = false;
-            java.util.Arrays.fill(inBlock, false);
+            Arrays.fill(inBlock, false);
             for (int i = 0; i < kinds.length; i++) {
                 if (kinds[i] == SHARDED && i != excluded && references.get(i).block() == b) {
                     inBlock[partitionOf[i]] = true;
@@ -255,36 +260,99 @@ final class StatementTables {
                     continue;
                 }
                 touched[p] = true;
+                int[] cluster = clusters(p, block);
                 for (int d = 0, m = disjuncts.size(); d < m && !positions[p].isFull(); d++) {
-                    placeDisjunct(p, block, disjuncts.get(d));
+                    placeDisjunct(p, block, disjuncts.get(d), cluster);
                 }
             }
         }
     }
 
-    private void placeDisjunct(int partition, QueryBlock block, Conjunction conjunction) {
-        NodeSet result = null;
+    /**
+     * Groups the occurrences of a partition in one block into clusters whose rows meet on one node: tables of a
+     * binding group always (the binding declaration says so, as in ShardingSphere), two occurrences of one table
+     * only when joined on all its sharding columns. Conditions intersect within a cluster and unite across
+     * clusters; several clusters over several units are refused ({@link #unalignedJoin}).
+     *
+     * @return per occurrence, its cluster's representative occurrence (-1 outside the partition or block)
+     */
+    private int[] clusters(int partition, QueryBlock block) {
+        int[] result = new int[kinds.length];
+        Arrays.fill(result, -1);
         for (int i = 0; i < kinds.length; i++) {
             if (partitionOf[i] != partition || i == excluded || references.get(i).block() != block.id()) {
                 continue;
             }
-            ColumnConstraint[] constraints = constraints(i, block, conjunction);
-            if (constraints == null) {
-                continue;
-            }
-            ShardingTable table = shardingTable(i);
-            NodeSet nodes = NodeSet.empty(table.nodeCount());
-            table.route(constraints, nodes);
-            if (result == null) {
-                result = nodes;
-            } else {
-                result.and(nodes);
+            result[i] = i;
+            for (int j = 0; j < i; j++) {
+                if (result[j] < 0) {
+                    continue;
+                }
+                boolean linked = ruleTables[i] != ruleTables[j] || ShardedConstructs.joinedOnShardingColumns(this, i, j, block, true);
+                if (linked) {
+                    int from = result[i];
+                    int to = result[j];
+                    for (int k = 0; k <= i; k++) {
+                        if (result[k] == from) {
+                            result[k] = to;
+                        }
+                    }
+                }
             }
         }
-        if (result == null) {
-            positions[partition].addAll();
-        } else {
-            positions[partition].or(result);
+        for (int i = 0; i < kinds.length; i++) {
+            if (result[i] >= 0 && result[i] != result[firstOf(result)] && unalignedJoin < 0) {
+                unalignedJoin = i;
+            }
+        }
+        return result;
+    }
+
+    private static int firstOf(int[] clusters) {
+        for (int i = 0; i < clusters.length; i++) {
+            if (clusters[i] >= 0) {
+                return i;
+            }
+        }
+        return 0;
+    }
+
+    private void placeDisjunct(int partition, QueryBlock block, Conjunction conjunction, int[] cluster) {
+        NodeSet union = null;
+        for (int representative = 0; representative < kinds.length; representative++) {
+            if (cluster[representative] != representative) {
+                continue;
+            }
+            NodeSet result = null;
+            for (int i = 0; i < kinds.length; i++) {
+                if (cluster[i] != representative) {
+                    continue;
+                }
+                ColumnConstraint[] constraints = constraints(i, block, conjunction);
+                if (constraints == null) {
+                    continue;
+                }
+                ShardingTable table = shardingTable(i);
+                NodeSet nodes = NodeSet.empty(table.nodeCount());
+                table.route(constraints, nodes);
+                if (result == null) {
+                    result = nodes;
+                } else {
+                    result.and(nodes);
+                }
+            }
+            if (result == null) {
+                positions[partition].addAll();
+                return;
+            }
+            if (union == null) {
+                union = result;
+            } else {
+                union.or(result);
+            }
+        }
+        if (union != null) {
+            positions[partition].or(union);
         }
     }
 
@@ -311,7 +379,7 @@ final class StatementTables {
             }
             if (result == null) {
                 result = new ColumnConstraint[table.shardingColumns().size()];
-                java.util.Arrays.fill(result, ColumnConstraint.UNRESTRICTED);
+                Arrays.fill(result, ColumnConstraint.UNRESTRICTED);
             }
             result[column] = result[column].and(constraint);
         }

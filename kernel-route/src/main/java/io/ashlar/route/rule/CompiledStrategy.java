@@ -15,9 +15,8 @@ import java.util.List;
  * time: routing is a call on the bound algorithm with the statement's constraints, no configuration lookup.
  * Columns are addressed by the owning {@link ShardingTable}'s column ids.
  *
- * <p>A value that the algorithm maps to no target widens the route to every target rather than narrowing it to
- * none: PostgreSQL may still match it ({@code user_id = 1.0} equals an integer 1 that INLINE would have placed with
- * {@code ds_${user_id % 2}}), so only an INSERT, which must place the row, treats it as an error.
+ * <p>A value the algorithm maps to no target gives no target here; {@link ShardingTable#route} decides what that
+ * means for the whole table.
  */
 sealed interface CompiledStrategy {
 
@@ -84,15 +83,11 @@ sealed interface CompiledStrategy {
                     List<Comparable<?>> values = constraint.values();
                     if (values.size() == 1) {
                         int index = bound.route(values.get(0));
-                        yield index < 0 ? targets.all() : targets.single(index);
+                        yield index < 0 ? targets.none() : targets.single(index);
                     }
                     TargetSet.Builder result = targets.newTargetSet();
                     for (int i = 0, n = values.size(); i < n; i++) {
-                        int index = bound.route(values.get(i));
-                        if (index < 0) {
-                            yield targets.all();
-                        }
-                        result.add(index);
+                        result.add(bound.route(values.get(i)));
                     }
                     yield result.build();
                 }
@@ -132,8 +127,7 @@ sealed interface CompiledStrategy {
             }
             ComplexShardingValues built = values.build();
             if (!built.hasRange()) {
-                TargetSet result = bound.route(built);
-                return result.isEmpty() ? bound.targets().all() : result;
+                return bound.route(built);
             }
             try {
                 return bound.route(built);

@@ -131,14 +131,12 @@ public final class ShardingRules {
         return defaultDataSource;
     }
 
-    /** What the rules say about a (normalised, unqualified) table name; empty for a table no rule or catalog names. */
+    /**
+     * What the rules say about a (normalised, unqualified) table name; empty for a table no rule or catalog names.
+     * One hash lookup (the name's hash is cached by String); the Optional does not outlive an inlined call.
+     */
     public Optional<RuleTable> find(String table) {
         return Optional.ofNullable(tables.get(table));
-    }
-
-    /** The rule of a table, or {@code null}: the allocation-free lookup of the route engine. */
-    public RuleTable lookup(String table) {
-        return tables.get(table);
     }
 
     /** The sharded tables, in configuration order ({@code tables}, then {@code autoTables}). */

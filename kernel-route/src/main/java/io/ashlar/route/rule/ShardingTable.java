@@ -36,6 +36,9 @@ public final class ShardingTable implements RuleTable {
     /** Returned by {@link #routeRow} when the values leave more than one data node possible. */
     public static final int SEVERAL_NODES = -2;
 
+    /** IN lists up to this long are routed value by value, so that one unplaceable value widens only its own route. */
+    private static final int MAX_SPLIT = 64;
+
     private final String logicTable;
 
     private final List<DataNode> nodes;
@@ -186,6 +189,40 @@ public final class ShardingTable implements RuleTable {
      * @throws RouteException 0A000 when an algorithm refuses a range, 22023 when it cannot use a value
      */
     public void route(ColumnConstraint[] constraints, NodeSet result) {
+        for (int column = 0; column < constraints.length; column++) {
+            ColumnConstraint constraint = constraints[column];
+            if (constraint.kind() == ColumnConstraint.Kind.VALUES && constraint.values().size() > 1 && constraint.values().size() <= MAX_SPLIT) {
+                ColumnConstraint[] each = constraints.clone();
+                for (Comparable<?> value : constraint.values()) {
+                    each[column] = ColumnConstraint.value(value);
+                    route(each, result);
+                }
+                return;
+            }
+        }
+        NodeSet found = NodeSet.empty(nodes.size());
+        routeStrictly(constraints, found);
+        if (found.isEmpty() && !matchesNothing(constraints)) {
+            found.addAll();
+        }
+        result.or(found);
+    }
+
+    /**
+     * No node for values that PostgreSQL may still match (an INLINE algorithm given {@code 1.0} for an integer column
+     * computes {@code ds_1.0}) means the algorithm cannot tell: every node. Only an INSERT, which must place its row,
+     * treats it as an error ({@link #routeRow}).
+     */
+    private static boolean matchesNothing(ColumnConstraint[] constraints) {
+        for (ColumnConstraint each : constraints) {
+            if (each.kind() == ColumnConstraint.Kind.NOTHING || each.kind() == ColumnConstraint.Kind.RANGE) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void routeStrictly(ColumnConstraint[] constraints, NodeSet result) {
         try {
             TargetSet dataSources = databaseStrategy.route(constraints);
             for (int i = 0, n = dataSources.size(); i < n; i++) {
@@ -212,6 +249,11 @@ public final class ShardingTable implements RuleTable {
      * @throws RouteException 22023 when an algorithm cannot use a value
      */
     public int routeRow(Object[] values) {
+        for (Object each : values) {
+            if (each != null && !(each instanceof Comparable<?>)) {
+                throw new RouteException("22023", "cannot route sharded table " + logicTable + " by a value of type " + each.getClass().getSimpleName());
+            }
+        }
         try {
             int dataSource = databaseStrategy.routeOne(values);
             if (dataSource < 0) {

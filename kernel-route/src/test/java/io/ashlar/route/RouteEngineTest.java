@@ -1,0 +1,120 @@
+package io.ashlar.route;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ashlar.parser.StatementAnalyzer;
+import io.ashlar.route.rule.RowRouter;
+import io.ashlar.route.rule.ShardingRules;
+import io.ashlar.route.rule.ShardingTable;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Route engine behaviour that a golden file cannot show: generated keys, shared results, row routing for COPY. */
+class RouteEngineTest {
+
+    private static ShardingRules rules;
+
+    private final RouteEngine engine = new RouteEngine();
+
+    @BeforeAll
+    static void compile() throws IOException {
+        rules = RuleYaml.compile(Path.of("src/test/resources/route/rules/sharding.yaml"));
+    }
+
+    private RouteResult route(String sql, String parameters) {
+        return engine.route(StatementAnalyzer.analyze(sql), RouteGoldenTest.parameters(parameters), rules);
+    }
+
+    @Test
+    void generatedShardingKeysRouteEachRowWhereItsKeyBelongs() {
+        RouteResult result = route("INSERT INTO t_order (user_id, status) VALUES (1, 'a'), (1, 'b'), (1, 'c'), (1, 'd'), (1, 'e'), (1, 'f')", "");
+        RouteResult.GeneratedKeys keys = result.generatedKeys().orElseThrow();
+        assertEquals("order_id", keys.column());
+        assertEquals(6, keys.values().size());
+        int rowsSeen = 0;
+        for (RouteUnit unit : result.units()) {
+            int[] rows = unit.hasRowSubset() ? unit.insertRows() : new int[] {0, 1, 2, 3, 4, 5};
+            for (int row : rows) {
+                rowsSeen++;
+                Object key = keys.values().get(row);
+                RouteResult single = route("SELECT * FROM t_order WHERE user_id = 1 AND order_id = $1", key + "L");
+                assertEquals(unit.dataSource(), single.units().get(0).dataSource());
+                assertEquals(unit.actualTable("t_order"), single.units().get(0).actualTable("t_order"));
+            }
+        }
+        assertEquals(6, rowsSeen);
+    }
+
+    @Test
+    void keysAreNotGeneratedWhenTheColumnIsGiven() {
+        assertTrue(route("INSERT INTO t_order (order_id, user_id) VALUES (1, 1)", "").generatedKeys().isEmpty());
+    }
+
+    @Test
+    void theCommonCaseReturnsAResultBuiltAtCompileTime() {
+        RouteResult first = route("SELECT * FROM t_order WHERE user_id = $1 AND order_id = $2", "3, 4");
+        RouteResult second = route("SELECT status FROM t_order WHERE order_id = $2 AND user_id = $1", "3, 4");
+        assertSame(first, second);
+        assertEquals(RouteKind.SINGLE, first.kind());
+        assertSame(rules.sessionResult(), route("SET work_mem = '4MB'", ""));
+        assertSame(rules.defaultResult(), route("SELECT 1", ""));
+    }
+
+    @Test
+    void missingParameterValueIsAProtocolError() {
+        RouteException e = assertThrows(RouteException.class, () -> route("SELECT * FROM t_order WHERE user_id = $2", "1"));
+        assertEquals("08P01", e.sqlState());
+    }
+
+    @Test
+    void textParameterWithACastIsConvertedLikeALiteral() {
+        RouteResult text = route("SELECT * FROM t_order WHERE user_id = $1::int AND order_id = $2::bigint", "'3', '5'");
+        RouteResult numbers = route("SELECT * FROM t_order WHERE user_id = 3 AND order_id = 5", "");
+        assertSame(numbers, text);
+    }
+
+    @Test
+    void dropIndexOfAKnownIndexReachesEveryNodeOfItsTable() {
+        ShardingRules indexed = rules.withIndex("idx_status", "t_order");
+        RouteResult result = engine.route(StatementAnalyzer.analyze("DROP INDEX idx_status"), RouteParameters.NONE, indexed);
+        assertEquals(RouteKind.MULTI_WRITE, result.kind());
+        assertEquals(4, result.units().size());
+        assertEquals("t_order_1", result.units().get(1).actualTable("t_order"));
+        assertEquals(RouteKind.BROADCAST_WRITE, engine.route(StatementAnalyzer.analyze("DROP INDEX idx_status"), RouteParameters.NONE, rules).kind());
+    }
+
+    @Test
+    void copyRowsAreRoutedToTheUnitsOfTheCopyStatement() {
+        RouteResult copy = route("COPY t_order (status, order_id, user_id) FROM STDIN", "");
+        ShardingTable table = (ShardingTable) rules.find("t_order").orElseThrow();
+        RowRouter router = table.rowRouter(List.of("status", "order_id", "user_id"));
+        int unit = router.route(new Object[] {"x", 3, 2});
+        assertEquals("ds_0", copy.units().get(unit).dataSource());
+        assertEquals("t_order_1", copy.units().get(unit).actualTable("t_order"));
+        assertEquals(ShardingTable.SEVERAL_NODES, router.route(new Object[] {"x", 3, null}));
+    }
+
+    @Test
+    void aPlainPoolerSendsEverythingToItsDataSource() {
+        ShardingRules pooler = ShardingRules.compile(List.of(), List.of("only"), Map.of());
+        RouteResult result = engine.route(StatementAnalyzer.analyze("SELECT * FROM t_order WHERE user_id = 1"), RouteParameters.NONE, pooler);
+        assertEquals(RouteKind.DEFAULT, result.kind());
+        assertEquals("only", result.units().get(0).dataSource());
+        assertEquals(RouteKind.SESSION, engine.route(StatementAnalyzer.analyze("BEGIN"), RouteParameters.NONE, pooler).kind());
+    }
+
+    @Test
+    void badValueForAnAlgorithmIsAnInvalidParameterValue() {
+        RouteException e = assertThrows(RouteException.class, () -> route("SELECT * FROM t_user WHERE id = 'abc'", ""));
+        assertEquals("22023", e.sqlState());
+        assertTrue(e.getMessage().contains("t_user"), e.getMessage());
+    }
+}
