@@ -25,6 +25,7 @@ public final class BackendDataSource implements AutoCloseable {
     private final HikariDataSource pool;
     private final Map<BaseConnection, BackendConnection> connections = new ConcurrentHashMap<>();
     private volatile Map<String, String> backendParameters = Map.of();
+    private volatile String serverTimeZone = "";
 
     private BackendDataSource(String name, DataSourceConfig config, HikariDataSource pool) {
         this.name = name;
@@ -102,14 +103,80 @@ public final class BackendDataSource implements AutoCloseable {
         return backendParameters;
     }
 
-    /** Makes one connection now, so that the backend's parameters are known; false when the backend is down. */
+    /**
+     * Makes one connection now, so that the backend's parameters are known, and learns the
+     * server's own default TimeZone; false when the backend is down.
+     */
     public boolean warmUp() {
+        BackendConnection connection;
         try {
-            borrow().release();
-            return true;
+            connection = borrow();
         } catch (SQLException e) {
             return false;
         }
+        try {
+            String zone = firstValue(connection, SERVER_TIME_ZONE_SQL);
+            if (zone == null) {
+                zone = firstValue(connection, "SELECT current_setting('log_timezone')");
+            }
+            if (zone != null && !zone.isEmpty()) {
+                serverTimeZone = zone;
+            }
+        } finally {
+            connection.release();
+        }
+        return true;
+    }
+
+    /**
+     * The server's configured TimeZone (pgjdbc sends the JVM's zone when it connects, so a pooled
+     * connection does not show it): from postgresql.conf where the data source's user may read
+     * it, else log_timezone, which initdb sets to the same zone.
+     */
+    private static final String SERVER_TIME_ZONE_SQL = "SELECT COALESCE((SELECT setting FROM pg_catalog.pg_file_settings"
+            + " WHERE name = 'timezone' AND applied ORDER BY seqno DESC LIMIT 1), 'GMT')";
+
+    private static String firstValue(BackendConnection connection, String sql) {
+        String[] result = new String[1];
+        io.ashlar.backend.execute.StreamingHandler handler = new io.ashlar.backend.execute.StreamingHandler(
+                new io.ashlar.backend.execute.ResultSink() {
+                    @Override
+                    public void columns(io.ashlar.backend.execute.ColumnDescription[] columns) {
+                    }
+
+                    @Override
+                    public void row(io.ashlar.backend.execute.RowValues row) {
+                        byte[] value = row.value(0);
+                        result[0] = value == null ? null : new String(value, java.nio.charset.StandardCharsets.UTF_8);
+                    }
+
+                    @Override
+                    public void complete(String commandTag) {
+                    }
+
+                    @Override
+                    public void empty() {
+                    }
+
+                    @Override
+                    public void notice(io.ashlar.backend.execute.ErrorFields notice) {
+                    }
+
+                    @Override
+                    public void parameterStatus(String name, String value) {
+                    }
+                });
+        try {
+            connection.executeSimple(sql, handler);
+        } catch (SQLException e) {
+            return null;
+        }
+        return handler.error() == null ? result[0] : null;
+    }
+
+    /** The server's own default TimeZone, once {@link #warmUp()} read it; empty before. */
+    public String serverTimeZone() {
+        return serverTimeZone;
     }
 
     void evict(Connection connection) {

@@ -18,7 +18,7 @@ public final class LogicalDatabase implements AutoCloseable {
     private final List<BackendDataSource> dataSources;
     private final Map<String, Integer> dataSourceIndexes = new HashMap<>();
     private final PlanCache plans = new PlanCache();
-    private volatile ShardingRules rules;
+    private final java.util.concurrent.atomic.AtomicReference<ShardingRules> rules = new java.util.concurrent.atomic.AtomicReference<>();
 
     /** A pooler: no rules. */
     public LogicalDatabase(String name, List<BackendDataSource> dataSources) {
@@ -34,17 +34,25 @@ public final class LogicalDatabase implements AutoCloseable {
         for (int i = 0; i < this.dataSources.size(); i++) {
             dataSourceIndexes.put(this.dataSources.get(i).name(), i);
         }
-        this.rules = rules;
+        this.rules.set(rules);
     }
 
     /** The compiled rules now in force (a snapshot: swapped whole when they change). */
     public ShardingRules rules() {
-        return rules;
+        return rules.get();
     }
 
-    /** Swaps in new rules, e.g. after CREATE TABLE made a new single table. */
+    /**
+     * Swaps in rules derived from the current ones (after CREATE TABLE made a new single table),
+     * retrying if another session changed them meanwhile, so that no change is lost.
+     */
+    public void updateRules(java.util.function.UnaryOperator<ShardingRules> change) {
+        rules.updateAndGet(change);
+    }
+
+    /** Swaps in new rules whole (a configuration change). */
     public void rules(ShardingRules newRules) {
-        this.rules = newRules;
+        rules.set(newRules);
     }
 
     /** Analysed statements of this database, shared by its sessions. */
@@ -68,7 +76,8 @@ public final class LogicalDatabase implements AutoCloseable {
 
     /** The data source that statements not routed by any rule go to. */
     public BackendDataSource defaultDataSource() {
-        int index = rules.isEmpty() ? 0 : dataSourceIndex(rules.defaultDataSource());
+        ShardingRules current = rules.get();
+        int index = current.isEmpty() ? 0 : dataSourceIndex(current.defaultDataSource());
         return dataSources.get(Math.max(index, 0));
     }
 
@@ -78,6 +87,18 @@ public final class LogicalDatabase implements AutoCloseable {
      */
     public Map<String, String> backendParameters() {
         return defaultDataSource().backendParameters();
+    }
+
+    /**
+     * The TimeZone a client that asks for none gets: the server's own default, which pooled
+     * connections do not have (pgjdbc gives them the proxy JVM's zone); empty when it matches
+     * theirs or is unknown.
+     */
+    public String defaultTimeZone() {
+        BackendDataSource dataSource = defaultDataSource();
+        String server = dataSource.serverTimeZone();
+        String pooled = dataSource.backendParameters().getOrDefault("TimeZone", "");
+        return server.isEmpty() || server.equals(pooled) ? "" : server;
     }
 
     @Override

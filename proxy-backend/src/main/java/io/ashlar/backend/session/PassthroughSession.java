@@ -280,15 +280,21 @@ public final class PassthroughSession implements BackendSession {
             connection.release();
             return;
         }
-        if (settingsChanged && sink != null) {
-            reportParameterChanges(connection, sink);
-        }
         if (connection.transactionState() != TransactionState.IDLE) {
+            if (settingsChanged && sink != null) {
+                reportParameterChanges(connection, sink);
+            }
             pinned = connection;
             return;
         }
         if (settingsDirty) {
+            // Read back (and restore the startup values RESET took away) before telling the
+            // client, so that it hears the values it will see; a ROLLBACK that undid a SET is
+            // reported here too, as PostgreSQL reports it.
             readSettings(connection);
+            if (sink != null) {
+                reportParameterChanges(connection, sink);
+            }
         }
         if (bound) {
             pinned = connection;

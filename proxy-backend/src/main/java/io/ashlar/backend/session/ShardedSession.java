@@ -71,6 +71,7 @@ public final class ShardedSession implements BackendSession {
     private String beginSql;
     private boolean implicit;
     private boolean implicitFailed;
+    private boolean settingsDirty;
     private boolean copying;
     private int copyDataSource = -1;
     private boolean closed;
@@ -258,7 +259,8 @@ public final class ShardedSession implements BackendSession {
             throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
         }
         int[] dataSources = execution.dataSources();
-        boolean atomic = !explicit && execution.isWrite() && (dataSources.length > 1 || execution.unitCount() > 1);
+        boolean atomic = !explicit && execution.isWrite() && (dataSources.length > 1 || execution.unitCount() > 1)
+                && !execution.refusesTransaction();
         boolean startedImplicit = false;
         if (atomic && !implicit) {
             implicit = true;
@@ -284,9 +286,8 @@ public final class ShardedSession implements BackendSession {
             throw failure;
         }
         markJoined(dataSources, begin);
-        if (execution.createdTable().isPresent()) {
-            database.rules(database.rules().withSingleTable(execution.createdTable().get(),
-                    database.dataSources().get(dataSources[0]).name()));
+        if (execution.changesRules()) {
+            database.updateRules(execution::rulesAfter);
         }
         for (int i = 0; i < dataSources.length; i++) {
             if (execution.boundSession()) {
@@ -376,7 +377,10 @@ public final class ShardedSession implements BackendSession {
                     return new TagResult("COMMIT", notices);
                 }
                 boolean commit = !failed;
+                int defaultIndex = database.dataSourceIndex(database.defaultDataSource().name());
+                BackendConnection settingsConnection = held[defaultIndex];
                 endTransaction(commit);
+                settingsAfterTransaction(settingsConnection, sink);
                 return new TagResult(commit ? "COMMIT" : "ROLLBACK", notices);
             }
             case ROLLBACK -> {
@@ -384,7 +388,10 @@ public final class ShardedSession implements BackendSession {
                     notices.add(warning("25P01", "there is no transaction in progress"));
                     return new TagResult("ROLLBACK", notices);
                 }
+                int defaultIndex = database.dataSourceIndex(database.defaultDataSource().name());
+                BackendConnection settingsConnection = held[defaultIndex];
                 endTransaction(false);
+                settingsAfterTransaction(settingsConnection, sink);
                 return new TagResult("ROLLBACK", notices);
             }
             case SAVEPOINT, RELEASE_SAVEPOINT, ROLLBACK_TO_SAVEPOINT -> {
@@ -543,10 +550,12 @@ public final class ShardedSession implements BackendSession {
         }
         CommandTags.Effect effect = CommandTags.effect(result.tag());
         if (effect == CommandTags.Effect.SETTINGS) {
-            reportParameterChanges(connection, sink);
             if (!explicit && !implicit) {
                 readSettings(connection);
+            } else {
+                settingsDirty = true;
             }
+            reportParameterChanges(connection, sink);
         } else if (effect == CommandTags.Effect.SESSION_STATE) {
             bound[index] = true;
         }
@@ -559,6 +568,24 @@ public final class ShardedSession implements BackendSession {
         }
         afterStatement();
         return result;
+    }
+
+    /**
+     * After a transaction in which settings changed: read them back from the default data
+     * source's connection (a rolled-back SET is gone) and tell the client what changed.
+     */
+    private void settingsAfterTransaction(BackendConnection connection, ResultSink sink) throws StatementFailure {
+        if (!settingsDirty) {
+            return;
+        }
+        settingsDirty = false;
+        int index = database.dataSourceIndex(database.defaultDataSource().name());
+        BackendConnection current = connection != null && !connection.isBroken() ? connection : acquire(index);
+        readSettings(current);
+        reportParameterChanges(current, sink);
+        if (connection == null || connection.isBroken()) {
+            afterStatement();
+        }
     }
 
     private void readSettings(BackendConnection connection) {

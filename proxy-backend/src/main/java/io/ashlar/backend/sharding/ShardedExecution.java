@@ -13,6 +13,8 @@ import io.ashlar.merge.RowCursor;
 import io.ashlar.parser.statement.AnalyzedStatement;
 import io.ashlar.parser.statement.DdlKind;
 import io.ashlar.parser.statement.DdlStatement;
+import io.ashlar.parser.statement.IndexReference;
+import io.ashlar.route.rule.ShardingRules;
 import io.ashlar.parser.statement.StatementKind;
 import io.ashlar.parser.statement.TableRole;
 import io.ashlar.rewrite.MergeTemplate;
@@ -132,10 +134,29 @@ public final class ShardedExecution {
     }
 
     /**
+     * Whether the statement cannot run inside a transaction block (VACUUM, CREATE INDEX
+     * CONCURRENTLY, ...): its units then run one by one, each on its own.
+     */
+    public boolean refusesTransaction() {
+        String command = statement.command();
+        if (command.equals("vacuum") || command.equals("cluster") || command.equals("reindex")) {
+            return true;
+        }
+        String sql = statement.sql();
+        for (int i = 0, n = sql.length() - 12; i <= n; i++) {
+            char c = sql.charAt(i);
+            if ((c == 'c' || c == 'C') && sql.regionMatches(true, i, "concurrently", 0, 12)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * A table this CREATE TABLE makes that no rule knows: it becomes a single table on the data
      * source it was created on.
      */
-    public Optional<String> createdTable() {
+    private Optional<String> createdTable() {
         if (statement.kind() != StatementKind.DDL || !(statement.body() instanceof DdlStatement ddl)
                 || ddl.kind() != DdlKind.CREATE_TABLE || route.units().size() != 1
                 || !route.units().get(0).tables().isEmpty()) {
@@ -150,6 +171,41 @@ public final class ShardedExecution {
             }
         }
         return Optional.empty();
+    }
+
+    /** Whether {@link #rulesAfter} may change the rules (a CREATE TABLE or CREATE INDEX). */
+    public boolean changesRules() {
+        return statement.kind() == StatementKind.DDL && statement.body() instanceof DdlStatement ddl
+                && (ddl.kind() == DdlKind.CREATE_TABLE || ddl.kind() == DdlKind.CREATE_INDEX);
+    }
+
+    /**
+     * The rules after this statement succeeded: a CREATE TABLE of a table no rule knows makes a
+     * single table on the data source it ran on; a CREATE INDEX on a sharded table is remembered
+     * so that a DROP INDEX naming no table finds its shards. The same rules when nothing changes.
+     */
+    public ShardingRules rulesAfter(ShardingRules rules) {
+        if (statement.kind() != StatementKind.DDL || !(statement.body() instanceof DdlStatement ddl)) {
+            return rules;
+        }
+        if (ddl.kind() == DdlKind.CREATE_TABLE) {
+            Optional<String> created = createdTable();
+            return created.isPresent()
+                    ? rules.withSingleTable(created.get(), database.dataSources().get(dataSources[0]).name()) : rules;
+        }
+        if (ddl.kind() == DdlKind.CREATE_INDEX) {
+            ShardingRules result = rules;
+            for (IndexReference index : statement.indexes()) {
+                if (!index.constraint() && index.table().isPresent()) {
+                    String table = statement.tables().get(index.table().getAsInt()).name().name();
+                    if (rules.find(table).isPresent()) {
+                        result = result.withIndex(index.name().name(), table);
+                    }
+                }
+            }
+            return result;
+        }
+        return rules;
     }
 
     /** Whether the statement made state only its connection has (a temporary table). */

@@ -165,8 +165,15 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         SessionSettings settings;
+        Map<String, String> parameters = startup.parameters();
+        String defaultZone = database.defaultTimeZone();
+        if (!defaultZone.isEmpty() && !hasParameter(parameters, "TimeZone")) {
+            parameters = new java.util.LinkedHashMap<>(parameters);
+            parameters.put("TimeZone", defaultZone);
+        }
+        String timeZone = parameterValue(parameters, "TimeZone");
         try {
-            settings = startupSettings(startup.parameters());
+            settings = startupSettings(parameters);
         } catch (IllegalArgumentException e) {
             fatal(ctx, "22023", e.getMessage());
             return;
@@ -194,13 +201,38 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
                 new String[] {"server_version", backendParameters.getOrDefault("server_version", "14.0")},
                 new String[] {"session_authorization", user},
                 new String[] {"standard_conforming_strings", "on"},
-                new String[] {"TimeZone", startup.parameter("TimeZone").orElse(backendParameters.getOrDefault("TimeZone", "UTC"))})) {
+                new String[] {"TimeZone", timeZone != null ? timeZone : backendParameters.getOrDefault("TimeZone", "UTC")})) {
             ctx.write(new ParameterStatus(p[0], p[1]));
             backend.reported(p[0], p[1]);
         }
         ctx.write(new BackendKeyData(processId, secretKey));
         ctx.writeAndFlush(ReadyForQuery.IDLE);
         state = State.READY;
+    }
+
+    /** Whether the startup packet sets this GUC (names are case-insensitive), directly or in options. */
+    private static boolean hasParameter(Map<String, String> parameters, String name) {
+        return parameterValue(parameters, name) != null;
+    }
+
+    private static String parameterValue(Map<String, String> parameters, String name) {
+        String result = null;
+        for (Map.Entry<String, String> e : parameters.entrySet()) {
+            if (e.getKey().equalsIgnoreCase(name)) {
+                result = e.getValue();
+            }
+        }
+        String options = parameters.get("options");
+        if (options != null) {
+            String lower = options.toLowerCase(Locale.ROOT);
+            String key = name.toLowerCase(Locale.ROOT) + "=";
+            int at = lower.lastIndexOf(key);
+            if (at >= 0) {
+                int end = options.indexOf(' ', at);
+                result = options.substring(at + key.length(), end < 0 ? options.length() : end);
+            }
+        }
+        return result;
     }
 
     private String clientEncoding() {

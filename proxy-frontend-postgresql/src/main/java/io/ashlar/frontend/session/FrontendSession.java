@@ -372,8 +372,27 @@ public final class FrontendSession implements ResultSink {
             failExtended(failure.fields());
             return;
         }
-        statements.put(name, new PreparedStatement(prepared, parse.parameterTypeOids()));
+        PreparedStatement statement = new PreparedStatement(prepared, parse.parameterTypeOids());
+        if (!name.isEmpty() || describesNext(name)) {
+            // PostgreSQL reports a statement's errors at Parse. A named statement is parsed once and
+            // run many times, and a Describe would ask the backend anyway: check it on a backend now
+            // (the description is kept for Describe). An unnamed statement about to run is checked
+            // by its first execution, saving the round trip.
+            try {
+                statement.description(backend.describe(prepared));
+            } catch (StatementFailure failure) {
+                failExtended(failure.fields());
+                return;
+            }
+        }
+        statements.put(name, statement);
         out.write(ParseComplete.INSTANCE);
+    }
+
+    /** Whether the next queued message is a Describe of this statement. */
+    private boolean describesNext(String name) {
+        FrontendMessage next = inbox.peek();
+        return next instanceof Describe d && d.kind() == 'S' && d.name().equals(name);
     }
 
     private void bind(Bind bind) {
@@ -389,6 +408,12 @@ public final class FrontendSession implements ResultSink {
         }
         byte[][] values = bind.parameterValues();
         short[] formats = bind.parameterFormats();
+        int required = statement.prepared.parameterTypes().length;
+        if (values.length != required) {
+            failExtended(ErrorFields.error("08P01", "bind message supplies " + values.length
+                    + " parameters, but prepared statement \"" + bind.statement() + "\" requires " + required));
+            return;
+        }
         if (formats.length > 1 && formats.length != values.length) {
             failExtended(ErrorFields.error("08P01", "bind message has " + formats.length
                     + " parameter formats but " + values.length + " parameters"));

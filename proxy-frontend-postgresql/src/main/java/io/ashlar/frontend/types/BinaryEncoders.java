@@ -43,6 +43,9 @@ public final class BinaryEncoders {
     private static final ValueEncoder UUID_ARRAY = new ArrayEncoder(TypeOids.UUID_ARRAY, UuidEncoder.INSTANCE);
     private static final ValueEncoder JSONB_ARRAY = new ArrayEncoder(TypeOids.JSONB_ARRAY, JsonbEncoder.INSTANCE);
 
+    private static final ValueEncoder POINT_ARRAY = new ArrayEncoder(TypeOids.POINT_ARRAY, GeometryEncoder.POINT);
+    private static final ValueEncoder TIMETZ_ARRAY = new ArrayEncoder(TypeOids.TIMETZ_ARRAY, TimetzEncoder.INSTANCE);
+
     private BinaryEncoders() {
     }
 
@@ -65,6 +68,11 @@ public final class BinaryEncoders {
     private static ValueEncoder lookup(int typeOid) {
         return switch (typeOid) {
             case TypeOids.BOOL -> BoolEncoder.INSTANCE;
+            case TypeOids.POINT -> GeometryEncoder.POINT;
+            case TypeOids.BOX -> GeometryEncoder.BOX;
+            case TypeOids.TIMETZ -> TimetzEncoder.INSTANCE;
+            case TypeOids.POINT_ARRAY -> POINT_ARRAY;
+            case TypeOids.TIMETZ_ARRAY -> TIMETZ_ARRAY;
             case TypeOids.BYTEA -> ByteaEncoder.INSTANCE;
             case TypeOids.NAME -> SameBytesEncoder.NAME;
             case TypeOids.INT8 -> IntegerEncoder.INT8;

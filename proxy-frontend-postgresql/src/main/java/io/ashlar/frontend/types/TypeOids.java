@@ -53,4 +53,15 @@ public final class TypeOids {
 
     private TypeOids() {
     }
+
+    /** {@code point}. */
+    public static final int POINT = 600;
+    /** {@code box}. */
+    public static final int BOX = 603;
+    /** {@code time with time zone}. */
+    public static final int TIMETZ = 1266;
+    /** {@code point[]}. */
+    public static final int POINT_ARRAY = 1017;
+    /** {@code timetz[]}. */
+    public static final int TIMETZ_ARRAY = 1270;
 }

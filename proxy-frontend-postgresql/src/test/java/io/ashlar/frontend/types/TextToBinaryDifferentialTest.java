@@ -186,6 +186,21 @@ final class TextToBinaryDifferentialTest {
     }
 
     @Test
+    void pointsAndBoxes() throws Exception {
+        assertColumns(TypeOids.POINT, "'(1,2)'::point", "'(-1.5,2.25e10)'::point", "'(0.1,-0)'::point",
+                "point(1e-300, 'infinity')", "point('NaN', 3)");
+        assertColumns(TypeOids.BOX, "'((1,2),(3,4))'::box", "'(-1.5,0.1),(2.5,-7)'::box");
+        assertColumns(TypeOids.POINT_ARRAY, "ARRAY['(1,2)'::point, NULL, '(3.5,-4)'::point]");
+    }
+
+    @Test
+    void timesWithTimeZone() throws Exception {
+        assertColumns(TypeOids.TIMETZ, "'13:45:30.25+02'::timetz", "'00:00:00-05:30'::timetz",
+                "'23:59:59.999999+14'::timetz", "'12:00:00+00'::timetz", "'04:05:06-08:00:15'::timetz");
+        assertColumns(TypeOids.TIMETZ_ARRAY, "ARRAY['13:45:30+02'::timetz, NULL]");
+    }
+
+    @Test
     void timestamps() throws Exception {
         assertColumns(TypeOids.TIMESTAMP, "'2000-01-01 00:00:00'::timestamp", "'2024-01-31 12:34:56.789'::timestamp",
                 "'1999-12-31 23:59:59.999999'::timestamp", "'0044-03-15 12:00:00 BC'::timestamp",
