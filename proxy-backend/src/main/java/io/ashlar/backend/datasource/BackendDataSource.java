@@ -115,7 +115,10 @@ public final class BackendDataSource implements AutoCloseable {
             return false;
         }
         try {
-            String zone = firstValue(connection, SERVER_TIME_ZONE_SQL);
+            String zone = firstValue(connection, COMMAND_LINE_TIME_ZONE_SQL);
+            if (zone == null) {
+                zone = firstValue(connection, FILE_TIME_ZONE_SQL);
+            }
             if (zone == null) {
                 zone = firstValue(connection, "SELECT current_setting('log_timezone')");
             }
@@ -128,13 +131,16 @@ public final class BackendDataSource implements AutoCloseable {
         return true;
     }
 
-    /**
-     * The server's configured TimeZone (pgjdbc sends the JVM's zone when it connects, so a pooled
-     * connection does not show it): from postgresql.conf where the data source's user may read
-     * it, else log_timezone, which initdb sets to the same zone.
+    /*
+     * The server's configured TimeZone: pgjdbc sends the JVM's zone when it connects, so a pooled
+     * connection does not show it. Where the data source's user may read them (a superuser): the
+     * postmaster's command line (-c timezone=...), then the configuration files; otherwise
+     * log_timezone, which initdb sets to the same zone as timezone.
      */
-    private static final String SERVER_TIME_ZONE_SQL = "SELECT COALESCE((SELECT setting FROM pg_catalog.pg_file_settings"
-            + " WHERE name = 'timezone' AND applied ORDER BY seqno DESC LIMIT 1), 'GMT')";
+    private static final String COMMAND_LINE_TIME_ZONE_SQL = "SELECT substring(pg_catalog.pg_read_file('postmaster.opts')"
+            + " FROM '(?i)timezone=\"?([^\" ]+)')";
+    private static final String FILE_TIME_ZONE_SQL = "SELECT setting FROM pg_catalog.pg_file_settings"
+            + " WHERE name = 'timezone' AND applied ORDER BY seqno DESC LIMIT 1";
 
     private static String firstValue(BackendConnection connection, String sql) {
         String[] result = new String[1];

@@ -11,6 +11,10 @@ public final class ParameterCounter {
     }
 
     public static int count(String sql) {
+        if (startsWithPrepare(sql)) {
+            // PREPARE name AS ...: the $n belong to the statement being prepared, not to this one.
+            return 0;
+        }
         int result = 0;
         int n = sql.length();
         int i = 0;
@@ -43,6 +47,15 @@ public final class ParameterCounter {
             }
         }
         return result;
+    }
+
+    private static boolean startsWithPrepare(String sql) {
+        int i = 0;
+        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
+            i++;
+        }
+        return sql.regionMatches(true, i, "prepare", 0, 7) && i + 7 < sql.length()
+                && Character.isWhitespace(sql.charAt(i + 7));
     }
 
     private static boolean isIdentifierPart(char c) {

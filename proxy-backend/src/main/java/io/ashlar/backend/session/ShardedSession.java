@@ -232,6 +232,8 @@ public final class ShardedSession implements BackendSession {
             case RESET:
             case DISCARD:
                 return setting(statement, sink);
+            case SHOW:
+                return onDefault(statement.sql(), sink);
             case EMPTY:
                 return TagResult.EMPTY;
             case PREPARE:
@@ -241,7 +243,7 @@ public final class ShardedSession implements BackendSession {
                         + " is not supported on the sharded logical database " + database.name() + " yet",
                         "Use the extended query protocol (a driver's prepared statements) instead."));
             default:
-                return routed(plan, parameters);
+                return routed(plan, parameters, sink);
         }
     }
 
@@ -251,12 +253,15 @@ public final class ShardedSession implements BackendSession {
                 || command == TransactionCommand.ROLLBACK_TO_SAVEPOINT;
     }
 
-    private QueryResult routed(Plan plan, ParameterValues parameters) throws StatementFailure {
+    private QueryResult routed(Plan plan, ParameterValues parameters, ResultSink sink) throws StatementFailure {
         ShardedExecution execution;
         try {
             execution = ShardedExecution.plan(database, plan, parameters, new RouteValues(parameters));
         } catch (RouteException e) {
             throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
+        }
+        if (execution.isSession()) {
+            return onDefault(plan.statement().sql(), sink);
         }
         int[] dataSources = execution.dataSources();
         boolean atomic = !explicit && execution.isWrite() && (dataSources.length > 1 || execution.unitCount() > 1)

@@ -88,9 +88,6 @@ public final class ShardedExecution {
         AnalyzedStatement statement = plan.statement();
         RouteResult route = ROUTER.route(statement, routeParameters, database.rules());
         RewriteResult rewrite = plan.rewriter().rewrite(route, routeParameters);
-        if (rewrite.units().isEmpty()) {
-            throw new RouteException("XX000", "the statement routed to no data source");
-        }
         return new ShardedExecution(database, statement, route, rewrite, parameters);
     }
 
@@ -102,6 +99,9 @@ public final class ShardedExecution {
     public static Target representative(LogicalDatabase database, Plan plan, RouteParameters parameters) {
         RouteResult route = ROUTER.route(plan.statement(), parameters, database.rules());
         RewriteResult rewrite = plan.rewriter().rewrite(route, parameters);
+        if (rewrite.units().isEmpty()) {
+            return new Target(database.dataSourceIndex(database.defaultDataSource().name()), plan.statement().sql());
+        }
         RewrittenUnit unit = rewrite.units().get(0);
         return new Target(database.dataSourceIndex(unit.unit().dataSource()), unit.sql());
     }
@@ -116,6 +116,14 @@ public final class ShardedExecution {
         }
         RewrittenUnit unit = rewrite.units().get(0);
         return new Target(database.dataSourceIndex(unit.unit().dataSource()), unit.sql());
+    }
+
+    /**
+     * Whether the statement belongs to the session rather than to any table (SHOW, LISTEN,
+     * statements the router leaves to the session): it then runs as is on the default data source.
+     */
+    public boolean isSession() {
+        return rewrite.units().isEmpty();
     }
 
     /** The data sources the statement needs, by index, in the order the units name them. */

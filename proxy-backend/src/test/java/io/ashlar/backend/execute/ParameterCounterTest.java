@@ -24,6 +24,13 @@ class ParameterCounterTest {
     }
 
     @Test
+    void theParametersOfAStatementBeingPreparedAreNotThisStatements() {
+        assertEquals(0, ParameterCounter.count("PREPARE twice (int) AS SELECT $1 * 2"));
+        assertEquals(0, ParameterCounter.count("  prepare p AS select $1"));
+        assertEquals(1, ParameterCounter.count("select $1 as prepared"));
+    }
+
+    @Test
     void ignoresDollarsInsideIdentifiers() {
         assertEquals(0, ParameterCounter.count("select a$1 from t"));
     }

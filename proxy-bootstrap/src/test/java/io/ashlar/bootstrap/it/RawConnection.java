@@ -1,0 +1,263 @@
+package io.ashlar.bootstrap.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A PostgreSQL protocol client written by hand over a plain socket: the test decides every byte it
+ * sends (valid or not) and sees every message that comes back. Logs in with a startup packet and,
+ * when asked, a clear-text password; nothing else of authentication is implemented.
+ *
+ * @see <a href="https://www.postgresql.org/docs/current/protocol-message-formats.html">PostgreSQL: Message Formats</a>
+ */
+final class RawConnection implements AutoCloseable {
+
+    /** One backend message as read off the socket. */
+    record Message(char type, byte[] body) {
+
+        /** The fields of an ErrorResponse or NoticeResponse by their code. */
+        Map<Character, String> fields() {
+            Map<Character, String> result = new LinkedHashMap<>();
+            int i = 0;
+            while (i < body.length && body[i] != 0) {
+                char code = (char) body[i++];
+                int end = i;
+                while (body[end] != 0) {
+                    end++;
+                }
+                result.put(code, new String(body, i, end - i, StandardCharsets.UTF_8));
+                i = end + 1;
+            }
+            return result;
+        }
+
+        /** The body as text up to its first zero byte (a CommandComplete tag, a ParameterStatus name). */
+        String text() {
+            int end = 0;
+            while (end < body.length && body[end] != 0) {
+                end++;
+            }
+            return new String(body, 0, end, StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public String toString() {
+            return type == 'E' || type == 'N' ? type + " " + fields() : type + " " + HexFormat.of().formatHex(body);
+        }
+    }
+
+    private final Socket socket;
+    private final OutputStream out;
+    private final DataInputStream in;
+
+    RawConnection(int port) throws IOException {
+        socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(20_000);
+        socket.setTcpNoDelay(true);
+        out = socket.getOutputStream();
+        in = new DataInputStream(socket.getInputStream());
+    }
+
+    void send(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+    }
+
+    /** The next message, or null at end of stream (or a reset connection). */
+    Message read() throws IOException {
+        int type;
+        try {
+            type = in.read();
+        } catch (SocketException e) {
+            return null;
+        }
+        if (type < 0) {
+            return null;
+        }
+        int length = in.readInt();
+        byte[] body = new byte[length - 4];
+        in.readFully(body);
+        return new Message((char) type, body);
+    }
+
+    /** Everything the server sends until it closes the connection; a message cut short ends with type '!'. */
+    List<Message> readUntilClosed() throws IOException {
+        List<Message> result = new ArrayList<>();
+        while (true) {
+            Message message;
+            try {
+                message = read();
+            } catch (EOFException e) {
+                result.add(new Message('!', new byte[0]));
+                return result;
+            }
+            if (message == null) {
+                return result;
+            }
+            result.add(message);
+        }
+    }
+
+    /** Messages up to and including the next message of that type. */
+    List<Message> readThrough(char last) throws IOException {
+        List<Message> result = new ArrayList<>();
+        while (true) {
+            Message message = read();
+            if (message == null) {
+                throw new AssertionError("connection closed before a '" + last + "' message; got " + result);
+            }
+            result.add(message);
+            if (message.type() == last) {
+                return result;
+            }
+        }
+    }
+
+    /** Messages up to and including the next ReadyForQuery. */
+    List<Message> readUntilReady() throws IOException {
+        return readThrough('Z');
+    }
+
+    /**
+     * Sends a startup packet, answers a clear-text password request if one comes, and reads up to
+     * the first ReadyForQuery.
+     *
+     * @return the login messages after authentication (ParameterStatus, BackendKeyData, ReadyForQuery)
+     */
+    List<Message> logIn(String user, String database, String password) throws IOException {
+        send(startupPacket(user, database));
+        Message request = read();
+        assertEquals('R', request.type(), () -> "expected an authentication request, got " + request);
+        int code = ByteBuffer.wrap(request.body()).getInt();
+        if (code == 3) {
+            send(message('p', cString(password)));
+            Message ok = read();
+            assertEquals('R', ok.type(), () -> "expected AuthenticationOk, got " + ok);
+            assertEquals(0, ByteBuffer.wrap(ok.body()).getInt(), "AuthenticationOk");
+        } else {
+            assertEquals(0, code, "AuthenticationOk or AuthenticationCleartextPassword");
+        }
+        return readUntilReady();
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+
+    // ------------------------------------------------------------------ message builders
+
+    static byte[] cString(String value) {
+        byte[] text = value.getBytes(StandardCharsets.UTF_8);
+        byte[] result = new byte[text.length + 1];
+        System.arraycopy(text, 0, result, 0, text.length);
+        return result;
+    }
+
+    /** A typed message: Byte1 type, Int32 length counting itself, body. */
+    static byte[] message(char type, byte[] body) {
+        return ByteBuffer.allocate(5 + body.length).put((byte) type).putInt(4 + body.length).put(body).array();
+    }
+
+    static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream result = new ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            result.writeBytes(part);
+        }
+        return result.toByteArray();
+    }
+
+    /** StartupMessage for protocol 3.0 with UTF8 and a fixed application name. */
+    static byte[] startupPacket(String user, String database) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        body.writeBytes(new byte[] {0, 3, 0, 0});
+        for (String s : new String[] {"user", user, "database", database, "client_encoding", "UTF8",
+                "application_name", "raw"}) {
+            body.writeBytes(cString(s));
+        }
+        body.write(0);
+        byte[] bytes = body.toByteArray();
+        return ByteBuffer.allocate(4 + bytes.length).putInt(4 + bytes.length).put(bytes).array();
+    }
+
+    static byte[] query(String sql) {
+        return message('Q', cString(sql));
+    }
+
+    /** Parse: statement name, SQL, parameter type OIDs (0 = unspecified). */
+    static byte[] parse(String name, String sql, int... typeOids) {
+        ByteBuffer types = ByteBuffer.allocate(2 + 4 * typeOids.length).putShort((short) typeOids.length);
+        for (int oid : typeOids) {
+            types.putInt(oid);
+        }
+        return message('P', concat(cString(name), cString(sql), types.array()));
+    }
+
+    /**
+     * Bind: portal, statement, parameter format codes, parameter values (null for SQL NULL), result format codes.
+     */
+    static byte[] bind(String portal, String statement, short[] parameterFormats, byte[][] values, short[] resultFormats) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        body.writeBytes(cString(portal));
+        body.writeBytes(cString(statement));
+        body.writeBytes(ByteBuffer.allocate(2).putShort((short) parameterFormats.length).array());
+        for (short format : parameterFormats) {
+            body.writeBytes(ByteBuffer.allocate(2).putShort(format).array());
+        }
+        body.writeBytes(ByteBuffer.allocate(2).putShort((short) values.length).array());
+        for (byte[] value : values) {
+            body.writeBytes(ByteBuffer.allocate(4).putInt(value == null ? -1 : value.length).array());
+            if (value != null) {
+                body.writeBytes(value);
+            }
+        }
+        body.writeBytes(ByteBuffer.allocate(2).putShort((short) resultFormats.length).array());
+        for (short format : resultFormats) {
+            body.writeBytes(ByteBuffer.allocate(2).putShort(format).array());
+        }
+        return message('B', body.toByteArray());
+    }
+
+    /** Bind of text parameters with text results. */
+    static byte[] bind(String portal, String statement, String... textValues) {
+        byte[][] values = new byte[textValues.length][];
+        for (int i = 0; i < textValues.length; i++) {
+            values[i] = textValues[i] == null ? null : textValues[i].getBytes(StandardCharsets.UTF_8);
+        }
+        return bind(portal, statement, new short[0], values, new short[0]);
+    }
+
+    static byte[] describe(char kind, String name) {
+        return message('D', concat(new byte[] {(byte) kind}, cString(name)));
+    }
+
+    static byte[] execute(String portal, int maxRows) {
+        return message('E', concat(cString(portal), ByteBuffer.allocate(4).putInt(maxRows).array()));
+    }
+
+    static byte[] close(char kind, String name) {
+        return message('C', concat(new byte[] {(byte) kind}, cString(name)));
+    }
+
+    static byte[] sync() {
+        return message('S', new byte[0]);
+    }
+
+    static byte[] flush() {
+        return message('H', new byte[0]);
+    }
+}
