@@ -1,11 +1,15 @@
 package io.ashlar.rewrite;
 
+import io.ashlar.merge.plan.Aggregate;
 import io.ashlar.merge.plan.MergePlan;
 import io.ashlar.merge.plan.TextCollation;
 import io.ashlar.merge.step.MergeStep;
+import io.ashlar.merge.value.TypeOids;
 import io.ashlar.rewrite.query.MergeSpec;
 import io.ashlar.route.RouteParameters;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 
 /**
@@ -17,6 +21,8 @@ import java.util.OptionalLong;
  * <p>The shard rows hold the client's columns followed by {@link #derivedColumns()} derived ones
  * (AVG's SUM and COUNT, ORDER BY and GROUP BY keys not selected, HAVING aggregates); the merged
  * cursor already hides them, and RowDescription must show only the first {@link #visibleColumns}.
+ * A few visible columns are not what the shards computed either: {@code COUNT/SUM/AVG(DISTINCT x)}
+ * reach the shards as x itself, so RowDescription must describe them as {@link #resultTypes} says.
  */
 public final class MergeTemplate {
 
@@ -32,8 +38,43 @@ public final class MergeTemplate {
         this.parameters = parameters;
     }
 
-    /** The merge step and visible width for one execution, its rows typed as the shards report. */
-    public record Merge(MergeStep step, int visibleColumns) {
+    /**
+     * The merge step and visible width for one execution, its rows typed as the shards report.
+     *
+     * @param resultTypes the visible columns whose RowDescription field the proxy must replace;
+     *                    usually empty (see {@link MergeTemplate#resultTypes})
+     */
+    public record Merge(MergeStep step, int visibleColumns, List<ResultType> resultTypes) {
+    }
+
+    /**
+     * A visible column that PostgreSQL would describe otherwise than the shard did: the result type
+     * of an aggregate the shards did not compute as written. Its RowDescription field keeps the
+     * shard's name and format, takes this type OID, size and modifier, and table OID and column
+     * number 0 (a computed column, as PostgreSQL reports every aggregate). See
+     * <a href="https://www.postgresql.org/docs/current/protocol-message-formats.html#PROTOCOL-MESSAGE-FORMATS-ROWDESCRIPTION">RowDescription</a>
+     * and the result types of <a href="https://www.postgresql.org/docs/current/functions-aggregate.html">Aggregate Functions</a>.
+     *
+     * @param column       0-based index among the visible columns
+     * @param typeOid      {@code pg_type.oid} of the result
+     * @param typeSize     {@code pg_type.typlen}: 8, 4, or -1 for a varlena
+     * @param typeModifier always -1: an aggregate's result has no typmod
+     */
+    public record ResultType(int column, int typeOid, short typeSize, int typeModifier) {
+
+        static ResultType of(int column, int typeOid) {
+            short size = switch (typeOid) {
+                case TypeOids.INT8, TypeOids.FLOAT8 -> 8;
+                case TypeOids.FLOAT4 -> 4;
+                default -> -1;
+            };
+            return new ResultType(column, typeOid, size, -1);
+        }
+
+        /** {@code #1=20(8,-1)}: column, type OID, size and modifier. */
+        public String describe() {
+            return "#" + column + "=" + typeOid + "(" + typeSize + "," + typeModifier + ")";
+        }
     }
 
     /**
@@ -50,7 +91,62 @@ public final class MergeTemplate {
      * does (it must, for ORDER BY and for GROUP BY merged while streaming).
      */
     public Merge merge(int[] typeOids, TextCollation collation) {
-        return new Merge(spec.step(typeOids, offset, limit, collation, parameters), spec.visibleColumns(typeOids.length));
+        return new Merge(spec.step(typeOids, offset, limit, collation, parameters), spec.visibleColumns(typeOids.length),
+                resultTypes(typeOids));
+    }
+
+    /**
+     * The visible columns whose RowDescription field must be replaced, for shard rows of these
+     * types (those of the first shard's RowDescription, derived columns included): PostgreSQL's
+     * result type of each {@code COUNT/SUM/AVG(DISTINCT x)} of the select list, whose shard column
+     * is x. {@code count} is bigint; {@code sum} of smallint or integer is bigint, of bigint or
+     * numeric numeric, of real real, of double precision double precision; {@code avg} of an
+     * integer or numeric is numeric, of real or double precision double precision. An argument
+     * type the merge cannot add up (money, interval) is left as it is: the merge refuses it.
+     * Empty, and allocation-free, for a statement with no such aggregate.
+     */
+    public List<ResultType> resultTypes(int[] typeOids) {
+        List<Aggregate> aggregates = spec.visibleDistinctAggregates();
+        if (aggregates.isEmpty()) {
+            return List.of();
+        }
+        List<ResultType> result = new ArrayList<>(aggregates.size());
+        for (Aggregate aggregate : aggregates) {
+            int typeOid = switch (aggregate) {
+                case Aggregate.CountDistinct count -> TypeOids.INT8;
+                case Aggregate.SumDistinct sum -> sumType(argumentType(typeOids, sum.argumentColumn()));
+                case Aggregate.AvgDistinct avg -> averageType(argumentType(typeOids, avg.argumentColumn()));
+                default -> 0;
+            };
+            if (typeOid != 0 && aggregate.column() < typeOids.length) {
+                result.add(ResultType.of(aggregate.column(), typeOid));
+            }
+        }
+        return List.copyOf(result);
+    }
+
+    private static int argumentType(int[] typeOids, int column) {
+        return column < typeOids.length ? typeOids[column] : 0;
+    }
+
+    /** PostgreSQL's {@code sum} result type for an argument type; 0 for one the merge does not add. */
+    private static int sumType(int argumentType) {
+        return switch (argumentType) {
+            case TypeOids.INT2, TypeOids.INT4 -> TypeOids.INT8;
+            case TypeOids.INT8, TypeOids.NUMERIC -> TypeOids.NUMERIC;
+            case TypeOids.FLOAT4 -> TypeOids.FLOAT4;
+            case TypeOids.FLOAT8 -> TypeOids.FLOAT8;
+            default -> 0;
+        };
+    }
+
+    /** PostgreSQL's {@code avg} result type for an argument type; 0 for one the merge does not average. */
+    private static int averageType(int argumentType) {
+        return switch (argumentType) {
+            case TypeOids.INT2, TypeOids.INT4, TypeOids.INT8, TypeOids.NUMERIC -> TypeOids.NUMERIC;
+            case TypeOids.FLOAT4, TypeOids.FLOAT8 -> TypeOids.FLOAT8;
+            default -> 0;
+        };
     }
 
     /** The plan the merge compiles, for EXPLAIN and tests. */

@@ -28,7 +28,8 @@ import java.util.Optional;
  * sql
  * the SQL, one or more lines
  * ---
- * expected output: per unit "ds: sql" (and "  parameters [..]" when they moved), then "merge: plan",
+ * expected output: per unit "ds: sql" (and "  parameters [..]" when they moved), then "merge: plan"
+ * and, when RowDescription must differ from the shards', "result types: #column=oid(size,typmod) ...",
  * or "error SQLSTATE: message"
  * </pre>
  * Without {@code types}, the merge is described for shard rows of one text column per select-list

@@ -76,7 +76,14 @@ class RewriteGoldenTest {
                 } else {
                     MergePlan plan = merge.plan(types);
                     result.append("merge: ").append(plan.describe()).append('\n');
-                    merge.merge(types);
+                    List<MergeTemplate.ResultType> resultTypes = merge.merge(types).resultTypes();
+                    if (!resultTypes.isEmpty()) {
+                        result.append("result types:");
+                        for (MergeTemplate.ResultType each : resultTypes) {
+                            result.append(' ').append(each.describe());
+                        }
+                        result.append('\n');
+                    }
                 }
             }
         } catch (RouteException e) {

@@ -86,6 +86,58 @@ class RewriteMergeTest {
     }
 
     @Test
+    void distinctOverGroupsWithHiddenKeyMergesTheGroupsThenTheVisibleRows() {
+        RewriteResult rewrite = rewrite("SELECT DISTINCT status FROM t_order GROUP BY status, user_id", RouteParameters.NONE);
+        int[] types = {TEXT, INT4};
+        // PostgreSQL: groups (new,1) (new,2) (paid,1) -> DISTINCT status -> new, paid.
+        List<String> merged = merge(rewrite, types,
+                rows(row("new", "1"), row("new", "2"), row("paid", "1")),
+                rows(row("new", "1"), row("paid", "1")));
+        assertEquals(List.of("new", "paid"), merged);
+    }
+
+    @Test
+    void distinctAggregateResultTypesAreTheMergedValuesTypes() {
+        RewriteResult rewrite = rewrite("SELECT count(DISTINCT user_id), sum(DISTINCT user_id), avg(DISTINCT amount),"
+                + " min(amount) FROM t_order", RouteParameters.NONE);
+        int[] types = {INT4, INT4, NUMERIC, NUMERIC};
+        MergeTemplate.Merge merge = rewrite.merge().orElseThrow().merge(types);
+        assertEquals(List.of(new MergeTemplate.ResultType(0, INT8, (short) 8, -1),
+                new MergeTemplate.ResultType(1, INT8, (short) 8, -1),
+                new MergeTemplate.ResultType(2, NUMERIC, (short) -1, -1)), merge.resultTypes());
+        try (RowCursor cursor = merge.step().open(List.of(
+                new ListRowCursor(types, rows(row("1", "1", "2.50", "2.50"), row("2", "2", "3", "3"))),
+                new ListRowCursor(types, rows(row("2", "2", "2.50", "2.50")))))) {
+            for (MergeTemplate.ResultType each : merge.resultTypes()) {
+                assertEquals(each.typeOid(), cursor.typeOid(each.column()), "column " + each.column());
+            }
+            assertEquals(true, cursor.next());
+            assertEquals("2|3|2.7500000000000000|2.50", String.join("|",
+                    text(cursor.value(0)), text(cursor.value(1)), text(cursor.value(2)), text(cursor.value(3))));
+        }
+    }
+
+    @Test
+    void distinctOrderedByUnselectedColumnAddsNoColumnAndTheMergeRefuses() {
+        RewriteResult rewrite = rewrite("SELECT DISTINCT status FROM t_order ORDER BY amount", RouteParameters.NONE);
+        assertEquals("SELECT DISTINCT status FROM t_order_0 ORDER BY amount", rewrite.units().get(0).sql());
+        RouteException error = assertThrows(RouteException.class,
+                () -> rewrite.merge().orElseThrow().merge(new int[] {TEXT}));
+        assertEquals("0A000", error.sqlState());
+    }
+
+    @Test
+    void distinctOverGroupsOrderedByHiddenGroupKeyIsPostgresqlsError() {
+        RouteException error = assertThrows(RouteException.class, () -> rewrite(
+                "SELECT DISTINCT status FROM t_order GROUP BY status, user_id ORDER BY user_id", RouteParameters.NONE));
+        assertEquals("42P10", error.sqlState());
+    }
+
+    private static String text(byte[] value) {
+        return value == null ? "NULL" : new String(value, StandardCharsets.UTF_8);
+    }
+
+    @Test
     void negativeLimitParameterIsRefusedAtRewrite() {
         RouteException error = assertThrows(RouteException.class,
                 () -> rewrite("SELECT order_id FROM t_order LIMIT $1", parameters(-1L)));

@@ -48,6 +48,8 @@ public final class MergeSpec {
     private final boolean havingParameters;
     private final PaginationSpec pagination;
     private final boolean disjointUnits;
+    private final Optional<String> refusal;
+    private final List<Aggregate> visibleDistinctAggregates;
     private volatile Compiled compiled;
 
     private record Compiled(int columnCount, TextCollation collation, MergeStep step) {
@@ -55,7 +57,7 @@ public final class MergeSpec {
 
     MergeSpec(int derivedColumns, List<SortKey> orderBy, List<SortKey> groupBy, boolean groupsSorted,
               List<Aggregate> aggregates, boolean distinct, Optional<HavingPredicate> having, boolean havingParameters,
-              PaginationSpec pagination, boolean disjointUnits) {
+              PaginationSpec pagination, boolean disjointUnits, Optional<String> refusal) {
         this.derivedColumns = derivedColumns;
         this.orderBy = List.copyOf(orderBy);
         this.groupBy = List.copyOf(groupBy);
@@ -66,6 +68,16 @@ public final class MergeSpec {
         this.havingParameters = havingParameters;
         this.pagination = pagination;
         this.disjointUnits = disjointUnits;
+        this.refusal = refusal;
+        List<Aggregate> visibleDistinct = new ArrayList<>();
+        for (Aggregate aggregate : aggregates) {
+            boolean distinctArgument = aggregate instanceof Aggregate.CountDistinct
+                    || aggregate instanceof Aggregate.SumDistinct || aggregate instanceof Aggregate.AvgDistinct;
+            if (distinctArgument && aggregate.column() < DERIVED) {
+                visibleDistinct.add(aggregate);
+            }
+        }
+        this.visibleDistinctAggregates = List.copyOf(visibleDistinct);
         int fixed = 0;
         for (SortKey key : orderBy) {
             fixed = Math.max(fixed, fixedWidth(key.column()));
@@ -102,6 +114,15 @@ public final class MergeSpec {
         return disjointUnits;
     }
 
+    /**
+     * The DISTINCT aggregates of the select list ({@code COUNT/SUM/AVG(DISTINCT x)}): their shard
+     * column holds x itself, so its RowDescription field is x's, not the aggregate's. Their
+     * columns are fixed (an aggregate after a {@code *} is refused).
+     */
+    public List<Aggregate> visibleDistinctAggregates() {
+        return visibleDistinctAggregates;
+    }
+
     /** Whether the HAVING reads parameters, so that the merge is bound per execution. */
     public boolean havingParameters() {
         return havingParameters;
@@ -112,10 +133,14 @@ public final class MergeSpec {
      *
      * @param collation the text collation of the shards' sort, applied to every column (C compares bytes)
      * @throws RouteException 0A000 when the shards' rows cannot be merged (too few columns, an AVG of
-     *                        {@code real} whose partial sums the shards computed in single precision)
+     *                        {@code real} whose partial sums the shards computed in single precision,
+     *                        a SELECT DISTINCT sorted by an expression the rewriter could not place)
      */
     public MergePlan plan(int[] typeOids, long offset, OptionalLong limit, TextCollation collation,
                           RouteParameters parameters) {
+        if (refusal.isPresent()) {
+            throw new RouteException("0A000", refusal.get());
+        }
         int columnCount = typeOids.length;
         int visible = columnCount - derivedColumns;
         if (visible < fixedColumns || visible < 0) {
@@ -284,6 +309,9 @@ public final class MergeSpec {
         }
         if (having.isPresent()) {
             result.append(" having");
+        }
+        if (refusal.isPresent()) {
+            result.append(" refused");
         }
         return result.append(' ').append(pagination.describe()).toString();
     }

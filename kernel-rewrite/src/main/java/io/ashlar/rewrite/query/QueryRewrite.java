@@ -46,7 +46,8 @@ import java.util.Set;
  *       keys, HAVING, DISTINCT aggregates), the shards get no LIMIT at all.</li>
  *   <li>Derived columns, appended after the select list as {@code , expr AS "__ashlar_dN"}: AVG's
  *       SUM and COUNT; ORDER BY and GROUP BY expressions that are not a select-list item before the
- *       first {@code *}; aggregates of HAVING and ORDER BY that are not selected.</li>
+ *       first {@code *}; aggregates of HAVING and ORDER BY that are not selected. Never for the ORDER
+ *       BY of a SELECT DISTINCT, where PostgreSQL requires the select-list items themselves (42P10).</li>
  *   <li>GROUP BY: the shards group, the proxy re-groups: while streaming when the shards sort by
  *       the group keys (the statement's ORDER BY starts with them, or it has none and the rewriter
  *       adds {@code ORDER BY} the keys), in memory otherwise.</li>
@@ -73,6 +74,8 @@ public final class QueryRewrite {
     private final List<SourceRange> distinctArguments = new ArrayList<>();
     private final Set<String> distinctArgumentKeys = new HashSet<>();
     private final int[] groupColumns;
+    private final boolean distinctSelectList;
+    private final List<String> unplacedDistinctOrder = new ArrayList<>();
 
     /** A derived select-list item: {@code prefix + sql[from, to) + suffix}. */
     private record Derived(String prefix, int from, int to, String suffix) {
@@ -94,6 +97,8 @@ public final class QueryRewrite {
         }
         this.firstStar = star;
         this.groupColumns = new int[select.groupBy().size()];
+        this.distinctSelectList = select.distinct() == DistinctKind.DISTINCT && star == select.projections().size()
+                && select.setOperation() == SetOperation.NONE;
     }
 
     /**
@@ -129,7 +134,10 @@ public final class QueryRewrite {
         }
         List<SortKey> orderBy = new ArrayList<>(select.orderBy().size());
         for (OrderByItem item : select.orderBy()) {
-            orderBy.add(new SortKey(orderColumn(item), item.descending(), item.nullsFirst()));
+            int column = orderColumn(item);
+            if (column >= 0) {
+                orderBy.add(new SortKey(column, item.descending(), item.nullsFirst()));
+            }
         }
         List<SortKey> groupBy = List.of();
         boolean groupsSorted = false;
@@ -182,7 +190,7 @@ public final class QueryRewrite {
         }
         boolean distinct = select.distinct() == DistinctKind.DISTINCT || setOperation == SetOperation.UNION;
         MergeSpec merge = new MergeSpec(derived.size(), orderBy, groupBy, groupsSorted, aggregates, distinct, having,
-                havingParameters, pagination, setOperation == SetOperation.UNION_ALL);
+                havingParameters, pagination, setOperation == SetOperation.UNION_ALL, unplacedDistinctOrder());
         TemplateBuilder builder = TemplateBuilder.of(statement, !statement.parameters().isEmpty());
         SqlTemplate template = new SqlTemplate(statement, builder.splice(edits), false, 0);
         return new QueryPlan(template, merge);
@@ -286,14 +294,9 @@ public final class QueryRewrite {
 
     /** The column of an aggregate call written in ORDER BY or HAVING: a selected one, or a derived one. */
     private int aggregateColumn(AggregateCall call) {
-        for (int p = 0; p < firstStar; p++) {
-            Optional<io.ashlar.parser.statement.Aggregate> selected = select.projections().get(p).aggregate();
-            if (selected.isPresent() && selected.get().function() == call.function()
-                    && selected.get().distinct() == call.distinct() && selected.get().star() == call.star()
-                    && tokens.normalized(selected.get().argumentRange().start(), selected.get().argumentRange().end())
-                    .equals(call.argument())) {
-                return p;
-            }
+        int selected = selectedAggregate(call);
+        if (selected >= 0) {
+            return selected;
         }
         String key = "aggregate " + call.function() + (call.distinct() ? " distinct " : " ") + call.argument();
         Integer known = derivedByKey.get(key);
@@ -327,8 +330,23 @@ public final class QueryRewrite {
         return column;
     }
 
+    /** The select-list item (before any {@code *}) that is this aggregate call, or -1. */
+    private int selectedAggregate(AggregateCall call) {
+        for (int p = 0; p < firstStar; p++) {
+            Optional<io.ashlar.parser.statement.Aggregate> selected = select.projections().get(p).aggregate();
+            if (selected.isPresent() && selected.get().function() == call.function()
+                    && selected.get().distinct() == call.distinct() && selected.get().star() == call.star()
+                    && tokens.normalized(selected.get().argumentRange().start(), selected.get().argumentRange().end())
+                    .equals(call.argument())) {
+                return p;
+            }
+        }
+        return -1;
+    }
+
     // ---- columns of ORDER BY, GROUP BY, HAVING ----
 
+    /** The column an ORDER BY item sorts by; -1 for one of a SELECT DISTINCT left to the shards to reject. */
     private int orderColumn(OrderByItem item) {
         if (item.ordinal() > 0) {
             return item.ordinal() - 1;
@@ -340,7 +358,52 @@ public final class QueryRewrite {
             }
             return expressionColumn(select.projections().get(p).expressionRange(), "ORDER BY");
         }
+        if (distinctSelectList) {
+            return distinctOrderColumn(item);
+        }
         return expressionColumn(item.expressionRange(), "ORDER BY");
+    }
+
+    /**
+     * An ORDER BY item of a SELECT DISTINCT that names no select-list item. PostgreSQL rejects it
+     * (42P10, "for SELECT DISTINCT, ORDER BY expressions must appear in select list") unless its
+     * analysis finds it equal to a select-list item after all; a derived column would both hide
+     * the error and change which rows are distinct. So no column is derived: the shards, running
+     * the user's select list, raise 42P10 themselves, and if they accept it the merge refuses,
+     * not knowing which column sorts ({@link #unplacedDistinctOrder()}). A selected aggregate
+     * written differently (argument spacing) is still found.
+     */
+    private int distinctOrderColumn(OrderByItem item) {
+        SourceRange range = item.expressionRange();
+        if (aggregated) {
+            Optional<AggregateCall> call = tokens.aggregateCall(range.start(), range.end());
+            if (call.isPresent()) {
+                int selected = selectedAggregate(call.get());
+                if (selected >= 0) {
+                    return selected;
+                }
+            }
+        }
+        unplacedDistinctOrder.add(item.expression());
+        return -1;
+    }
+
+    /**
+     * For ORDER BY items of a SELECT DISTINCT that name no select-list item: when the shard SQL has
+     * derived columns anyway (group keys, HAVING aggregates), the shards would accept the item as
+     * one of them, so the proxy raises PostgreSQL's error itself; otherwise the message with which
+     * the merge refuses, should the shards accept it.
+     */
+    private Optional<String> unplacedDistinctOrder() {
+        if (unplacedDistinctOrder.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!derived.isEmpty()) {
+            throw new RouteException("42P10", "for SELECT DISTINCT, ORDER BY expressions must appear in select list");
+        }
+        return Optional.of("SELECT DISTINCT ordered by " + String.join(", ", unplacedDistinctOrder)
+                + ", which the proxy cannot match to a select-list item, on sharded table " + table
+                + " over several shards is not supported; write the select-list expression or its position");
     }
 
     private int groupColumn(GroupByItem item) {

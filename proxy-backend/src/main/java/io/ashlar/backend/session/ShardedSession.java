@@ -183,7 +183,6 @@ public final class ShardedSession implements BackendSession {
     @Override
     public Description describe(Prepared statement) throws StatementFailure {
         Plan plan = (Plan) statement.analysis();
-        AnalyzedStatement analyzed = plan.statement();
         ShardedExecution.Target target;
         try {
             target = ShardedExecution.representative(database, plan, new NullParameters(statement.parameterTypes().length));
@@ -202,10 +201,7 @@ public final class ShardedSession implements BackendSession {
         if (result.error() != null) {
             throw new StatementFailure(ErrorFields.from(result.error()), result.error());
         }
-        if (analyzed.kind() == StatementKind.SELECT && result.hasRows()) {
-            return new Description(types, Optional.of(result.columns()));
-        }
-        return new Description(types, result.hasRows() ? Optional.of(result.columns()) : Optional.empty());
+        return new Description(types, result.hasRows() ? Optional.of(target.visible(result.columns())) : Optional.empty());
     }
 
     /** Parameters of unknown value, for routing a Describe to a representative shard. */

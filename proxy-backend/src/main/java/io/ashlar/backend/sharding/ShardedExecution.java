@@ -91,8 +91,28 @@ public final class ShardedExecution {
         return new ShardedExecution(database, statement, route, rewrite, parameters);
     }
 
-    /** Where one data source and its SQL stand for the statement: a Describe, a COPY. */
-    public record Target(int dataSource, String sql) {
+    /**
+     * Where one data source and its SQL stand for the statement: a Describe, a COPY.
+     *
+     * @param merge how a multi-shard result is shaped (hidden columns, result types), when it is one
+     */
+    public record Target(int dataSource, String sql, Optional<MergeTemplate> merge) {
+        Target(int dataSource, String sql) {
+            this(dataSource, sql, Optional.empty());
+        }
+
+        /** The columns the client sees of the representative shard's columns. */
+        public ColumnDescription[] visible(ColumnDescription[] columns) {
+            if (merge.isEmpty()) {
+                return columns;
+            }
+            int[] types = new int[columns.length];
+            for (int i = 0; i < columns.length; i++) {
+                types[i] = columns[i].typeOid();
+            }
+            return ShardedExecution.visible(columns, merge.get().visibleColumns(columns.length),
+                    merge.get().resultTypes(types));
+        }
     }
 
     /** The first unit of the statement routed with unknown parameter values: what a Describe asks. */
@@ -103,7 +123,7 @@ public final class ShardedExecution {
             return new Target(database.dataSourceIndex(database.defaultDataSource().name()), plan.statement().sql());
         }
         RewrittenUnit unit = rewrite.units().get(0);
-        return new Target(database.dataSourceIndex(unit.unit().dataSource()), unit.sql());
+        return new Target(database.dataSourceIndex(unit.unit().dataSource()), unit.sql(), rewrite.merge());
     }
 
     /** The one data source a COPY runs on; a COPY that would span several is refused. */
@@ -388,6 +408,23 @@ public final class ShardedExecution {
         return true;
     }
 
+    /**
+     * The columns the client sees: the first {@code visible} of the shards' columns, with the
+     * result types of aggregates the shards computed differently (COUNT(DISTINCT x) is x on the
+     * shards) set to PostgreSQL's.
+     */
+    static ColumnDescription[] visible(ColumnDescription[] columns, int visible, List<MergeTemplate.ResultType> resultTypes) {
+        if (visible == columns.length && resultTypes.isEmpty()) {
+            return columns;
+        }
+        ColumnDescription[] result = java.util.Arrays.copyOf(columns, visible);
+        for (MergeTemplate.ResultType each : resultTypes) {
+            result[each.column()] = new ColumnDescription(result[each.column()].name(), 0, (short) 0,
+                    each.typeOid(), each.typeSize(), each.typeModifier());
+        }
+        return result;
+    }
+
     private QueryResult merged(BufferedResult[] results, List<ErrorFields> notices) throws StatementFailure {
         ColumnDescription[] columns = results[0].columns();
         List<RowCursor> cursors = new ArrayList<>(results.length);
@@ -403,6 +440,7 @@ public final class ShardedExecution {
         Optional<MergeTemplate> template = rewrite.merge();
         RowCursor cursor;
         int visible;
+        List<MergeTemplate.ResultType> resultTypes = List.of();
         try {
             if (template.isPresent()) {
                 int[] types = new int[columns.length];
@@ -411,6 +449,7 @@ public final class ShardedExecution {
                 }
                 MergeTemplate.Merge merge = template.get().merge(types);
                 visible = merge.visibleColumns();
+                resultTypes = merge.resultTypes();
                 cursor = merge.step().open(cursors);
             } else {
                 visible = columns.length;
@@ -420,8 +459,7 @@ public final class ShardedExecution {
             throw new StatementFailure(ErrorFields.error("0A000", "cannot merge the shards' results of this statement: "
                     + e.getMessage()), e);
         }
-        ColumnDescription[] visibleColumns = visible == columns.length ? columns
-                : java.util.Arrays.copyOf(columns, visible);
+        ColumnDescription[] visibleColumns = visible(columns, visible, resultTypes);
         return new MergedResult(visibleColumns, cursor, notices, verb);
     }
 }
