@@ -185,9 +185,15 @@ public final class ShardedSession implements BackendSession {
         Plan plan = (Plan) statement.analysis();
         ShardedExecution.Target target;
         try {
-            target = ShardedExecution.representative(database, plan, new NullParameters(statement.parameterTypes().length));
-        } catch (RouteException e) {
-            throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
+            target = ShardedExecution.representative(database, plan, new UnknownParameters(statement.parameterTypes().length, null));
+        } catch (RouteException unroutable) {
+            // Some routes refuse a NULL sharding value (an INSERT's key); any shard describes the
+            // statement as well as another, so try a value every algorithm of integers places.
+            try {
+                target = ShardedExecution.representative(database, plan, new UnknownParameters(statement.parameterTypes().length, 0));
+            } catch (RouteException e) {
+                throw new StatementFailure(ErrorFields.error(unroutable.sqlState(), unroutable.getMessage()));
+            }
         }
         BackendConnection connection = acquire(target.dataSource());
         BufferedResult result = new BufferedResult();
@@ -204,11 +210,11 @@ public final class ShardedSession implements BackendSession {
         return new Description(types, result.hasRows() ? Optional.of(target.visible(result.columns())) : Optional.empty());
     }
 
-    /** Parameters of unknown value, for routing a Describe to a representative shard. */
-    private record NullParameters(int count) implements RouteParameters {
+    /** Parameters of unknown value, all the same stand-in, for routing a Describe to a representative shard. */
+    private record UnknownParameters(int count, Object standIn) implements RouteParameters {
         @Override
         public Object value(int index) {
-            return null;
+            return standIn;
         }
     }
 
