@@ -143,41 +143,12 @@ public final class BackendDataSource implements AutoCloseable {
             + " WHERE name = 'timezone' AND applied ORDER BY seqno DESC LIMIT 1";
 
     private static String firstValue(BackendConnection connection, String sql) {
-        String[] result = new String[1];
-        io.ashlar.backend.execute.StreamingHandler handler = new io.ashlar.backend.execute.StreamingHandler(
-                new io.ashlar.backend.execute.ResultSink() {
-                    @Override
-                    public void columns(io.ashlar.backend.execute.ColumnDescription[] columns) {
-                    }
-
-                    @Override
-                    public void row(io.ashlar.backend.execute.RowValues row) {
-                        byte[] value = row.value(0);
-                        result[0] = value == null ? null : new String(value, java.nio.charset.StandardCharsets.UTF_8);
-                    }
-
-                    @Override
-                    public void complete(String commandTag) {
-                    }
-
-                    @Override
-                    public void empty() {
-                    }
-
-                    @Override
-                    public void notice(io.ashlar.backend.execute.ErrorFields notice) {
-                    }
-
-                    @Override
-                    public void parameterStatus(String name, String value) {
-                    }
-                });
         try {
-            connection.executeSimple(sql, handler);
+            java.util.List<String[]> rows = io.ashlar.backend.execute.TextRows.query(connection, sql);
+            return rows.isEmpty() ? null : rows.get(0)[0];
         } catch (SQLException e) {
             return null;
         }
-        return handler.error() == null ? result[0] : null;
     }
 
     /** The server's own default TimeZone, once {@link #warmUp()} read it; empty before. */

@@ -11,11 +11,8 @@ import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.ResultSink;
 import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.execute.StreamingHandler;
+import io.ashlar.backend.execute.TextRows;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import org.postgresql.copy.CopyOperation;
 import org.postgresql.core.TransactionState;
 
@@ -35,20 +32,15 @@ import org.postgresql.core.TransactionState;
  */
 public final class PassthroughSession implements BackendSession {
 
-    private static final String READ_SETTINGS_SQL =
-            "SELECT name, setting FROM pg_catalog.pg_settings WHERE source = 'session' ORDER BY name";
-
     private final LogicalDatabase database;
     private final BackendDataSource dataSource;
-    private final SessionSettings startupSettings;
-    private SessionSettings settings;
+    private final SettingsTracker settings;
     private boolean implicitTransaction;
     private BackendConnection pinned;
     private volatile BackendConnection running;
     private boolean bound;
     private boolean settingsDirty;
     private boolean closed;
-    private final Map<String, String> reported = new HashMap<>();
 
     /**
      * @param startupSettings settings the client asked for in its startup packet, applied to every
@@ -57,8 +49,7 @@ public final class PassthroughSession implements BackendSession {
     public PassthroughSession(LogicalDatabase database, SessionSettings startupSettings) {
         this.database = database;
         this.dataSource = database.defaultDataSource();
-        this.startupSettings = startupSettings;
-        this.settings = startupSettings;
+        this.settings = new SettingsTracker(startupSettings);
     }
 
     public LogicalDatabase database() {
@@ -151,12 +142,10 @@ public final class PassthroughSession implements BackendSession {
         if (connection == null) {
             return;
         }
-        TransactionState state = connection.transactionState();
-        StreamingHandler handler = new StreamingHandler(DiscardingSink.INSTANCE);
         try {
-            connection.executeSimple(state == TransactionState.OPEN ? "COMMIT" : "ROLLBACK", handler);
-        } catch (SQLException e) {
-            handler.handleError(e);
+            TextRows.run(connection, connection.transactionState() == TransactionState.OPEN ? "COMMIT" : "ROLLBACK");
+        } catch (SQLException ignored) {
+            // The client's statements were answered already; the connection's state tells the rest.
         }
         after(connection, false, false, null);
     }
@@ -246,29 +235,13 @@ public final class PassthroughSession implements BackendSession {
             throw new StatementFailure(ErrorFields.error("08006", "could not get a connection to data source "
                     + dataSource.name() + ": " + e.getMessage()), e);
         }
-        if (!connection.settings().equals(settings)) {
-            try {
-                applySettings(connection);
-            } catch (SQLException e) {
-                connection.release();
-                throw new StatementFailure(ErrorFields.from(e), e);
-            }
+        try {
+            settings.give(connection);
+        } catch (SQLException e) {
+            connection.release();
+            throw new StatementFailure(ErrorFields.from(e), e);
         }
         return connection;
-    }
-
-    private void applySettings(BackendConnection connection) throws SQLException {
-        boolean reset = !connection.settings().isEmpty();
-        if (settings.isEmpty() && !reset) {
-            return;
-        }
-        StreamingHandler handler = new StreamingHandler(DiscardingSink.INSTANCE);
-        connection.executeSimple(settings.applySql(reset), handler);
-        if (handler.error() != null) {
-            connection.settings(SessionSettings.EMPTY);
-            throw handler.error();
-        }
-        connection.settings(settings);
     }
 
     private void after(BackendConnection connection, boolean settingsChanged, boolean sessionBound, ResultSink sink) {
@@ -282,7 +255,7 @@ public final class PassthroughSession implements BackendSession {
         }
         if (connection.transactionState() != TransactionState.IDLE) {
             if (settingsChanged && sink != null) {
-                reportParameterChanges(connection, sink);
+                settings.report(connection, sink);
             }
             pinned = connection;
             return;
@@ -291,9 +264,11 @@ public final class PassthroughSession implements BackendSession {
             // Read back (and restore the startup values RESET took away) before telling the
             // client, so that it hears the values it will see; a ROLLBACK that undid a SET is
             // reported here too, as PostgreSQL reports it.
-            readSettings(connection);
+            if (settings.readBack(connection)) {
+                settingsDirty = false;
+            }
             if (sink != null) {
-                reportParameterChanges(connection, sink);
+                settings.report(connection, sink);
             }
         }
         if (bound) {
@@ -304,76 +279,10 @@ public final class PassthroughSession implements BackendSession {
         }
     }
 
-    private void readSettings(BackendConnection connection) {
-        List<String> names = new ArrayList<>();
-        List<String> values = new ArrayList<>();
-        StreamingHandler handler = new StreamingHandler(new DiscardingSink() {
-            @Override
-            public void row(io.ashlar.backend.execute.RowValues row) {
-                names.add(new String(row.value(0), java.nio.charset.StandardCharsets.UTF_8));
-                byte[] value = row.value(1);
-                values.add(value == null ? "" : new String(value, java.nio.charset.StandardCharsets.UTF_8));
-            }
-        });
-        try {
-            connection.executeSimple(READ_SETTINGS_SQL, handler);
-        } catch (SQLException e) {
-            handler.handleError(e);
-        }
-        if (handler.error() != null) {
-            return;
-        }
-        // RESET restores a setting to its value at connection start: for the client that is the
-        // value its startup packet asked for, which the backend connection only has as a SET.
-        StringBuilder restore = null;
-        for (int i = 0; i < startupSettings.size(); i++) {
-            if (!names.contains(startupSettings.name(i))) {
-                names.add(startupSettings.name(i));
-                values.add(startupSettings.value(i));
-                restore = restore == null ? new StringBuilder("SELECT ") : restore.append(", ");
-                restore.append("pg_catalog.set_config(").append(SessionSettings.literal(startupSettings.name(i)))
-                        .append(", ").append(SessionSettings.literal(startupSettings.value(i))).append(", false)");
-            }
-        }
-        if (restore != null) {
-            StreamingHandler restoring = new StreamingHandler(DiscardingSink.INSTANCE);
-            try {
-                connection.executeSimple(restore.toString(), restoring);
-            } catch (SQLException e) {
-                restoring.handleError(e);
-            }
-            if (restoring.error() != null) {
-                return;
-            }
-        }
-        settings = new SessionSettings(names.toArray(new String[0]), values.toArray(new String[0])).shared();
-        connection.settings(settings);
-        settingsDirty = false;
-    }
-
-    /** Tells the client about reported settings (ParameterStatus) that a statement changed. */
-    private void reportParameterChanges(BackendConnection connection, ResultSink sink) {
-        for (Map.Entry<String, String> e : connection.parameterStatuses().entrySet()) {
-            String name = e.getKey();
-            if (name.equals("client_encoding") || name.equals("session_authorization") || name.equals("is_superuser")
-                    || name.equals("server_version") || name.equals("server_encoding")) {
-                continue;
-            }
-            String value = e.getValue();
-            String before = reported.get(name);
-            if (before == null) {
-                reported.put(name, value);
-            } else if (!before.equals(value)) {
-                reported.put(name, value);
-                sink.parameterStatus(name, value);
-            }
-        }
-    }
-
     /** Remembers what the client was told at login, so that later changes are reported once. */
     @Override
     public void reported(String name, String value) {
-        reported.put(name, value);
+        settings.reported(name, value);
     }
 
     private static boolean createsTemporaryObject(String tag, String sql) {
@@ -405,21 +314,6 @@ public final class PassthroughSession implements BackendSession {
         if (connection == null) {
             return;
         }
-        StreamingHandler handler = new StreamingHandler(DiscardingSink.INSTANCE);
-        try {
-            if (connection.transactionState() != TransactionState.IDLE) {
-                connection.executeSimple("ROLLBACK", handler);
-            }
-            if (bound) {
-                connection.executeSimple("DISCARD ALL", handler);
-                connection.settings(SessionSettings.EMPTY);
-            }
-        } catch (SQLException e) {
-            connection.settings(SessionSettings.EMPTY);
-        }
-        if (handler.error() != null || connection.transactionState() != TransactionState.IDLE) {
-            connection.settings(SessionSettings.EMPTY);
-        }
-        connection.release();
+        SettingsTracker.releaseAtEnd(connection, bound);
     }
 }

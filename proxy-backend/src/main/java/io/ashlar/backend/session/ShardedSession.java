@@ -4,14 +4,12 @@ import io.ashlar.backend.datasource.BackendConnection;
 import io.ashlar.backend.datasource.BackendDataSource;
 import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.BufferedResult;
-import io.ashlar.backend.execute.ColumnDescription;
 import io.ashlar.backend.execute.CommandTags;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.ResultSink;
-import io.ashlar.backend.execute.RowValues;
 import io.ashlar.backend.execute.StatementFailure;
-import io.ashlar.backend.execute.StreamingHandler;
+import io.ashlar.backend.execute.TextRows;
 import io.ashlar.backend.sharding.Plan;
 import io.ashlar.backend.sharding.RouteValues;
 import io.ashlar.backend.sharding.ShardedExecution;
@@ -25,12 +23,9 @@ import io.ashlar.parser.statement.TransactionCommand;
 import io.ashlar.parser.statement.TransactionStatement;
 import io.ashlar.route.RouteException;
 import io.ashlar.route.RouteParameters;
-import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.postgresql.copy.CopyOperation;
 import org.postgresql.core.TransactionState;
@@ -54,18 +49,13 @@ import org.postgresql.core.TransactionState;
  */
 public final class ShardedSession implements BackendSession {
 
-    private static final String READ_SETTINGS_SQL =
-            "SELECT name, setting FROM pg_catalog.pg_settings WHERE source = 'session' ORDER BY name";
-
     private final LogicalDatabase database;
-    private final SessionSettings startupSettings;
     private final BackendConnection[] held;
     private final boolean[] joined;
     private final boolean[] bound;
-    private final Map<String, String> reported = new HashMap<>();
     private final List<String> savepoints = new ArrayList<>();
     private final List<String> transactionSettings = new ArrayList<>();
-    private SessionSettings settings;
+    private final SettingsTracker settings;
     private boolean explicit;
     private boolean failed;
     private String beginSql;
@@ -78,8 +68,7 @@ public final class ShardedSession implements BackendSession {
 
     ShardedSession(LogicalDatabase database, SessionSettings startupSettings) {
         this.database = database;
-        this.startupSettings = startupSettings;
-        this.settings = startupSettings;
+        this.settings = new SettingsTracker(startupSettings);
         int n = database.dataSources().size();
         this.held = new BackendConnection[n];
         this.joined = new boolean[n];
@@ -504,14 +493,10 @@ public final class ShardedSession implements BackendSession {
     }
 
     private void runOn(BackendConnection connection, String sql) throws StatementFailure {
-        StreamingHandler handler = new StreamingHandler(DiscardingSink.INSTANCE);
         try {
-            connection.executeSimple(sql, handler);
+            TextRows.run(connection, sql);
         } catch (SQLException e) {
-            handler.handleError(e);
-        }
-        if (handler.error() != null) {
-            throw new StatementFailure(ErrorFields.from(handler.error()), handler.error());
+            throw new StatementFailure(ErrorFields.from(e), e);
         }
     }
 
@@ -558,11 +543,11 @@ public final class ShardedSession implements BackendSession {
         CommandTags.Effect effect = CommandTags.effect(result.tag());
         if (effect == CommandTags.Effect.SETTINGS) {
             if (!explicit && !implicit) {
-                readSettings(connection);
+                settings.readBack(connection);
             } else {
                 settingsDirty = true;
             }
-            reportParameterChanges(connection, sink);
+            settings.report(connection, sink);
         } else if (effect == CommandTags.Effect.SESSION_STATE) {
             bound[index] = true;
         }
@@ -588,71 +573,16 @@ public final class ShardedSession implements BackendSession {
         settingsDirty = false;
         int index = database.dataSourceIndex(database.defaultDataSource().name());
         BackendConnection current = connection != null && !connection.isBroken() ? connection : acquire(index);
-        readSettings(current);
-        reportParameterChanges(current, sink);
+        settings.readBack(current);
+        settings.report(current, sink);
         if (connection == null || connection.isBroken()) {
             afterStatement();
         }
     }
 
-    private void readSettings(BackendConnection connection) {
-        List<String> names = new ArrayList<>();
-        List<String> values = new ArrayList<>();
-        StreamingHandler handler = new StreamingHandler(new DiscardingSink() {
-            @Override
-            public void row(RowValues row) {
-                names.add(new String(row.value(0), StandardCharsets.UTF_8));
-                byte[] value = row.value(1);
-                values.add(value == null ? "" : new String(value, StandardCharsets.UTF_8));
-            }
-        });
-        try {
-            connection.executeSimple(READ_SETTINGS_SQL, handler);
-        } catch (SQLException e) {
-            handler.handleError(e);
-        }
-        if (handler.error() != null) {
-            return;
-        }
-        StringBuilder restore = null;
-        for (int i = 0; i < startupSettings.size(); i++) {
-            if (!names.contains(startupSettings.name(i))) {
-                names.add(startupSettings.name(i));
-                values.add(startupSettings.value(i));
-                restore = restore == null ? new StringBuilder("SELECT ") : restore.append(", ");
-                restore.append("pg_catalog.set_config(").append(SessionSettings.literal(startupSettings.name(i)))
-                        .append(", ").append(SessionSettings.literal(startupSettings.value(i))).append(", false)");
-            }
-        }
-        if (restore != null) {
-            try {
-                runOn(connection, restore.toString());
-            } catch (StatementFailure failure) {
-                return;
-            }
-        }
-        settings = new SessionSettings(names.toArray(new String[0]), values.toArray(new String[0])).shared();
-        connection.settings(settings);
-    }
-
-    private void reportParameterChanges(BackendConnection connection, ResultSink sink) {
-        for (Map.Entry<String, String> e : connection.parameterStatuses().entrySet()) {
-            String name = e.getKey();
-            if (name.equals("client_encoding") || name.equals("session_authorization") || name.equals("is_superuser")
-                    || name.equals("server_version") || name.equals("server_encoding")) {
-                continue;
-            }
-            String value = e.getValue();
-            String before = reported.put(name, value);
-            if (before != null && !before.equals(value)) {
-                sink.parameterStatus(name, value);
-            }
-        }
-    }
-
     @Override
     public void reported(String name, String value) {
-        reported.put(name, value);
+        settings.reported(name, value);
     }
 
     // ------------------------------------------------------------------ connections
@@ -672,19 +602,11 @@ public final class ShardedSession implements BackendSession {
             throw new StatementFailure(ErrorFields.error("08006", "could not get a connection to data source "
                     + dataSource.name() + ": " + e.getMessage()), e);
         }
-        if (!connection.settings().equals(settings)) {
-            try {
-                SessionSettings wanted = settings;
-                boolean reset = !connection.settings().isEmpty();
-                if (!wanted.isEmpty() || reset) {
-                    runOn(connection, wanted.applySql(reset));
-                }
-                connection.settings(wanted);
-            } catch (StatementFailure failure) {
-                connection.settings(SessionSettings.EMPTY);
-                connection.release();
-                throw failure;
-            }
+        try {
+            settings.give(connection);
+        } catch (SQLException e) {
+            connection.release();
+            throw new StatementFailure(ErrorFields.from(e), e);
         }
         held[index] = connection;
         return connection;
@@ -823,22 +745,7 @@ public final class ShardedSession implements BackendSession {
                 continue;
             }
             held[i] = null;
-            StreamingHandler handler = new StreamingHandler(DiscardingSink.INSTANCE);
-            try {
-                if (connection.transactionState() != TransactionState.IDLE) {
-                    connection.executeSimple("ROLLBACK", handler);
-                }
-                if (bound[i]) {
-                    connection.executeSimple("DISCARD ALL", handler);
-                    connection.settings(SessionSettings.EMPTY);
-                }
-            } catch (SQLException e) {
-                connection.settings(SessionSettings.EMPTY);
-            }
-            if (handler.error() != null || connection.transactionState() != TransactionState.IDLE) {
-                connection.settings(SessionSettings.EMPTY);
-            }
-            connection.release();
+            SettingsTracker.releaseAtEnd(connection, bound[i]);
         }
         closed = true;
     }

@@ -1,7 +1,6 @@
 package io.ashlar.backend.sharding;
 
 import io.ashlar.parser.StatementAnalyzer;
-import io.ashlar.parser.statement.AnalyzedStatement;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**

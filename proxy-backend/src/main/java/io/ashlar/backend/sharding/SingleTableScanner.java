@@ -2,12 +2,7 @@ package io.ashlar.backend.sharding;
 
 import io.ashlar.backend.datasource.BackendConnection;
 import io.ashlar.backend.datasource.BackendDataSource;
-import io.ashlar.backend.execute.ColumnDescription;
-import io.ashlar.backend.execute.ErrorFields;
-import io.ashlar.backend.execute.ResultSink;
-import io.ashlar.backend.execute.RowValues;
-import io.ashlar.backend.execute.StreamingHandler;
-import java.nio.charset.StandardCharsets;
+import io.ashlar.backend.execute.TextRows;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,41 +38,14 @@ public final class SingleTableScanner {
                 LOG.warn("cannot read the tables of data source {}: {}", dataSource.name(), e.getMessage());
                 continue;
             }
-            StreamingHandler handler = new StreamingHandler(new ResultSink() {
-                @Override
-                public void columns(ColumnDescription[] columns) {
-                }
-
-                @Override
-                public void row(RowValues row) {
-                    result.putIfAbsent(new String(row.value(0), StandardCharsets.UTF_8), dataSource.name());
-                }
-
-                @Override
-                public void complete(String commandTag) {
-                }
-
-                @Override
-                public void empty() {
-                }
-
-                @Override
-                public void notice(ErrorFields notice) {
-                }
-
-                @Override
-                public void parameterStatus(String name, String value) {
-                }
-            });
             try {
-                connection.executeSimple(TABLES_SQL, handler);
+                for (String[] row : TextRows.query(connection, TABLES_SQL)) {
+                    result.putIfAbsent(row[0], dataSource.name());
+                }
             } catch (SQLException e) {
-                handler.handleError(e);
+                LOG.warn("cannot read the tables of data source {}: {}", dataSource.name(), e.getMessage());
             } finally {
                 connection.release();
-            }
-            if (handler.error() != null) {
-                LOG.warn("cannot read the tables of data source {}: {}", dataSource.name(), handler.error().getMessage());
             }
         }
         return result;
