@@ -12,6 +12,7 @@ import io.ashlar.parser.statement.UpdateStatement;
 import io.ashlar.route.rule.RuleTable;
 import io.ashlar.route.rule.ShardingRules;
 import io.ashlar.route.rule.ShardingTable;
+import io.ashlar.route.rule.ShardingValues;
 
 import java.util.List;
 
@@ -20,7 +21,8 @@ import java.util.List;
  * sharding column with one {@code =} value ({@code SELECT ... FROM t_order WHERE user_id = $1 AND order_id = $2}).
  * The node comes straight from the bound algorithms and the answer is the node's SINGLE result built when the rules
  * were compiled; nothing else is allocated but the value array. Anything else returns {@code null} and takes the
- * general route.
+ * general route: also text that spells a number ({@code user_id = '7'}), which may be compared with a number column
+ * or a text column and is therefore routed both ways, and a value the algorithm cannot use, which reads every node.
  */
 final class FastRoute {
 
@@ -80,7 +82,7 @@ final class FastRoute {
             if (value == null) {
                 nothing = true;
                 value = Boolean.FALSE;
-            } else if (!(value instanceof Comparable<?>)) {
+            } else if (!(value instanceof Comparable<?>) || value instanceof String text && ShardingValues.integralText(text) != null) {
                 return null;
             }
             values[id] = value;

@@ -19,6 +19,7 @@ import io.ashlar.route.rule.NodeSet;
 import io.ashlar.route.rule.RuleTable;
 import io.ashlar.route.rule.ShardingRules;
 import io.ashlar.route.rule.ShardingTable;
+import io.ashlar.route.rule.ShardingValues;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -79,7 +80,9 @@ final class InsertRoute {
         }
         if (insert.columns().isEmpty() && table.nodeCount() > 1) {
             throw ShardedConstructs.refuse("INSERT into sharded table " + table.logicTable() + " without a column list",
-                    "name the columns so that sharding column " + String.join(", ", columns) + " can be found");
+                    "Ashlar does not know the order of the table's columns, so it cannot find the value of sharding column" + (columns.size() > 1 ? "s " : " ")
+                            + String.join(", ", columns) + "; list the columns: INSERT INTO " + table.logicTable() + " (" + String.join(", ", columns)
+                            + ", ...) VALUES (...)");
         }
         int[] nodeOfRow = new int[rows.size()];
         Object[] values = new Object[columns.size()];
@@ -100,6 +103,9 @@ final class InsertRoute {
                 values[c] = c == keyColumnId ? key : positions[c] < 0 ? null : rowValue(tables, table, columns.get(c), row, positions[c], r);
             }
             int node = table.routeRow(values);
+            if (node == ShardingTable.UNUSABLE_VALUE && hasText(values)) {
+                node = 0;
+            }
             if (node < 0) {
                 throw unroutable(table, columns, values, node, r, rows.size());
             }
@@ -136,6 +142,20 @@ final class InsertRoute {
         return withOthers(tables, insert, table, units, generated);
     }
 
+    /**
+     * Whether a row gives a sharding value as text. Text an algorithm cannot use ({@code 'abc'} for a number) is for
+     * PostgreSQL to convert to the column's type: the row goes to the first node, where PostgreSQL rejects it with
+     * its own error (22P02), as it would have without the proxy.
+     */
+    private static boolean hasText(Object[] values) {
+        for (Object each : values) {
+            if (each instanceof String) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static Object rowValue(StatementTables tables, ShardingTable table, String column, List<InsertValue> row, int position, int rowIndex) {
         if (position >= row.size()) {
             throw new RouteException("42601", "INSERT has more target columns than expressions (row " + (rowIndex + 1) + ")");
@@ -145,7 +165,7 @@ final class InsertRoute {
             throw ShardedConstructs.refuse("sharding column " + column + " of INSERT into sharded table " + table.logicTable() + " given as "
                     + value.kind().name().toLowerCase(Locale.ROOT) + " " + value.range().text(tables.statement.sql()), "give a literal or a parameter");
         }
-        Object result = SqlValues.value(value.value().get(), tables.parameters);
+        Object result = ShardingValues.normaliseStored(SqlValues.value(value.value().get(), tables.parameters));
         if (result == null) {
             throw ShardedConstructs.refuse("NULL in sharding column " + column + " of INSERT into sharded table " + table.logicTable(),
                     "a row without a sharding value has no shard");
@@ -155,6 +175,10 @@ final class InsertRoute {
 
     private static RouteException unroutable(ShardingTable table, List<String> columns, Object[] values, int node, int row, int rows) {
         String where = rows > 1 ? " (row " + (row + 1) + ")" : "";
+        if (node == ShardingTable.UNUSABLE_VALUE) {
+            return new RouteException("22023", "cannot route sharded table " + table.logicTable() + " by " + describe(columns, values) + where + ": "
+                    + table.unusableReason(values));
+        }
         if (node == ShardingTable.NO_NODE) {
             return new RouteException("22023", "no data node of sharded table " + table.logicTable() + " takes " + describe(columns, values) + where);
         }
@@ -288,6 +312,7 @@ final class InsertRoute {
         }
         ShardedConstructs.checkBlocks(tables, roots);
         ShardedConstructs.checkJoins(tables);
+        OuterJoins.check(tables);
         return new RouteResult(RouteKind.MULTI_WRITE, units);
     }
 

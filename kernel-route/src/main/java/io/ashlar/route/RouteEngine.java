@@ -40,9 +40,12 @@ import io.ashlar.route.rule.ValueComparison;
  * <li>A statement touching no sharded or broadcast table, whose unsharded tables live on the default data source
  * (also {@code SELECT 1}, function calls and catalog queries): {@link RouteKind#DEFAULT}, unchanged.</li>
  * <li>Sharded tables: the nodes their {@code =}, {@code IN}, {@code BETWEEN}, {@code <}, {@code <=}, {@code >},
- * {@code >=} conditions (OR of ANDs, literals, casts and parameters) allow; binding tables node by node, other
- * sharded tables as the cartesian product within each data source (ShardingSphere's route), which a write
- * refuses.</li>
+ * {@code >=} conditions (OR of ANDs, literals, casts and parameters) allow. Binding tables joined on all their
+ * sharding columns run node by node. Other sharded tables together run only where all of them lie on one data
+ * source, as the cartesian product of their nodes there (a read; a write refuses it); across data sources their
+ * rows would never meet, so the statement is refused rather than answered with the rows of each data source
+ * alone.</li>
+ * <li>Outer joins whose kept side has no sharded table are refused over several units ({@link OuterJoins}).</li>
  * <li>Broadcast tables: a read on one data source (where the statement's other tables are), a write or DDL on all.</li>
  * <li>Single tables: on their data source; mixed with tables of another data source, refused.</li>
  * </ul>
@@ -133,6 +136,7 @@ public final class RouteEngine {
         }
         ShardedConstructs.checkBlocks(tables, rootBlock(statement));
         ShardedConstructs.checkJoins(tables);
+        OuterJoins.check(tables);
         if (tables.partitionCount() == 1 && tables.partitions.get(0).size() == 1 && units.size() == tables.partitionTable(0).nodeCount()) {
             return tables.partitionTable(0).allNodesQuery();
         }
@@ -173,11 +177,13 @@ public final class RouteEngine {
         }
         if (tables.partitionCount() > 1) {
             throw ShardedConstructs.refuse(command + " of sharded table " + tables.references.get(target).name() + " with sharded table "
-                    + otherPartitions(tables, tables.partitionOf[target]) + ", which is not a binding table of it, across several shards");
+                    + otherPartitions(tables, tables.partitionOf[target]) + ", which is not a binding table joined to it on all its sharding columns, "
+                    + "across several shards");
         }
         ShardedConstructs.checkComplete(tables);
         ShardedConstructs.checkBlocks(tables, rootBlock(tables.statement));
         ShardedConstructs.checkJoins(tables);
+        OuterJoins.check(tables);
         return new RouteResult(RouteKind.MULTI_WRITE, units);
     }
 

@@ -57,8 +57,7 @@ final class ShardedConstructs {
     static void checkQuery(SelectStatement select, StatementTables tables) {
         String table = tables.shardedNames();
         if (select.setOperation() != SetOperation.NONE) {
-            String operation = select.setOperation() == SetOperation.MIXED ? "UNION/INTERSECT/EXCEPT" : select.setOperation().name().replace('_', ' ');
-            throw refuse(operation + " over sharded table " + table + " across several shards");
+            throw refuse(operationName(select.setOperation()) + " over sharded table " + table + " across several shards");
         }
         for (ProjectionItem item : select.projections()) {
             if (item.windowFunction()) {
@@ -84,6 +83,11 @@ final class ShardedConstructs {
                 checkExpression("ORDER BY", item.expressionRange(), sql, table);
             }
         }
+    }
+
+    /** {@code UNION ALL}, {@code INTERSECT}, ... for messages. */
+    static String operationName(SetOperation operation) {
+        return operation == SetOperation.MIXED ? "UNION/INTERSECT/EXCEPT" : operation.name().replace('_', ' ');
     }
 
     private static void checkExpression(String clause, SourceRange range, String sql, String table) {
@@ -156,7 +160,7 @@ final class ShardedConstructs {
                 anySharded = true;
                 if (!correlated(tables, i, block, aligned) && !pinned(tables, tables.partitionOf[i])) {
                     throw refuse("subquery reading sharded table " + tables.references.get(i).name() + " across several shards",
-                            "correlate it to the outer query by the sharding columns of a binding table, or give it conditions that route it to one shard");
+                            "correlate it to the outer query by all the sharding columns of a binding table, or give it conditions that route it to one shard");
                 }
             }
             aligned[b] = anySharded || block.parent() >= 0 && aligned[block.parent()];
@@ -164,14 +168,21 @@ final class ShardedConstructs {
     }
 
     /**
-     * Two occurrences of one sharded table in one block meet only within a node when they are joined on all its
+     * Two occurrences of one partition in one block meet only within a node when they are joined on all their
      * sharding columns; otherwise a row of one may pair with a row of the other on another node.
      */
     static void checkJoins(StatementTables tables) {
-        if (tables.unalignedJoin >= 0) {
+        if (tables.unalignedJoin < 0) {
+            return;
+        }
+        ShardingTable table = tables.shardingTable(tables.unalignedJoin);
+        ShardingTable partner = tables.shardingTable(tables.unalignedPartner);
+        if (table == partner) {
             throw refuse("join of sharded table " + tables.references.get(tables.unalignedJoin).name()
                     + " with itself on columns other than its sharding columns across several shards");
         }
+        throw refuse("join of binding tables " + partner.logicTable() + " and " + table.logicTable() + " on columns other than all their sharding columns ("
+                + String.join(", ", table.shardingColumns()) + ") across several shards", "join them on every sharding column, or route the statement to one shard");
     }
 
     private static boolean correlated(StatementTables tables, int occurrence, QueryBlock block, boolean[] aligned) {
@@ -183,7 +194,7 @@ final class ShardedConstructs {
             for (int q = 0; q < tables.kinds.length; q++) {
                 if (tables.kinds[q] == StatementTables.SHARDED && tables.references.get(q).block() == ancestor
                         && tables.partitionOf[q] == tables.partitionOf[occurrence]
-                        && joinedOnShardingColumns(tables, occurrence, q, block, tables.ruleTables[q] == tables.ruleTables[occurrence])) {
+                        && joinedOnShardingColumns(tables, occurrence, q, block.joinEqualities())) {
                     return true;
                 }
             }
@@ -192,11 +203,12 @@ final class ShardedConstructs {
     }
 
     /**
-     * Whether {@code block}'s join equalities equate the sharding columns of occurrence {@code inner} with the same
-     * columns of {@code outer}: all of them for two occurrences of one table, at least one for binding tables (whose
-     * declaration says rows joined on a sharding column live together, as ShardingSphere's binding route assumes).
+     * Whether {@code equalities} equate every sharding column of occurrence {@code inner} with the sharding column at
+     * the same position of {@code outer} (database strategy columns, then table strategy columns): only then do the
+     * rows they join live on the same node. Joining binding tables on part of their sharding columns pairs rows that
+     * live on different nodes, whatever the binding declaration says.
      */
-    static boolean joinedOnShardingColumns(StatementTables tables, int inner, int outer, QueryBlock block, boolean all) {
+    static boolean joinedOnShardingColumns(StatementTables tables, int inner, int outer, List<ColumnEquality> equalities) {
         ShardingTable innerTable = tables.shardingTable(inner);
         ShardingTable outerTable = tables.shardingTable(outer);
         List<String> innerColumns = innerTable.shardingColumns();
@@ -208,21 +220,18 @@ final class ShardedConstructs {
         TableReference outerReference = tables.references.get(outer);
         for (int c = 0; c < innerColumns.size(); c++) {
             boolean found = false;
-            for (ColumnEquality each : block.joinEqualities()) {
+            for (ColumnEquality each : equalities) {
                 if (denotes(each.left(), innerReference, innerColumns.get(c), true) && denotes(each.right(), outerReference, outerColumns.get(c), false)
                         || denotes(each.right(), innerReference, innerColumns.get(c), true) && denotes(each.left(), outerReference, outerColumns.get(c), false)) {
                     found = true;
                     break;
                 }
             }
-            if (found && !all) {
-                return true;
-            }
-            if (!found && all) {
+            if (!found) {
                 return false;
             }
         }
-        return all;
+        return true;
     }
 
     private static boolean denotes(ColumnReference column, TableReference reference, String name, boolean unqualifiedAllowed) {

@@ -3,6 +3,7 @@ package io.ashlar.route;
 import io.ashlar.parser.statement.LiteralValue;
 import io.ashlar.parser.statement.ParameterValue;
 import io.ashlar.parser.statement.SqlValue;
+import io.ashlar.route.rule.ShardingValues;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -21,13 +22,16 @@ import java.util.Locale;
 
 /**
  * Turns the literals and parameters of sharding conditions and INSERT rows into the Java values the sharding
- * algorithms take, typed the way ShardingSphere types them so that rows land where ShardingSphere put them: an
- * integer literal is an Integer when it fits 32 bits, a Long when it fits 64, else a BigInteger; a decimal literal a
- * BigDecimal; a string a String; a cast or typed literal ({@code '5'::int8}, {@code DATE '2024-01-01'},
- * {@code TIMESTAMP '...'}) takes its type's Java value (Long, LocalDate, LocalDateTime, OffsetDateTime, ...).
- * Parameters come as the proxy converted them; a text parameter with a cast is converted like a cast literal.
- * Text that does not parse as its cast type stays text: the algorithm then decides, and PostgreSQL will reject the
- * statement anyway. {@code null} stands for SQL NULL.
+ * algorithms take, typed the way ShardingSphere types an integer literal so that rows land where ShardingSphere put
+ * them: an integer is an Integer when it fits 32 bits, a Long when it fits 64, else a BigInteger; a string a String;
+ * a cast or typed literal ({@code '5'::int8}, {@code DATE '2024-01-01'}, {@code TIMESTAMP '...'}) takes its type's
+ * Java value (LocalDate, LocalDateTime, OffsetDateTime, ...). Parameters come as the proxy converted them; a text
+ * parameter with a cast is converted like a cast literal. Text that does not parse as its cast type stays text: the
+ * algorithm then decides, and PostgreSQL will reject the statement anyway. {@code null} stands for SQL NULL.
+ *
+ * <p>Every number is then put in one canonical form ({@link ShardingValues#normalise}), whatever its spelling:
+ * PostgreSQL compares {@code 7}, {@code 7::int8}, {@code 7.0}, {@code '7'::bigint} and a bound int8 parameter 7 as
+ * the same value, so they must reach the algorithm as the same Java value.
  *
  * @see <a href="https://www.postgresql.org/docs/current/sql-syntax-lexical.html#SQL-SYNTAX-CONSTANTS">4.1.2. Constants</a>
  * @see <a href="https://www.postgresql.org/docs/current/datatype-datetime.html#DATATYPE-DATETIME-INPUT">8.5.1. Date/Time Input</a>
@@ -69,40 +73,36 @@ final class SqlValues {
         if (result instanceof String text && parameter.typeName().isPresent()) {
             return cast(text, typeName(parameter.typeName()));
         }
-        if (result instanceof Integer number && parameter.typeName().isPresent() && isInt8(typeName(parameter.typeName()))) {
-            return number.longValue();
-        }
-        return result;
+        return ShardingValues.normalise(result);
     }
 
     static Object literal(LiteralValue literal) {
         String text = literal.value();
         String type = typeName(literal.typeName());
         return switch (literal.kind()) {
-            case INTEGER -> type.isEmpty() || isInteger(type) && !isInt8(type) ? integer(text) : cast(text, type);
-            case DECIMAL -> type.isEmpty() ? decimal(text) : cast(text, type);
+            case INTEGER -> type.isEmpty() || isInteger(type) ? integer(text) : cast(text, type);
+            case DECIMAL -> type.isEmpty() ? ShardingValues.normalise(new BigDecimal(text)) : cast(text, type);
             case STRING -> type.isEmpty() ? text : cast(text, type);
             case BOOLEAN -> type.isEmpty() ? Boolean.valueOf(text) : cast(text, type);
         };
     }
 
-    /** The Java value of text cast to {@code type} (a normalised type name), or the text when it does not parse. */
+    /**
+     * The Java value of text cast to {@code type} (a normalised type name), numbers in their canonical form, or the
+     * text when it does not parse.
+     */
     static Object cast(String text, String type) {
         String trimmed = text.strip();
         try {
             switch (type) {
-                case "int2", "smallint", "int4", "int", "integer" -> {
+                case "int2", "smallint", "int4", "int", "integer", "int8", "bigint" -> {
                     return isDecimalText(trimmed) ? rounded(trimmed) : integer(trimmed);
                 }
-                case "int8", "bigint" -> {
-                    Object result = isDecimalText(trimmed) ? rounded(trimmed) : integer(trimmed);
-                    return result instanceof Integer number ? Long.valueOf(number) : result;
-                }
                 case "numeric", "decimal" -> {
-                    return new BigDecimal(trimmed);
+                    return ShardingValues.normalise(new BigDecimal(trimmed));
                 }
                 case "float4", "real", "float8", "float", "double precision" -> {
-                    return Double.valueOf(trimmed);
+                    return ShardingValues.normalise(Double.valueOf(trimmed));
                 }
                 case "date" -> {
                     return LocalDate.parse(trimmed);
@@ -143,10 +143,6 @@ final class SqlValues {
             return value.intValue();
         }
         return value.bitLength() < 64 ? (Object) Long.valueOf(value.longValue()) : value;
-    }
-
-    private static Object decimal(String text) {
-        return new BigDecimal(text);
     }
 
     private static Object rounded(String text) {
@@ -213,9 +209,5 @@ final class SqlValues {
             case "int2", "smallint", "int4", "int", "integer", "int8", "bigint" -> true;
             default -> false;
         };
-    }
-
-    private static boolean isInt8(String type) {
-        return type.equals("int8") || type.equals("bigint");
     }
 }

@@ -1,32 +1,51 @@
 package io.ashlar.route;
 
+import io.ashlar.parser.lexer.Keyword;
+import io.ashlar.parser.lexer.Lexer;
+import io.ashlar.parser.lexer.SqlSyntaxException;
+import io.ashlar.parser.lexer.TokenKind;
+import io.ashlar.parser.lexer.TokenList;
 import io.ashlar.parser.statement.AnalyzedStatement;
 import io.ashlar.parser.statement.ColumnEquality;
 import io.ashlar.parser.statement.ColumnReference;
 import io.ashlar.parser.statement.Conjunction;
+import io.ashlar.parser.statement.DeleteStatement;
+import io.ashlar.parser.statement.MergeStatement;
 import io.ashlar.parser.statement.QueryBlock;
+import io.ashlar.parser.statement.SelectStatement;
+import io.ashlar.parser.statement.SetOperation;
 import io.ashlar.parser.statement.ShardingCondition;
 import io.ashlar.parser.statement.SqlValue;
+import io.ashlar.parser.statement.StatementKind;
 import io.ashlar.parser.statement.TableName;
 import io.ashlar.parser.statement.TableReference;
 import io.ashlar.parser.statement.TableRole;
+import io.ashlar.route.rule.BroadcastTable;
 import io.ashlar.route.rule.ColumnConstraint;
 import io.ashlar.route.rule.NodeSet;
 import io.ashlar.route.rule.RuleTable;
 import io.ashlar.route.rule.ShardingRules;
 import io.ashlar.route.rule.ShardingTable;
+import io.ashlar.route.rule.ShardingValues;
 import io.ashlar.route.rule.SingleTable;
 
 import java.util.ArrayList;
-import java.util.List;
-import io.ashlar.route.rule.BroadcastTable;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * The tables of one statement seen through the rules, and where they must run: every table occurrence classified
- * (sharded, broadcast, single, catalog, unknown), sharded tables grouped into partitions (a binding group, or one
- * table alone, whose nodes line up position by position), each partition's nodes computed from the conditions of
- * every query block that reads it, and the route units built from them.
+ * (sharded, broadcast, single, catalog, unknown), sharded tables grouped into partitions (one table, or tables of a
+ * binding group that the statement joins on all their sharding columns, whose nodes line up position by position),
+ * each partition's nodes computed from the conditions of every query block that reads it, and the route units built
+ * from them.
+ *
+ * <p>A binding declaration promises only that rows with equal sharding values live on the same node: tables of a
+ * binding group joined on some of their sharding columns, or not joined at all, are routed as unrelated tables,
+ * each its own partition. Several partitions can be answered only where they all lie on one data source (the
+ * cartesian product of their nodes there pairs every row with every row); across data sources the statement is
+ * refused, since rows on different data sources never meet.
  *
  * <p>Conditions apply to the occurrences of their own block only, as {@link QueryBlock} says; a block's route is the
  * union over its disjuncts, a disjunct's is the intersection over the partition's tables in the block, and a
@@ -86,6 +105,9 @@ final class StatementTables {
     /** An occurrence joined to another of its partition in its block other than node to node, or -1. */
     int unalignedJoin = -1;
 
+    /** The occurrence {@link #unalignedJoin} is joined to. */
+    int unalignedPartner = -1;
+
     /**
      * A table the statement creates (CREATE TABLE, CREATE VIEW, SELECT INTO) that no rule or catalog knows yet, or
      * -1: it is made where the statement's other tables are, by default on the default data source.
@@ -93,6 +115,15 @@ final class StatementTables {
     int newTable = -1;
 
     private final int excluded;
+
+    /** The statement's tokens, read when a FROM list must be (null until then). */
+    private TokenList tokens;
+
+    /** Per block: its FROM list (null until read). */
+    private FromClause[] fromClauses;
+
+    /** Per block: the equalities its USING and NATURAL joins imply (null until computed). */
+    private List<List<ColumnEquality>> usingEqualities;
 
     /**
      * @param excluded an occurrence left out of the conditions (the target of an INSERT, routed by its rows), or -1
@@ -114,6 +145,9 @@ final class StatementTables {
                 continue;
             }
             classify(i, reference);
+        }
+        if (partitions.size() > 1) {
+            mergeBindingTables();
         }
     }
 
@@ -178,12 +212,7 @@ final class StatementTables {
 
     private int partitionFor(ShardingTable table) {
         for (int p = 0; p < partitions.size(); p++) {
-            List<ShardingTable> members = partitions.get(p);
-            ShardingTable first = members.get(0);
-            if (first == table || table.bindingGroup() >= 0 && first.bindingGroup() == table.bindingGroup()) {
-                if (!members.contains(table)) {
-                    members.add(table);
-                }
+            if (partitions.get(p).get(0) == table) {
                 return p;
             }
         }
@@ -191,6 +220,308 @@ final class StatementTables {
         members.add(table);
         partitions.add(members);
         return partitions.size() - 1;
+    }
+
+    /**
+     * Puts tables of one binding group into one partition where the statement joins them on all their sharding
+     * columns (in a block, or by a correlated subquery) and nowhere joins them otherwise. The target of an INSERT
+     * (whose rows are checked by the INSERT route) joins its binding group's partition always, and so do the tables
+     * of DDL and maintenance statements, which join nothing and run on every node of each.
+     */
+    private void mergeBindingTables() {
+        boolean joinless = statement.kind() == StatementKind.DDL || statement.kind() == StatementKind.OTHER && !statement.command().equals("explain");
+        int count = partitions.size();
+        int[] root = new int[count];
+        boolean merged = false;
+        for (int p = 0; p < count; p++) {
+            root[p] = p;
+        }
+        for (int p = 0; p < count; p++) {
+            int group = partitionTable(p).bindingGroup();
+            for (int q = p + 1; q < count && group >= 0; q++) {
+                if (partitionTable(q).bindingGroup() != group || find(root, p) == find(root, q)) {
+                    continue;
+                }
+                boolean target = excluded >= 0 && (partitionOf[excluded] == p || partitionOf[excluded] == q);
+                if (joinless || target || bindingAligned(p, q, group)) {
+                    root[find(root, q)] = find(root, p);
+                    merged = true;
+                }
+            }
+        }
+        if (!merged) {
+            return;
+        }
+        int[] renumbered = new int[count];
+        Arrays.fill(renumbered, -1);
+        List<List<ShardingTable>> result = new ArrayList<>(count);
+        for (int p = 0; p < count; p++) {
+            int r = find(root, p);
+            if (renumbered[r] < 0) {
+                renumbered[r] = result.size();
+                result.add(new ArrayList<>(2));
+            }
+            result.get(renumbered[r]).addAll(partitions.get(p));
+        }
+        for (int i = 0; i < partitionOf.length; i++) {
+            if (partitionOf[i] >= 0) {
+                partitionOf[i] = renumbered[find(root, partitionOf[i])];
+            }
+        }
+        partitions.clear();
+        partitions.addAll(result);
+    }
+
+    private static int find(int[] root, int p) {
+        int result = p;
+        while (root[result] != result) {
+            result = root[result];
+        }
+        return result;
+    }
+
+    /**
+     * Whether partitions {@code p} and {@code q} (tables of binding group {@code group}) are joined on all their
+     * sharding columns somewhere and differently nowhere. In a block, occurrences of the group are clustered by such
+     * joins (so that {@code a = b} and {@code b = c} align {@code a} with {@code c}); across blocks a subquery
+     * correlated through all sharding columns aligns.
+     */
+    private boolean bindingAligned(int p, int q, int group) {
+        boolean result = false;
+        List<QueryBlock> blocks = statement.blocks();
+        for (int b = 0; b < blocks.size(); b++) {
+            QueryBlock block = blocks.get(b);
+            int[] cluster = new int[kinds.length];
+            Arrays.fill(cluster, -1);
+            boolean hasP = false;
+            boolean hasQ = false;
+            for (int i = 0; i < kinds.length; i++) {
+                if (kinds[i] != SHARDED || i == excluded || references.get(i).block() != b || shardingTable(i).bindingGroup() != group) {
+                    continue;
+                }
+                hasP |= partitionOf[i] == p;
+                hasQ |= partitionOf[i] == q;
+                cluster[i] = i;
+                for (int j = 0; j < i; j++) {
+                    if (cluster[j] >= 0 && cluster[j] != cluster[i] && aligned(i, j, block)) {
+                        relabel(cluster, cluster[i], cluster[j]);
+                    }
+                }
+            }
+            if (!hasP || !hasQ) {
+                continue;
+            }
+            for (int i = 0; i < kinds.length; i++) {
+                for (int j = 0; j < kinds.length; j++) {
+                    if (cluster[i] >= 0 && cluster[j] >= 0 && partitionOf[i] == p && partitionOf[j] == q) {
+                        if (cluster[i] != cluster[j]) {
+                            return false;
+                        }
+                        result = true;
+                    }
+                }
+            }
+        }
+        return result || correlatedAcrossBlocks(p, q);
+    }
+
+    private static void relabel(int[] cluster, int from, int to) {
+        for (int k = 0; k < cluster.length; k++) {
+            if (cluster[k] == from) {
+                cluster[k] = to;
+            }
+        }
+    }
+
+    private boolean correlatedAcrossBlocks(int p, int q) {
+        List<QueryBlock> blocks = statement.blocks();
+        for (int i = 0; i < kinds.length; i++) {
+            if (kinds[i] != SHARDED || i == excluded || partitionOf[i] != p && partitionOf[i] != q) {
+                continue;
+            }
+            int other = partitionOf[i] == p ? q : p;
+            QueryBlock block = blocks.get(references.get(i).block());
+            for (int ancestor = block.parent(); ancestor >= 0; ancestor = blocks.get(ancestor).parent()) {
+                for (int j = 0; j < kinds.length; j++) {
+                    if (kinds[j] == SHARDED && j != excluded && partitionOf[j] == other && references.get(j).block() == ancestor
+                            && ShardedConstructs.joinedOnShardingColumns(this, i, j, block.joinEqualities())) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether two occurrences of one block are joined on all their sharding columns, position by position, by the
+     * block's join equalities or by its USING and NATURAL joins: their rows then meet only on the same node.
+     */
+    boolean aligned(int i, int j, QueryBlock block) {
+        if (ShardedConstructs.joinedOnShardingColumns(this, i, j, block.joinEqualities())) {
+            return true;
+        }
+        List<ColumnEquality> implied = usingEqualities(block);
+        if (implied.isEmpty()) {
+            return false;
+        }
+        List<ColumnEquality> all = new ArrayList<>(block.joinEqualities());
+        all.addAll(implied);
+        return ShardedConstructs.joinedOnShardingColumns(this, i, j, all);
+    }
+
+    /**
+     * The equalities of a block's {@code USING (col, ...)} and {@code NATURAL} joins, which the analyzer does not
+     * list: the right side's table equals the one left-side table that has the column as a sharding column. (A
+     * NATURAL join joins on every common column, so on every sharding column the two tables share.)
+     */
+    List<ColumnEquality> usingEqualities(QueryBlock block) {
+        if (usingEqualities == null) {
+            usingEqualities = new ArrayList<>(statement.blocks().size());
+            for (int b = 0; b < statement.blocks().size(); b++) {
+                usingEqualities.add(null);
+            }
+        }
+        List<ColumnEquality> result = usingEqualities.get(block.id());
+        if (result != null) {
+            return result;
+        }
+        result = readUsingEqualities(block.id());
+        usingEqualities.set(block.id(), result);
+        return result;
+    }
+
+    private List<ColumnEquality> readUsingEqualities(int block) {
+        boolean candidates = false;
+        for (int i = 0; i < kinds.length && !candidates; i++) {
+            candidates = kinds[i] == SHARDED && i != excluded && references.get(i).block() == block && references.get(i).role() == TableRole.FROM;
+        }
+        if (!candidates || !mayJoinByName()) {
+            return List.of();
+        }
+        FromClause from = fromClause(block);
+        List<ColumnEquality> result = new ArrayList<>(2);
+        for (FromClause.Join join : from.joins()) {
+            if (!join.natural() && join.using().isEmpty()) {
+                continue;
+            }
+            for (int right = 0; right < kinds.length; right++) {
+                if (!isShardedIn(right, block) || !join.inRight(references.get(right).range().start())) {
+                    continue;
+                }
+                ShardingTable rightTable = shardingTable(right);
+                List<String> columns = join.natural() ? rightTable.shardingColumns() : join.using();
+                for (String column : columns) {
+                    if (rightTable.columnId(column) < 0) {
+                        continue;
+                    }
+                    int left = -1;
+                    for (int i = 0; i < kinds.length; i++) {
+                        if (isShardedIn(i, block) && join.inLeft(references.get(i).range().start()) && shardingTable(i).columnId(column) >= 0) {
+                            left = left < 0 ? i : -2;
+                        }
+                    }
+                    if (left >= 0) {
+                        result.add(new ColumnEquality(qualified(left, column), qualified(right, column)));
+                    }
+                }
+            }
+        }
+        return List.copyOf(result);
+    }
+
+    private boolean isShardedIn(int occurrence, int block) {
+        return kinds[occurrence] == SHARDED && occurrence != excluded && references.get(occurrence).block() == block;
+    }
+
+    private ColumnReference qualified(int occurrence, String column) {
+        TableReference reference = references.get(occurrence);
+        return new ColumnReference(Optional.empty(), Optional.of(reference.exposedName()), column, reference.nameRange());
+    }
+
+    /** Whether the text has a USING or NATURAL at all: most statements do not, and then no FROM list need be read. */
+    private boolean mayJoinByName() {
+        String sql = statement.sql();
+        return containsIgnoreCase(sql, "using") || containsIgnoreCase(sql, "natural");
+    }
+
+    private static boolean containsIgnoreCase(String text, String word) {
+        for (int i = 0, n = text.length() - word.length(); i <= n; i++) {
+            if (text.regionMatches(true, i, word, 0, word.length())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The FROM list of a block, read from the tokens once; {@link FromClause#NOT_UNDERSTOOD} when it cannot be. */
+    FromClause fromClause(int block) {
+        if (fromClauses == null) {
+            fromClauses = new FromClause[statement.blocks().size()];
+        }
+        FromClause result = fromClauses[block];
+        if (result == null) {
+            result = readFromClause(block);
+            fromClauses[block] = result;
+        }
+        return result;
+    }
+
+    private FromClause readFromClause(int block) {
+        int first = -1;
+        for (TableReference each : references) {
+            if (each.block() == block && each.role() == TableRole.FROM && (first < 0 || each.range().start() < first)) {
+                first = each.range().start();
+            }
+        }
+        TokenList list = tokens();
+        int index = first < 0 || list == null ? -1 : tokenAt(list, first);
+        if (index < 0) {
+            return FromClause.NOT_UNDERSTOOD;
+        }
+        boolean usingList = block == 0 && (statement.body() instanceof DeleteStatement || statement.body() instanceof MergeStatement);
+        int depth = 0;
+        int outermost = 0;
+        for (int i = index - 1; i >= 0; i--) {
+            if (list.is(i, TokenKind.RIGHT_PAREN)) {
+                depth++;
+            } else if (list.is(i, TokenKind.LEFT_PAREN)) {
+                depth--;
+                outermost = Math.min(outermost, depth);
+            } else if (depth == outermost && (list.isKeyword(i, Keyword.FROM) || usingList && list.isKeyword(i, Keyword.USING))) {
+                return FromClause.read(list, i + 1);
+            }
+        }
+        return FromClause.NOT_UNDERSTOOD;
+    }
+
+    private TokenList tokens() {
+        if (tokens == null) {
+            try {
+                tokens = Lexer.tokenize(statement.sql());
+            } catch (SqlSyntaxException e) {
+                return null;
+            }
+        }
+        return tokens;
+    }
+
+    private static int tokenAt(TokenList list, int offset) {
+        int low = 0;
+        int high = list.size() - 1;
+        while (low <= high) {
+            int middle = (low + high) >>> 1;
+            int start = list.start(middle);
+            if (start == offset) {
+                return middle;
+            }
+            if (start < offset) {
+                low = middle + 1;
+            } else {
+                high = middle - 1;
+            }
+        }
+        return -1;
     }
 
     int partitionCount() {
@@ -269,10 +600,10 @@ final class StatementTables {
     }
 
     /**
-     * Groups the occurrences of a partition in one block into clusters whose rows meet on one node: tables of a
-     * binding group always (the binding declaration says so, as in ShardingSphere), two occurrences of one table
-     * only when joined on all its sharding columns. Conditions intersect within a cluster and unite across
-     * clusters; several clusters over several units are refused ({@link #unalignedJoin}).
+     * Groups the occurrences of a partition in one block into clusters whose rows meet on one node: occurrences
+     * joined on all their sharding columns, position by position (two tables of a binding group, or one table with
+     * itself). Conditions intersect within a cluster and unite across clusters; several clusters over several units
+     * are refused ({@link #unalignedJoin}).
      *
      * @return per occurrence, its cluster's representative occurrence (-1 outside the partition or block)
      */
@@ -288,8 +619,7 @@ final class StatementTables {
                 if (result[j] < 0) {
                     continue;
                 }
-                boolean linked = ruleTables[i] != ruleTables[j] || ShardedConstructs.joinedOnShardingColumns(this, i, j, block, true);
-                if (linked) {
+                if (result[j] != result[i] && aligned(i, j, block)) {
                     int from = result[i];
                     int to = result[j];
                     for (int k = 0; k <= i; k++) {
@@ -303,6 +633,7 @@ final class StatementTables {
         for (int i = 0; i < kinds.length; i++) {
             if (result[i] >= 0 && result[i] != result[firstOf(result)] && unalignedJoin < 0) {
                 unalignedJoin = i;
+                unalignedPartner = firstOf(result);
             }
         }
         return result;
@@ -431,12 +762,19 @@ final class StatementTables {
         return left.name().equalsIgnoreCase(right.name()) && left.qualifier().equals(right.qualifier()) && left.schema().equals(right.schema());
     }
 
-    /** The constraint of one condition, or null when its values cannot be used (not comparable). */
+    /**
+     * The constraint of one condition, or null when its values cannot be used (not comparable). Text that spells an
+     * integer ({@code user_id = '7'}) stands for both the text and the integer: PostgreSQL converts it to the column's
+     * type, which the router does not know, so the route covers a number column's node and a text column's node.
+     */
     ColumnConstraint constraint(ShardingCondition condition) {
         List<SqlValue> values = condition.values();
         switch (condition.operator()) {
             case EQUAL -> {
                 Object value = SqlValues.value(values.get(0), parameters);
+                if (value instanceof String text && ShardingValues.integralText(text) instanceof Comparable<?> number) {
+                    return ColumnConstraint.values(List.of(text, number));
+                }
                 return value == null ? ColumnConstraint.NOTHING : value instanceof Comparable<?> comparable ? ColumnConstraint.value(comparable) : null;
             }
             case IN -> {
@@ -445,6 +783,9 @@ final class StatementTables {
                     Object value = SqlValues.value(values.get(i), parameters);
                     if (value instanceof Comparable<?> comparable) {
                         result.add(comparable);
+                        if (value instanceof String text && ShardingValues.integralText(text) instanceof Comparable<?> number) {
+                            result.add(number);
+                        }
                     } else if (value != null) {
                         return null;
                     }
@@ -482,15 +823,23 @@ final class StatementTables {
 
     /**
      * Builds the units of the sharded partitions: one per node of a single partition; with several partitions (sharded
-     * tables that are not bound together) the cartesian product of their nodes within each data source, as
-     * ShardingSphere routes them. A partition whose conditions match no row keeps one node so that the statement still
-     * runs and answers with its empty result.
+     * tables that are not bound together) the cartesian product of their nodes, which must all lie on one data
+     * source: there every row of one meets every row of the others exactly once. A partition whose conditions match
+     * no row keeps one node so that the statement still runs and answers with its empty result.
+     *
+     * @throws RouteException 0A000 when several partitions need more than one data source
      */
     List<RouteUnit> shardedUnits() {
         int count = partitions.size();
-        for (int p = 0; p < count; p++) {
-            if (positions[p].isEmpty()) {
-                positions[p].add(0);
+        if (count == 1 && positions[0].isEmpty()) {
+            positions[0].add(0);
+        }
+        if (count > 1) {
+            int dataSource = commonDataSource();
+            for (int p = 0; p < count; p++) {
+                if (positions[p].isEmpty()) {
+                    positions[p].add(firstNodeOn(partitionTable(p), dataSource));
+                }
             }
         }
         if (count == 1) {
@@ -510,6 +859,58 @@ final class StatementTables {
             throw new RouteException("0A000", "sharded tables " + shardedNames() + " have no data source in common where the statement's rows could be joined");
         }
         return result;
+    }
+
+    /** The one data source every partition's nodes lie on; refuses a statement whose partitions need several. */
+    private int commonDataSource() {
+        int result = -1;
+        for (int p = 0; p < partitions.size(); p++) {
+            ShardingTable table = partitionTable(p);
+            NodeSet nodes = positions[p];
+            for (int node = nodes.next(0); node >= 0; node = nodes.next(node + 1)) {
+                if (result < 0) {
+                    result = table.nodeDataSource(node);
+                } else if (table.nodeDataSource(node) != result) {
+                    throw crossDataSourceJoin();
+                }
+            }
+        }
+        return result < 0 ? partitionTable(0).nodeDataSource(0) : result;
+    }
+
+    private static int firstNodeOn(ShardingTable table, int dataSource) {
+        for (int node = 0; node < table.nodeCount(); node++) {
+            if (table.nodeDataSource(node) == dataSource) {
+                return node;
+            }
+        }
+        return 0;
+    }
+
+    /** The refusal of partitions on several data sources, worded for how the statement combines them. */
+    private RouteException crossDataSourceJoin() {
+        if (statement.body() instanceof SelectStatement select && select.setOperation() != SetOperation.NONE) {
+            return ShardedConstructs.refuse(ShardedConstructs.operationName(select.setOperation()) + " over sharded table " + shardedNames()
+                    + " across several shards");
+        }
+        for (int p = 0; p < partitions.size(); p++) {
+            boolean inRoot = false;
+            for (int i = 0; i < kinds.length; i++) {
+                inRoot |= partitionOf[i] == p && i != excluded && references.get(i).block() == 0;
+            }
+            if (!inRoot) {
+                return ShardedConstructs.refuse("subquery reading sharded table " + partitionNames(p) + " across data sources",
+                        "correlate it to the outer query by all the sharding columns of a binding table, or give it conditions that route it to one shard "
+                                + "on the outer query's data source");
+            }
+        }
+        StringBuilder others = new StringBuilder();
+        for (int p = 1; p < partitions.size(); p++) {
+            others.append(p == 1 ? "" : ", ").append(partitionNames(p));
+        }
+        return ShardedConstructs.refuse("join of sharded table " + partitionNames(0) + " with sharded table " + others + " across data sources",
+                "rows on different data sources never meet; only binding tables joined on all their sharding columns are joined shard by shard. "
+                        + "Give conditions that route every sharded table to one data source, or make the smaller table a broadcast table");
     }
 
     private void cartesian(int dataSource, int partition, int[] chosen, List<RouteUnit> result) {

@@ -112,9 +112,32 @@ class RouteEngineTest {
     }
 
     @Test
-    void badValueForAnAlgorithmIsAnInvalidParameterValue() {
-        RouteException e = assertThrows(RouteException.class, () -> route("SELECT * FROM t_user WHERE id = 'abc'", ""));
-        assertEquals("22023", e.sqlState());
-        assertTrue(e.getMessage().contains("t_user"), e.getMessage());
+    void aValueNoAlgorithmCanUseReadsEveryNodeForTheShardsToAnswer() {
+        RouteResult result = route("SELECT * FROM t_user WHERE id = 'abc'", "");
+        assertEquals(RouteKind.MULTI_QUERY, result.kind());
+        assertEquals(2, result.units().size());
+        assertEquals(result.units(), route("SELECT * FROM t_user WHERE id = $1", "'abc'").units());
+    }
+
+    @Test
+    void copyRowsAreRoutedByTheCanonicalFormOfTheirValues() {
+        ShardingTable table = (ShardingTable) rules.find("t_order").orElseThrow();
+        RowRouter router = table.rowRouter(List.of("order_id", "user_id"));
+        int node = router.route(new Object[] {3, 2});
+        assertEquals(node, router.route(new Object[] {3L, 2L}));
+        assertEquals(node, router.route(new Object[] {"3", "2.0"}));
+        assertEquals(ShardingTable.UNUSABLE_VALUE, table.routeRow(new Object[] {"abc", 3}));
+        assertTrue(table.unusableReason(new Object[] {"abc", 3}).contains("abc"), table.unusableReason(new Object[] {"abc", 3}));
+    }
+
+    @Test
+    void everySpellingOfAnIntegerIsOneValueForTheAlgorithms() {
+        RouteResult literal = route("SELECT * FROM t_user WHERE id = 7", "");
+        for (String sql : List.of("SELECT * FROM t_user WHERE id = 7::int8", "SELECT * FROM t_user WHERE id = CAST('7' AS bigint)",
+                "SELECT * FROM t_user WHERE id = 7.00", "SELECT * FROM t_user WHERE id = '7'::numeric", "SELECT * FROM t_user WHERE id = 7e0::float8")) {
+            assertSame(literal, route(sql, ""), sql);
+        }
+        assertSame(literal, route("SELECT * FROM t_user WHERE id = $1", "7L"));
+        assertSame(literal, route("SELECT * FROM t_user WHERE id = $1", "7.000"));
     }
 }

@@ -2,7 +2,8 @@ package io.ashlar.route.rule;
 
 /**
  * Routes rows of one sharded table that arrive with a fixed column order (COPY ... FROM STDIN): the proxy converts
- * each row's sharding values to Java values and asks for its node. Built once per COPY statement; thread-safe.
+ * each row's sharding values to Java values and asks for its node. Values are put in their canonical form first
+ * ({@link ShardingValues#normaliseStored}), as an INSERT's are. Built once per COPY statement; thread-safe.
  */
 public final class RowRouter {
 
@@ -30,13 +31,14 @@ public final class RowRouter {
      *
      * @param row the row's values in the router's column order ({@code null} for SQL NULL); only the sharding
      *            columns are read
-     * @return the node index, {@link ShardingTable#NO_NODE} or {@link ShardingTable#SEVERAL_NODES}
+     * @return the node index, {@link ShardingTable#NO_NODE}, {@link ShardingTable#SEVERAL_NODES} or
+     *         {@link ShardingTable#UNUSABLE_VALUE}
      */
     public int route(Object[] row) {
         Object[] values = new Object[positions.length];
         for (int i = 0; i < positions.length; i++) {
             int position = positions[i];
-            values[i] = position >= 0 && position < row.length ? row[position] : null;
+            values[i] = position >= 0 && position < row.length ? ShardingValues.normaliseStored(row[position]) : null;
         }
         return table.routeRow(values);
     }

@@ -36,6 +36,12 @@ public final class ShardingTable implements RuleTable {
     /** Returned by {@link #routeRow} when the values leave more than one data node possible. */
     public static final int SEVERAL_NODES = -2;
 
+    /**
+     * Returned by {@link #routeRow} when an algorithm cannot use one of the values (text where it computes with
+     * numbers, a value of a type it does not know); {@link #unusableReason} says why.
+     */
+    public static final int UNUSABLE_VALUE = -3;
+
     /** IN lists up to this long are routed value by value, so that one unplaceable value widens only its own route. */
     private static final int MAX_SPLIT = 64;
 
@@ -184,9 +190,11 @@ public final class ShardingTable implements RuleTable {
     }
 
     /**
-     * Adds to {@code result} the nodes that may hold rows satisfying {@code constraints} (indexed by column id).
+     * Adds to {@code result} the nodes that may hold rows satisfying {@code constraints} (indexed by column id). A value
+     * an algorithm cannot use ({@code user_id = 'abc'}) widens the route to every node: the statement then runs, and
+     * the shards answer it as PostgreSQL does (with no row, or with PostgreSQL's own error such as 22P02).
      *
-     * @throws RouteException 0A000 when an algorithm refuses a range, 22023 when it cannot use a value
+     * @throws RouteException 0A000 when an algorithm refuses a range
      */
     public void route(ColumnConstraint[] constraints, NodeSet result) {
         for (int column = 0; column < constraints.length; column++) {
@@ -236,7 +244,7 @@ public final class ShardingTable implements RuleTable {
         } catch (CompiledStrategy.RangeRefusal e) {
             throw new RouteException("0A000", "a range condition on sharded table " + logicTable + " cannot be routed: " + e.getMessage());
         } catch (ShardingAlgorithmException e) {
-            throw new RouteException("22023", "cannot route sharded table " + logicTable + ": " + e.getMessage());
+            result.addAll();
         }
     }
 
@@ -244,20 +252,23 @@ public final class ShardingTable implements RuleTable {
      * The one node of a row whose sharding values are known: an INSERT row, a COPY row, or a WHERE clause that fixes
      * every sharding column with one value.
      *
+     * <p>When the database strategy leaves several data sources open (strategy {@code none}, as every auto table
+     * has, or a value missing), the node is the one the table strategy picks among the actual tables of all of them:
+     * an auto table's {@code MOD} picks {@code t_log_1}, which lives on one data source only.
+     *
      * @param values by column id; {@code null} where the row gives no value
-     * @return a node index, {@link #NO_NODE} or {@link #SEVERAL_NODES}
-     * @throws RouteException 22023 when an algorithm cannot use a value
+     * @return a node index, {@link #NO_NODE}, {@link #SEVERAL_NODES} or {@link #UNUSABLE_VALUE}
      */
     public int routeRow(Object[] values) {
         for (Object each : values) {
             if (each != null && !(each instanceof Comparable<?>)) {
-                throw new RouteException("22023", "cannot route sharded table " + logicTable + " by a value of type " + each.getClass().getSimpleName());
+                return UNUSABLE_VALUE;
             }
         }
         try {
             int dataSource = databaseStrategy.routeOne(values);
             if (dataSource < 0) {
-                return dataSource == CompiledStrategy.SEVERAL ? SEVERAL_NODES : NO_NODE;
+                return dataSource == CompiledStrategy.SEVERAL ? routeRowOnEveryDataSource(values) : NO_NODE;
             }
             int table = tableStrategies[dataSource].routeOne(values);
             if (table < 0) {
@@ -265,8 +276,44 @@ public final class ShardingTable implements RuleTable {
             }
             return nodeOf[dataSource][table];
         } catch (ShardingAlgorithmException e) {
-            throw new RouteException("22023", "cannot route sharded table " + logicTable + ": " + e.getMessage());
+            return UNUSABLE_VALUE;
         }
+    }
+
+    private int routeRowOnEveryDataSource(Object[] values) {
+        int result = NO_NODE;
+        for (int dataSource = 0; dataSource < tableStrategies.length; dataSource++) {
+            int table = tableStrategies[dataSource].routeOne(values);
+            if (table == CompiledStrategy.SEVERAL || table >= 0 && result >= 0) {
+                return SEVERAL_NODES;
+            }
+            if (table >= 0) {
+                result = nodeOf[dataSource][table];
+            }
+        }
+        return result;
+    }
+
+    /** Why {@link #routeRow} answered {@link #UNUSABLE_VALUE} for these values: the algorithm's own words. */
+    public String unusableReason(Object[] values) {
+        for (Object each : values) {
+            if (each != null && !(each instanceof Comparable<?>)) {
+                return "no algorithm routes by a value of type " + each.getClass().getSimpleName();
+            }
+        }
+        try {
+            int dataSource = databaseStrategy.routeOne(values);
+            if (dataSource >= 0) {
+                tableStrategies[dataSource].routeOne(values);
+            } else {
+                for (CompiledStrategy each : tableStrategies) {
+                    each.routeOne(values);
+                }
+            }
+        } catch (ShardingAlgorithmException e) {
+            return e.getMessage();
+        }
+        return "the values are usable";
     }
 
     /**
