@@ -34,6 +34,24 @@ final class SettingsTracker {
         return settings;
     }
 
+    /**
+     * Whether floats print in their shortest exact form: {@code extra_float_digits} is 1 or more,
+     * or not set (PostgreSQL 12's default is 1; pgjdbc and the backends' connections use 3).
+     */
+    boolean shortestFloats() {
+        SessionSettings current = settings;
+        for (int i = 0; i < current.size(); i++) {
+            if (current.name(i).equals("extra_float_digits")) {
+                try {
+                    return Integer.parseInt(current.value(i).trim()) >= 1;
+                } catch (NumberFormatException e) {
+                    return true;
+                }
+            }
+        }
+        return true;
+    }
+
     /** Gives a connection the session's settings unless it carries them already. */
     void give(BackendConnection connection) throws SQLException {
         SessionSettings wanted = settings;

@@ -275,7 +275,7 @@ public final class ShardedSession implements BackendSession {
         }
         QueryResult result;
         try {
-            result = execution.run(connections, begin);
+            result = execution.run(connections, begin, settings.shortestFloats());
         } catch (StatementFailure failure) {
             markJoined(dataSources, begin);
             afterFailure(startedImplicit);

@@ -94,11 +94,12 @@ final class CopyOptions {
      * Reads the options of {@code copy}.
      *
      * @param sql           the statement's text ({@code copy}'s ranges index into it)
-     * @param clientCharset the charset of the data when the statement names no {@code ENCODING}
+     * @param clientEncoding the encoding of the data when the statement names no {@code ENCODING} (the backend's
+     *                       {@code client_encoding})
      * @throws SQLException 0A000 for what the proxy cannot split (an encoding whose characters embed ASCII bytes),
      *                      22023 or 42601 for options PostgreSQL would refuse too
      */
-    static CopyOptions parse(String sql, CopyStatement copy, Charset clientCharset) throws SQLException {
+    static CopyOptions parse(String sql, CopyStatement copy, String clientEncoding) throws SQLException {
         Builder b = new Builder();
         TokenList prefix = Lexer.tokenize(sql.substring(0, copy.options().start()));
         if (prefix.size() > 1 && prefix.is(1, TokenKind.IDENTIFIER) && prefix.textEqualsIgnoreCase(1, "binary")) {
@@ -127,7 +128,7 @@ final class CopyOptions {
             case "binary" -> Format.BINARY;
             default -> throw CopyErrors.error("22023", "COPY format \"" + b.format + "\" not recognized");
         };
-        return new CopyOptions(b, format, b.encoding == null ? clientCharset : charset(b.encoding));
+        return new CopyOptions(b, format, charset(b.encoding == null ? clientEncoding : b.encoding));
     }
 
     Format format() {

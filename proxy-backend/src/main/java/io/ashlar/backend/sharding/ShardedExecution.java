@@ -47,6 +47,7 @@ public final class ShardedExecution {
     private final ParameterValues parameters;
     private final int[] dataSources;
     private final int[] unitDataSource;
+    private boolean shortestFloats = true;
 
     private ShardedExecution(LogicalDatabase database, AnalyzedStatement statement, RouteResult route,
                              RewriteResult rewrite, ParameterValues parameters) {
@@ -256,6 +257,18 @@ public final class ShardedExecution {
      * @param begin for each connection, whether its first statement opens the transaction
      */
     public QueryResult run(BackendConnection[] connections, boolean[] begin) throws StatementFailure {
+        return run(connections, begin, true);
+    }
+
+    /**
+     * Runs every unit and makes the client's result.
+     *
+     * @param shortestFloats whether the session prints floats in their shortest exact form
+     *        ({@code extra_float_digits} 1 or more, PostgreSQL 12's default); the merge computes
+     *        float sums and averages only in that form
+     */
+    public QueryResult run(BackendConnection[] connections, boolean[] begin, boolean shortestFloats) throws StatementFailure {
+        this.shortestFloats = shortestFloats;
         List<RewrittenUnit> units = rewrite.units();
         BufferedResult[] results = new BufferedResult[units.size()];
         if (dataSources.length == 1) {
@@ -423,6 +436,21 @@ public final class ShardedExecution {
         return result;
     }
 
+    /** Whether the merge computes a float value (a SUM or AVG of floats), rather than passing the shards' bytes on. */
+    private static boolean computesFloats(MergeTemplate template, int[] types) {
+        for (io.ashlar.merge.plan.Aggregate aggregate : template.plan(types).aggregates()) {
+            boolean computed = !(aggregate instanceof io.ashlar.merge.plan.Aggregate.Min)
+                    && !(aggregate instanceof io.ashlar.merge.plan.Aggregate.Max)
+                    && !(aggregate instanceof io.ashlar.merge.plan.Aggregate.Count)
+                    && !(aggregate instanceof io.ashlar.merge.plan.Aggregate.CountDistinct);
+            int type = types[aggregate.column()];
+            if (computed && (type == 700 || type == 701)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private QueryResult merged(BufferedResult[] results, List<ErrorFields> notices) throws StatementFailure {
         ColumnDescription[] columns = results[0].columns();
         List<RowCursor> cursors = new ArrayList<>(results.length);
@@ -444,6 +472,10 @@ public final class ShardedExecution {
                 int[] types = new int[columns.length];
                 for (int i = 0; i < columns.length; i++) {
                     types[i] = columns[i].typeOid();
+                }
+                if (!shortestFloats && computesFloats(template.get(), types)) {
+                    throw new StatementFailure(ErrorFields.error("0A000", "float results merged across shards are printed"
+                            + " with the shortest exact digits only", "Use extra_float_digits 1 or more (the default)."));
                 }
                 MergeTemplate.Merge merge = template.get().merge(types);
                 visible = merge.visibleColumns();

@@ -1,0 +1,613 @@
+package io.ashlar.backend.sharding;
+
+import io.ashlar.backend.datasource.BackendConnection;
+import io.ashlar.backend.datasource.ParameterValues;
+import io.ashlar.backend.execute.BufferedResult;
+import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.session.LogicalDatabase;
+import io.ashlar.parser.statement.AnalyzedStatement;
+import io.ashlar.parser.statement.CopyStatement;
+import io.ashlar.parser.statement.InsertColumn;
+import io.ashlar.parser.statement.TableReference;
+import io.ashlar.rewrite.RewriteResult;
+import io.ashlar.rewrite.RewrittenUnit;
+import io.ashlar.route.RouteEngine;
+import io.ashlar.route.RouteException;
+import io.ashlar.route.RouteParameters;
+import io.ashlar.route.RouteResult;
+import io.ashlar.route.rule.DataNode;
+import io.ashlar.route.rule.RowRouter;
+import io.ashlar.route.rule.RuleTable;
+import io.ashlar.route.rule.ShardingRules;
+import io.ashlar.route.rule.ShardingTable;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import org.postgresql.copy.CopyIn;
+import org.postgresql.copy.CopyOperation;
+import org.postgresql.util.ByteStreamWriter;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.PSQLState;
+
+/**
+ * {@code COPY t FROM STDIN} into a table sharded over several data nodes: the client's data is split into rows as it
+ * arrives, each row's sharding values are read and routed as an INSERT of the same row would be, and the row's bytes,
+ * unchanged, go to the COPY of its node's actual table, which carries the client's own options. The frontend drives
+ * it as it drives a backend's {@link CopyIn}: CopyInResponse from {@link #getFormat()} and {@link #getFieldCount()},
+ * {@link #writeToCopy} per CopyData message (a message may end anywhere in a row), {@link #endCopy()} on CopyDone,
+ * {@link #cancelCopy()} on CopyFail.
+ *
+ * <p>Shard COPYs. A connection runs one COPY at a time, and several nodes may share a data source, so rows are
+ * buffered per node and sent when a node's buffer fills (or at the end); a node's COPY starts when its first rows are
+ * sent, and starting one on a data source first ends the COPY open there (a node may then run several COPYs; their
+ * row counts add up). The first node's COPY starts at once, so that the shard checks the statement (table, columns,
+ * options) and gives the column count before the client sends anything, as PostgreSQL does.
+ *
+ * <p>Header. With {@code HEADER} the client's first line is not a row: it is sent first in every shard COPY, whose
+ * statement keeps {@code HEADER} (so {@code HEADER MATCH} is still checked by every shard).
+ *
+ * <p>Errors. A row that cannot be routed fails the COPY with the line number, as PostgreSQL names lines
+ * ({@code COPY t_order, line 7}): 22023 when no node takes its values, 0A000 for a NULL sharding value or a
+ * {@code DEFAULT} marker; a row missing fields goes to the first node, whose shard reports it as PostgreSQL would.
+ * Data errors are the shards' own (22P02, 23505, ..., with the actual table and the line within that shard's COPY).
+ * After the first error every open shard COPY is cancelled, the rest of the data is discarded, and
+ * {@link #endCopy()} throws the error; the session then rolls back the transaction all shard COPYs ran in, so no row
+ * stays anywhere. Binary format is refused (0A000): its rows cannot be split without knowing every column's type.
+ *
+ * <p>One session thread drives an instance; nothing here is shared.
+ *
+ * @see <a href="https://www.postgresql.org/docs/current/sql-copy.html">COPY</a>
+ * @see <a href="https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-COPY">55.2.6. COPY Operations</a>
+ */
+public final class ShardedCopyIn implements CopyIn {
+
+    private static final RouteEngine ROUTER = new RouteEngine();
+
+    /** A node's buffer is sent when it holds this much, or less when there are many nodes ({@link #TOTAL_BUFFER}). */
+    private static final int MAX_NODE_BUFFER = 256 * 1024;
+
+    private static final int MIN_NODE_BUFFER = 16 * 1024;
+
+    /** What all node buffers together may hold, about. */
+    private static final int TOTAL_BUFFER = 4 * 1024 * 1024;
+
+    private static final byte[] EMPTY = new byte[0];
+
+    private final String table;
+    private final ShardingTable rule;
+    private final List<String> shardingColumns;
+    private final String[] nodeSql;
+    private final int[] nodeDataSource;
+    private final CopyConnections connections;
+    private final BackendConnection[] connectionOf;
+    private final CopyIn[] openCopy;
+    private final int[] openNode;
+    private final byte[][] buffers;
+    private final int[] lengths;
+    private final int flushAt;
+    private final CopyRowParser parser;
+    private final CopyFieldReader reader;
+    private final Object[] values;
+    private final int fieldCount;
+    private final int[] fieldFormats;
+    private byte[] header = EMPTY;
+    private boolean hasHeader;
+    private long rows;
+    private long handled = -1;
+    private SQLException failure;
+    private boolean active = true;
+    private boolean succeeded;
+
+    private ShardedCopyIn(String table, ShardingTable rule, String[] nodeSql, int[] nodeDataSource, int dataSourceCount,
+                          CopyConnections connections, BackendConnection first, CopyIn firstCopy, CopyOptions options,
+                          CopyFieldReader reader) {
+        this.table = table;
+        this.rule = rule;
+        this.shardingColumns = rule.shardingColumns();
+        this.nodeSql = nodeSql;
+        this.nodeDataSource = nodeDataSource;
+        this.connections = connections;
+        this.connectionOf = new BackendConnection[dataSourceCount];
+        this.openCopy = new CopyIn[dataSourceCount];
+        this.openNode = new int[dataSourceCount];
+        Arrays.fill(openNode, -1);
+        connectionOf[nodeDataSource[0]] = first;
+        openCopy[nodeDataSource[0]] = firstCopy;
+        openNode[nodeDataSource[0]] = 0;
+        int nodes = nodeSql.length;
+        this.buffers = new byte[nodes][];
+        Arrays.fill(buffers, EMPTY);
+        this.lengths = new int[nodes];
+        this.flushAt = Math.max(MIN_NODE_BUFFER, Math.min(MAX_NODE_BUFFER, TOTAL_BUFFER / nodes));
+        this.parser = new CopyRowParser(options, table, new Splitter());
+        this.reader = reader;
+        this.values = new Object[shardingColumns.size()];
+        this.fieldCount = firstCopy.getFieldCount();
+        this.fieldFormats = new int[fieldCount];
+        for (int i = 0; i < fieldCount; i++) {
+            fieldFormats[i] = firstCopy.getFieldFormat(i);
+        }
+    }
+
+    /**
+     * Whether {@code statement} is a COPY this class runs: {@code COPY t [(columns)] FROM STDIN} into a table that the
+     * rules shard over more than one data node. (A table of one node takes the plain single-shard COPY.)
+     */
+    public static boolean handles(ShardingRules rules, AnalyzedStatement statement) {
+        if (!(statement.body() instanceof CopyStatement copy) || !copy.from() || !copy.stdio() || copy.table().isEmpty()) {
+            return false;
+        }
+        Optional<RuleTable> found = rules.find(statement.tables().get(copy.table().getAsInt()).name().name());
+        return found.isPresent() && found.get() instanceof ShardingTable sharded && sharded.nodeCount() > 1;
+    }
+
+    /**
+     * Starts a sharded COPY: routes and rewrites the statement (one COPY per data node, the client's options kept),
+     * reads the table's columns from the first node's shard when the statement lists none, and starts the first
+     * node's COPY. The caller then drives the result as a {@link CopyIn}, and afterwards commits the session's
+     * transaction if {@link #succeeded()}, or rolls it back.
+     *
+     * @param plan        a statement for which {@link #handles} is true
+     * @param connections the session's connections, each inside its transaction
+     * @throws SQLException the shard's error for a bad statement; 0A000 for binary format, for a column list without
+     *                      a sharding column, or for an encoding whose characters embed ASCII bytes
+     */
+    public static ShardedCopyIn open(LogicalDatabase database, Plan plan, CopyConnections connections) throws SQLException {
+        AnalyzedStatement statement = plan.statement();
+        ShardingRules rules = database.rules();
+        if (!handles(rules, statement)) {
+            throw new IllegalArgumentException("not a COPY FROM STDIN into a table of several shards: " + statement.sql());
+        }
+        CopyStatement copy = (CopyStatement) statement.body();
+        TableReference reference = statement.tables().get(copy.table().getAsInt());
+        ShardingTable rule = (ShardingTable) rules.find(reference.name().name()).orElseThrow();
+        String table = reference.name().name();
+        RewriteResult rewrite;
+        try {
+            RouteResult route = ROUTER.route(statement, RouteParameters.NONE, rules);
+            rewrite = plan.rewriter().rewrite(route, RouteParameters.NONE);
+        } catch (RouteException e) {
+            throw CopyErrors.error(e.sqlState(), e.getMessage());
+        }
+        int nodes = rule.nodeCount();
+        String[] nodeSql = new String[nodes];
+        int[] nodeDataSource = new int[nodes];
+        for (int i = 0; i < nodes; i++) {
+            DataNode node = rule.node(i);
+            nodeSql[i] = unitSql(rewrite, rule, node);
+            nodeDataSource[i] = database.dataSourceIndex(node.dataSource());
+            if (nodeDataSource[i] < 0) {
+                throw CopyErrors.error("XX000", "sharded table " + table + " has a node on unknown data source " + node.dataSource());
+            }
+        }
+        BackendConnection first = connection(connections, nodeDataSource[0]);
+        CopyOptions options = null;
+        SQLException problem = null;
+        try {
+            options = CopyOptions.parse(statement.sql(), copy, first.parameterStatuses().getOrDefault("client_encoding", "UTF8"));
+            if (options.format() == CopyOptions.Format.BINARY) {
+                problem = binary(table);
+            }
+        } catch (SQLException e) {
+            problem = e;
+        }
+        CopyFieldReader reader = null;
+        if (problem == null) {
+            List<String> rowColumns = copy.columns().isEmpty() ? tableColumns(first, reference, rule.node(0).table()) : names(copy.columns());
+            RowRouter router = rule.rowRouter(rowColumns);
+            int[] positions = new int[router.columnCount()];
+            boolean[] forceNull = new boolean[positions.length];
+            boolean[] forceNotNull = new boolean[positions.length];
+            for (int i = 0; i < positions.length; i++) {
+                positions[i] = router.position(i);
+                String column = rule.shardingColumns().get(i);
+                if (positions[i] < 0) {
+                    throw CopyErrors.error("0A000", "COPY into sharded table " + table + " without sharding column " + column,
+                            "list " + column + " among the columns of the COPY and give its value in every row");
+                }
+                forceNull[i] = options.forceNull(column);
+                forceNotNull[i] = options.forceNotNull(column);
+            }
+            reader = new CopyFieldReader(options, positions, forceNull, forceNotNull);
+        }
+        CopyIn firstCopy = start(first, nodeSql[0]);
+        if (problem == null && firstCopy.getFormat() != 0) {
+            problem = binary(table);
+        }
+        if (problem != null) {
+            cancel(firstCopy);
+            throw problem;
+        }
+        return new ShardedCopyIn(table, rule, nodeSql, nodeDataSource, database.dataSources().size(), connections, first,
+                firstCopy, options, reader);
+    }
+
+    /** Whether the COPY ended with CopyDone and every shard COPY succeeded: the session may commit. */
+    public boolean succeeded() {
+        return succeeded;
+    }
+
+    // ------------------------------------------------------------------ CopyIn
+
+    @Override
+    public int getFieldCount() {
+        return fieldCount;
+    }
+
+    /** Always 0: text or CSV (binary is refused). */
+    @Override
+    public int getFormat() {
+        return 0;
+    }
+
+    @Override
+    public int getFieldFormat(int field) {
+        return fieldFormats[field];
+    }
+
+    @Override
+    public boolean isActive() {
+        return active;
+    }
+
+    /** Reads one CopyData message. After an error the data is discarded; {@link #endCopy()} reports the error. */
+    @Override
+    public void writeToCopy(byte[] buf, int off, int siz) throws SQLException {
+        checkActive();
+        if (failure != null) {
+            return;
+        }
+        try {
+            parser.feed(buf, off, siz);
+        } catch (SQLException e) {
+            fail(e);
+        }
+    }
+
+    @Override
+    public void writeToCopy(ByteStreamWriter from) throws SQLException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(Math.max(0, from.getLength()));
+        try {
+            from.writeTo(() -> bytes);
+        } catch (IOException e) {
+            throw new PSQLException("could not read the COPY data to write: " + e.getMessage(), PSQLState.IO_ERROR, e);
+        }
+        byte[] data = bytes.toByteArray();
+        writeToCopy(data, 0, data.length);
+    }
+
+    /** Sends the buffered rows of the nodes whose COPY is open, and flushes those connections. */
+    @Override
+    public void flushCopy() throws SQLException {
+        checkActive();
+        if (failure != null) {
+            return;
+        }
+        try {
+            for (int dataSource = 0; dataSource < openCopy.length; dataSource++) {
+                if (openCopy[dataSource] != null) {
+                    flush(openNode[dataSource]);
+                    openCopy[dataSource].flushCopy();
+                }
+            }
+        } catch (SQLException e) {
+            fail(e);
+        }
+    }
+
+    /**
+     * The data is complete (CopyDone): sends the last rows, ends every shard COPY and answers the number of rows
+     * copied, the sum of the shards' counts.
+     *
+     * @throws SQLException the first error of the COPY, a row's or a shard's
+     */
+    @Override
+    public long endCopy() throws SQLException {
+        checkActive();
+        active = false;
+        if (failure == null) {
+            try {
+                parser.finish();
+                for (int dataSource = 0; dataSource < openCopy.length; dataSource++) {
+                    if (openCopy[dataSource] != null) {
+                        flush(openNode[dataSource]);
+                    }
+                }
+                for (int node = 0; node < nodeSql.length; node++) {
+                    flush(node);
+                }
+                for (int dataSource = 0; dataSource < openCopy.length; dataSource++) {
+                    if (openCopy[dataSource] != null) {
+                        endOpen(dataSource);
+                    }
+                }
+            } catch (SQLException e) {
+                fail(e);
+            }
+        }
+        release();
+        if (failure != null) {
+            throw failure;
+        }
+        succeeded = true;
+        handled = rows;
+        return rows;
+    }
+
+    /** The client gave up (CopyFail): cancels every shard COPY; nothing is kept once the session rolls back. */
+    @Override
+    public void cancelCopy() throws SQLException {
+        if (!active) {
+            return;
+        }
+        active = false;
+        if (failure == null) {
+            fail(CopyErrors.error("57014", "COPY from stdin failed"));
+        }
+        release();
+    }
+
+    /** The rows copied, once {@link #endCopy()} succeeded; -1 before. */
+    @Override
+    public long getHandledRowCount() {
+        return handled;
+    }
+
+    @Override
+    public String toString() {
+        return "ShardedCopyIn[" + table + ", " + nodeSql.length + " nodes, " + rows + " rows ended"
+                + (failure == null ? "" : ", failed: " + failure.getMessage()) + "]";
+    }
+
+    // ------------------------------------------------------------------ rows to nodes
+
+    /** Routes each line the parser completes. */
+    private final class Splitter implements CopyRowParser.Lines {
+
+        @Override
+        public void header(byte[] buffer, int start, int end) throws SQLException {
+            header = Arrays.copyOfRange(buffer, start, end);
+            hasHeader = true;
+            for (CopyIn each : openCopy) {
+                if (each != null) {
+                    each.writeToCopy(header, 0, header.length);
+                }
+            }
+        }
+
+        @Override
+        public void row(byte[] buffer, int start, int contentEnd, int end, long line) throws SQLException {
+            int node;
+            switch (reader.read(buffer, start, contentEnd, values)) {
+                case CopyFieldReader.SHORT -> node = 0;
+                case CopyFieldReader.DEFAULT -> throw CopyErrors.atLine("0A000", "DEFAULT marker in a sharding column of "
+                        + "sharded table " + table, "a row without a sharding value has no shard", where(line));
+                default -> node = route(line);
+            }
+            append(node, buffer, start, end);
+        }
+    }
+
+    private int route(long line) throws SQLException {
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] == null) {
+                throw CopyErrors.atLine("0A000", "NULL in sharding column " + shardingColumns.get(i) + " of COPY into sharded table "
+                        + table, "a row without a sharding value has no shard", where(line));
+            }
+        }
+        int node;
+        try {
+            node = rule.routeRow(values);
+        } catch (RouteException e) {
+            throw CopyErrors.atLine(e.sqlState(), e.getMessage(), "", where(line));
+        }
+        if (node == ShardingTable.NO_NODE) {
+            throw CopyErrors.atLine("22023", "no data node of sharded table " + table + " takes " + describeValues(), "", where(line));
+        }
+        if (node < 0) {
+            throw CopyErrors.atLine("0A000", "COPY into sharded table " + table + " whose strategies (" + rule.describe()
+                    + ") do not pick one data node for " + describeValues(), "", where(line));
+        }
+        return node;
+    }
+
+    private String describeValues() {
+        StringBuilder result = new StringBuilder();
+        for (int i = 0; i < values.length; i++) {
+            result.append(i == 0 ? "" : ", ").append(shardingColumns.get(i)).append(" = ").append(values[i]);
+        }
+        return result.toString();
+    }
+
+    private String where(long line) {
+        return "COPY " + table + ", line " + line;
+    }
+
+    /** Adds a row, line end included, to its node's buffer; a full buffer goes to the node's COPY. */
+    private void append(int node, byte[] row, int start, int end) throws SQLException {
+        int length = end - start;
+        if (length >= flushAt) {
+            flush(node);
+            nodeCopy(node).writeToCopy(row, start, length);
+            return;
+        }
+        int used = lengths[node];
+        byte[] buffer = buffers[node];
+        if (used + length > buffer.length) {
+            buffer = Arrays.copyOf(buffer, Math.max(used + length, Math.min(flushAt + length, Math.max(8192, buffer.length * 2))));
+            buffers[node] = buffer;
+        }
+        System.arraycopy(row, start, buffer, used, length);
+        lengths[node] = used + length;
+        if (lengths[node] >= flushAt) {
+            flush(node);
+        }
+    }
+
+    private void flush(int node) throws SQLException {
+        int length = lengths[node];
+        if (length == 0) {
+            return;
+        }
+        lengths[node] = 0;
+        nodeCopy(node).writeToCopy(buffers[node], 0, length);
+    }
+
+    /** The COPY of {@code node}, started if needed, after ending another node's COPY on the same data source. */
+    private CopyIn nodeCopy(int node) throws SQLException {
+        int dataSource = nodeDataSource[node];
+        if (openNode[dataSource] == node) {
+            return openCopy[dataSource];
+        }
+        if (openCopy[dataSource] != null) {
+            // Rows buffered for the node whose COPY is open go in it before it ends.
+            int other = openNode[dataSource];
+            int pending = lengths[other];
+            if (pending > 0) {
+                lengths[other] = 0;
+                openCopy[dataSource].writeToCopy(buffers[other], 0, pending);
+            }
+            endOpen(dataSource);
+        }
+        BackendConnection connection = connectionOf[dataSource];
+        if (connection == null) {
+            connection = connection(connections, dataSource);
+            connectionOf[dataSource] = connection;
+        }
+        CopyIn result = start(connection, nodeSql[node]);
+        openCopy[dataSource] = result;
+        openNode[dataSource] = node;
+        if (hasHeader) {
+            result.writeToCopy(header, 0, header.length);
+        }
+        return result;
+    }
+
+    private void endOpen(int dataSource) throws SQLException {
+        CopyIn copy = openCopy[dataSource];
+        openCopy[dataSource] = null;
+        openNode[dataSource] = -1;
+        rows += copy.endCopy();
+    }
+
+    /** Keeps the first error and cancels every shard COPY still open; the data that follows is discarded. */
+    private void fail(SQLException e) {
+        if (failure == null) {
+            failure = e;
+        }
+        for (int dataSource = 0; dataSource < openCopy.length; dataSource++) {
+            CopyIn copy = openCopy[dataSource];
+            if (copy != null) {
+                openCopy[dataSource] = null;
+                openNode[dataSource] = -1;
+                cancel(copy);
+            }
+        }
+        release();
+    }
+
+    private void release() {
+        for (int node = 0; node < buffers.length; node++) {
+            buffers[node] = EMPTY;
+            lengths[node] = 0;
+        }
+    }
+
+    private void checkActive() throws SQLException {
+        if (!active) {
+            throw new PSQLException("the sharded COPY of " + table + " has ended", PSQLState.OBJECT_NOT_IN_STATE);
+        }
+    }
+
+    // ------------------------------------------------------------------ start
+
+    private static String unitSql(RewriteResult rewrite, ShardingTable rule, DataNode node) throws SQLException {
+        for (RewrittenUnit each : rewrite.units()) {
+            if (each.unit().dataSource().equals(node.dataSource()) && each.unit().actualTable(rule.logicTable()).equals(node.table())) {
+                return each.sql();
+            }
+        }
+        throw CopyErrors.error("XX000", "the COPY into " + rule.logicTable() + " was not routed to data node " + node);
+    }
+
+    private static BackendConnection connection(CopyConnections connections, int dataSource) throws SQLException {
+        try {
+            return connections.connection(dataSource);
+        } catch (StatementFailure failure) {
+            throw CopyErrors.from(failure);
+        }
+    }
+
+    private static CopyIn start(BackendConnection connection, String sql) throws SQLException {
+        CopyOperation operation = connection.startCopy(sql);
+        if (operation instanceof CopyIn result) {
+            return result;
+        }
+        cancel(operation);
+        throw CopyErrors.error("XX000", "the shard did not start COPY FROM STDIN for: " + sql);
+    }
+
+    private static void cancel(CopyOperation operation) {
+        try {
+            if (operation.isActive()) {
+                operation.cancelCopy();
+            }
+        } catch (SQLException ignored) {
+            // The shard answers a cancelled COPY with an error; the transaction is rolled back anyway.
+        }
+    }
+
+    private static SQLException binary(String table) {
+        return CopyErrors.error("0A000", "COPY in binary format into sharded table " + table + " is not supported",
+                "use FORMAT text or FORMAT csv: rows in binary format cannot be split by shard without every column's type");
+    }
+
+    private static List<String> names(List<InsertColumn> columns) {
+        List<String> result = new ArrayList<>(columns.size());
+        for (InsertColumn each : columns) {
+            result.add(each.name());
+        }
+        return result;
+    }
+
+    /**
+     * The columns a COPY without a column list reads, in order: the actual table's columns, less dropped ones and, from
+     * PostgreSQL 12, generated ones, read from the catalog of the first node's shard.
+     */
+    private static List<String> tableColumns(BackendConnection connection, TableReference reference, String actualTable)
+            throws SQLException {
+        String sql = "SELECT a.attname FROM pg_catalog.pg_attribute a WHERE a.attrelid = $1::pg_catalog.regclass"
+                + " AND a.attnum > 0 AND NOT a.attisdropped"
+                + (majorVersion(connection.parameterStatuses().getOrDefault("server_version", "")) >= 12 ? " AND a.attgenerated = ''" : "")
+                + " ORDER BY a.attnum";
+        String name = reference.name().schema().map(schema -> quote(schema) + ".").orElse("") + quote(actualTable);
+        BufferedResult result = new BufferedResult();
+        connection.execute(sql, ParameterValues.of(new int[] {0}, new short[0], new byte[][] {name.getBytes(StandardCharsets.UTF_8)}), result);
+        if (result.error() != null) {
+            throw result.error();
+        }
+        List<String> columns = new ArrayList<>(result.rowCount());
+        for (int i = 0; i < result.rowCount(); i++) {
+            columns.add(new String(result.row(i).value(0), StandardCharsets.UTF_8));
+        }
+        return columns;
+    }
+
+    /** The major version of a {@code server_version} (openGauss reports 9.2.x), 0 when it does not start with one. */
+    static int majorVersion(String serverVersion) {
+        int result = 0;
+        for (int i = 0; i < serverVersion.length() && Character.isDigit(serverVersion.charAt(i)) && result < 1000; i++) {
+            result = result * 10 + serverVersion.charAt(i) - '0';
+        }
+        return result;
+    }
+
+    private static String quote(String identifier) {
+        return "\"" + identifier.replace("\"", "\"\"") + "\"";
+    }
+}
