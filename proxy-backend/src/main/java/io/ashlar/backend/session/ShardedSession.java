@@ -12,6 +12,7 @@ import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.execute.TextRows;
 import io.ashlar.backend.sharding.Plan;
 import io.ashlar.backend.sharding.RouteValues;
+import io.ashlar.backend.sharding.ShardedCopyIn;
 import io.ashlar.backend.sharding.ShardedExecution;
 import io.ashlar.backend.sharding.TagResult;
 import io.ashlar.parser.lexer.SqlSyntaxException;
@@ -63,7 +64,8 @@ public final class ShardedSession implements BackendSession {
     private boolean implicitFailed;
     private boolean settingsDirty;
     private boolean copying;
-    private int copyDataSource = -1;
+    private ShardedCopyIn shardedCopy;
+    private boolean copyOpenedTransaction;
     private boolean closed;
 
     ShardedSession(LogicalDatabase database, SessionSettings startupSettings) {
@@ -644,11 +646,18 @@ public final class ShardedSession implements BackendSession {
 
     @Override
     public CopyOperation startCopy(String sql) throws StatementFailure {
+        if (failed) {
+            throw new StatementFailure(ErrorFields.error("25P02",
+                    "current transaction is aborted, commands ignored until end of transaction block"));
+        }
         Plan plan;
         try {
             plan = database.plans().get(sql);
         } catch (SqlSyntaxException e) {
             throw syntaxError(e, 0);
+        }
+        if (ShardedCopyIn.handles(database.rules(), plan.statement())) {
+            return startShardedCopy(plan);
         }
         ShardedExecution.Target target;
         try {
@@ -656,13 +665,8 @@ public final class ShardedSession implements BackendSession {
         } catch (RouteException e) {
             throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
         }
-        BackendConnection connection = acquire(target.dataSource());
-        if (needsBegin(target.dataSource())) {
-            runOn(connection, beginSql == null ? "BEGIN" : beginSql);
-            joined[target.dataSource()] = true;
-        }
+        BackendConnection connection = joinForCopy(target.dataSource());
         copying = true;
-        copyDataSource = target.dataSource();
         try {
             return connection.startCopy(target.sql());
         } catch (SQLException e) {
@@ -674,13 +678,71 @@ public final class ShardedSession implements BackendSession {
         }
     }
 
+    /**
+     * COPY FROM STDIN into a table of several shards: rows are split by their sharding values; all
+     * the shards' COPYs run in one transaction (the client's, or one the session opens), so that a
+     * bad row leaves no row anywhere.
+     */
+    private CopyOperation startShardedCopy(Plan plan) throws StatementFailure {
+        copyOpenedTransaction = !explicit && !implicit;
+        if (copyOpenedTransaction) {
+            implicit = true;
+        }
+        copying = true;
+        try {
+            shardedCopy = ShardedCopyIn.open(database, plan, this::joinForCopy);
+            return shardedCopy;
+        } catch (SQLException e) {
+            endCopy();
+            if (explicit) {
+                failed = true;
+            }
+            throw new StatementFailure(ErrorFields.from(e), e);
+        }
+    }
+
+    private boolean anyJoinedFailed() {
+        for (int i = 0; i < held.length; i++) {
+            if (held[i] != null && joined[i] && held[i].transactionState() == TransactionState.FAILED) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The connection to a data source inside the session's transaction, for a COPY (whose BEGIN cannot travel with it). */
+    private BackendConnection joinForCopy(int dataSource) throws StatementFailure {
+        BackendConnection connection = acquire(dataSource);
+        if (needsBegin(dataSource)) {
+            runOn(connection, beginSql == null ? "BEGIN" : beginSql);
+            joined[dataSource] = true;
+        }
+        return connection;
+    }
+
     @Override
     public void endCopy() {
-        if (copying) {
-            copying = false;
-            copyDataSource = -1;
-            afterStatement();
+        if (!copying) {
+            return;
         }
+        copying = false;
+        ShardedCopyIn copy = shardedCopy;
+        shardedCopy = null;
+        boolean succeeded = copy == null ? !anyJoinedFailed() : copy.succeeded();
+        if (copyOpenedTransaction) {
+            copyOpenedTransaction = false;
+            implicit = false;
+            try {
+                endTransaction(succeeded);
+            } catch (StatementFailure ignored) {
+                // The COPY's own outcome was reported to the client already.
+            }
+        } else if (!succeeded && explicit) {
+            failed = true;
+        } else if (!succeeded && implicit) {
+            implicitFailed = true;
+        }
+        afterStatement();
     }
 
     // ------------------------------------------------------------------ status and end
@@ -701,14 +763,9 @@ public final class ShardedSession implements BackendSession {
             return;
         }
         implicit = false;
-        boolean anyFailed = implicitFailed;
+        boolean anyFailed = implicitFailed || anyJoinedFailed();
         implicitFailed = false;
         try {
-            for (int i = 0; i < held.length; i++) {
-                if (held[i] != null && joined[i] && held[i].transactionState() == TransactionState.FAILED) {
-                    anyFailed = true;
-                }
-            }
             endTransaction(!anyFailed);
         } catch (StatementFailure ignored) {
             // The client's statements were answered already; the next ones start afresh.

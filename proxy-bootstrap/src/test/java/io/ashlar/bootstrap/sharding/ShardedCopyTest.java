@@ -1,0 +1,199 @@
+package io.ashlar.bootstrap.sharding;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyManager;
+import org.postgresql.util.PSQLException;
+
+/**
+ * Issue 3's {@code COPY ... FROM STDIN into a sharded table: rows are split by shard key}: pgjdbc's CopyManager sends
+ * 10,000 rows of t_order through the proxy (data source {@code user_id % 2}, table {@code order_id % 2}), and the same
+ * data straight into the reference database. The shards, read directly, must then hold exactly the reference's rows,
+ * each on the node the rules name; a COPY that fails on any row must leave no row on any shard.
+ */
+final class ShardedCopyTest {
+
+    private static final int ROWS = 10_000;
+
+    private static final String COLUMNS = "order_id, user_id, status, amount, discount, weight, rate, note, created_at";
+
+    private static ShardedDatabases databases;
+
+    @BeforeAll
+    static void start() throws Exception {
+        databases = ShardedDatabases.start();
+    }
+
+    @AfterAll
+    static void stop() throws IOException {
+        if (databases != null) {
+            databases.close();
+        }
+    }
+
+    @BeforeEach
+    void empty() throws SQLException {
+        for (String dataSource : ShardingLayout.DATA_SOURCES) {
+            try (Connection shard = databases.shard(dataSource); Statement statement = shard.createStatement()) {
+                statement.execute("TRUNCATE t_order_0, t_order_1");
+            }
+        }
+        try (Connection reference = databases.reference(""); Statement statement = reference.createStatement()) {
+            statement.execute("TRUNCATE t_order");
+        }
+    }
+
+    /** Runs a COPY FROM STDIN through the proxy and into the reference; both must copy {@code expected} rows. */
+    private static void copyBoth(String sql, String data, long expected) throws SQLException, IOException {
+        try (Connection proxy = databases.proxy(""); Connection reference = databases.reference("")) {
+            assertEquals(expected, copy(reference, sql, data), "rows copied into the reference");
+            assertEquals(expected, copy(proxy, sql, data), "rows copied through the proxy");
+            try (Statement statement = proxy.createStatement(); ResultSet rs = statement.executeQuery("SELECT count(*) FROM t_order")) {
+                assertTrue(rs.next());
+                assertEquals(expected, rs.getLong(1), "count(*) through the proxy");
+            }
+        }
+        databases.assertContents("t_order");
+    }
+
+    private static long copy(Connection connection, String sql, String data) throws SQLException, IOException {
+        return connection.unwrap(PGConnection.class).getCopyAPI().copyIn(sql, new StringReader(data));
+    }
+
+    private static String text(int rows) {
+        return text(rows, -1, -1);
+    }
+
+    /**
+     * Rows in text format in the order of {@link #COLUMNS}: escapes, NULLs, tabs and newlines inside values.
+     *
+     * @param badAmount   the row whose amount is not a number, or -1
+     * @param badUserId   the row whose user_id is negative (no data source takes it), or -1
+     */
+    private static String text(int rows, int badAmount, int badUserId) {
+        StringBuilder result = new StringBuilder(rows * 80);
+        for (int i = 0; i < rows; i++) {
+            long orderId = 3L * i + 1;
+            result.append(orderId).append('\t').append(i == badUserId ? -5 : i % 97).append('\t').append(status(i)).append('\t')
+                    .append(i == badAmount ? "twelve" : i % 1000 + "." + i % 100).append('\t')
+                    .append(i % 10 == 0 ? "\\N" : "0.0" + i % 7).append('\t')
+                    .append(i % 8).append(".5\t").append(i % 4).append(".25\t")
+                    .append(i % 3 == 0 ? "\\N" : "note " + i + (i % 5 == 0 ? " with\\ttab\\nand newline \\\\ backslash" : "")).append('\t')
+                    .append("2024-0").append(1 + i % 9).append("-1").append(i % 10).append(" 0").append(i % 10).append(":3").append(i % 6)
+                    .append(":00\n");
+        }
+        return result.toString();
+    }
+
+    /** The same rows in CSV with a header: quotes, doubled quotes, commas and newlines inside quoted values. */
+    private static String csv(int rows) {
+        StringBuilder result = new StringBuilder(rows * 80).append(COLUMNS.replace(" ", "")).append("\r\n");
+        for (int i = 0; i < rows; i++) {
+            long orderId = 3L * i + 1;
+            result.append(orderId).append(',').append(i % 97).append(",\"").append(status(i)).append("\",")
+                    .append(i % 1000).append('.').append(i % 100).append(',')
+                    .append(i % 10 == 0 ? "" : "0.0" + i % 7).append(',')
+                    .append(i % 8).append(".5,").append(i % 4).append(".25,")
+                    .append(i % 3 == 0 ? "" : i % 5 == 0 ? "\"note " + i + ", \"\"quoted\"\"\r\nsecond line\"" : "note " + i).append(',')
+                    .append("2024-0").append(1 + i % 9).append("-1").append(i % 10).append(" 0").append(i % 10).append(":3").append(i % 6)
+                    .append(":00\r\n");
+        }
+        return result.toString();
+    }
+
+    private static String status(int i) {
+        return switch (i % 3) {
+            case 0 -> "NEW";
+            case 1 -> "PAID";
+            default -> "SHIPPED";
+        };
+    }
+
+    @Test
+    void textRowsAreSplitByShardKey() throws Exception {
+        copyBoth("COPY t_order (" + COLUMNS + ") FROM STDIN", text(ROWS), ROWS);
+    }
+
+    @Test
+    void csvRowsWithHeaderAreSplitByShardKey() throws Exception {
+        copyBoth("COPY t_order FROM STDIN WITH (FORMAT csv, HEADER true)", csv(ROWS), ROWS);
+    }
+
+    @Test
+    void legacyCsvSyntax() throws Exception {
+        copyBoth("COPY t_order (" + COLUMNS + ") FROM STDIN WITH CSV HEADER", csv(500), 500);
+    }
+
+    @Test
+    void badValueFailsTheWholeCopy() throws Exception {
+        String data = text(ROWS, 6000, -1);
+        String sql = "COPY t_order (" + COLUMNS + ") FROM STDIN";
+        try (Connection proxy = databases.proxy(""); Connection reference = databases.reference("")) {
+            PSQLException direct = assertThrows(PSQLException.class, () -> copy(reference, sql, data));
+            PSQLException proxied = assertThrows(PSQLException.class, () -> copy(proxy, sql, data));
+            assertEquals("22P02", direct.getSQLState());
+            assertEquals(direct.getSQLState(), proxied.getSQLState(), proxied.getMessage());
+            assertEquals(0, count(proxy), "rows left after a failed COPY");
+        }
+        databases.assertContents("t_order");
+    }
+
+    @Test
+    void unroutableRowFailsTheWholeCopy() throws Exception {
+        // INLINE ds_${user_id % 2} names no data source for a negative user_id.
+        String data = text(ROWS, -1, 7000);
+        try (Connection proxy = databases.proxy("")) {
+            PSQLException e = assertThrows(PSQLException.class, () -> copy(proxy, "COPY t_order (" + COLUMNS + ") FROM STDIN", data));
+            assertEquals("22023", e.getSQLState(), e.getMessage());
+            assertEquals("COPY t_order, line 7001", e.getServerErrorMessage().getWhere());
+            assertEquals(0, count(proxy), "rows left after a failed COPY");
+        }
+        databases.assertContents("t_order");
+    }
+
+    @Test
+    void copyInsideATransactionIsRolledBackWithIt() throws Exception {
+        try (Connection proxy = databases.proxy("")) {
+            proxy.setAutoCommit(false);
+            assertEquals(1000, copy(proxy, "COPY t_order (" + COLUMNS + ") FROM STDIN", text(1000)));
+            assertEquals(1000, count(proxy), "rows seen inside the transaction");
+            proxy.rollback();
+            assertEquals(0, count(proxy), "rows left after ROLLBACK");
+            assertEquals(1000, copy(proxy, "COPY t_order (" + COLUMNS + ") FROM STDIN", text(1000)));
+            proxy.commit();
+        }
+        try (Connection reference = databases.reference("")) {
+            copy(reference, "COPY t_order (" + COLUMNS + ") FROM STDIN", text(1000));
+        }
+        databases.assertContents("t_order");
+    }
+
+    @Test
+    void binaryFormatIsRefused() throws Exception {
+        try (Connection proxy = databases.proxy("")) {
+            PSQLException e = assertThrows(PSQLException.class, () -> copy(proxy, "COPY t_order FROM STDIN WITH (FORMAT binary)", ""));
+            assertEquals("0A000", e.getSQLState(), e.getMessage());
+            assertEquals(0, count(proxy));
+        }
+    }
+
+    private static long count(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery("SELECT count(*) FROM t_order")) {
+            assertTrue(rs.next());
+            return rs.getLong(1);
+        }
+    }
+}
