@@ -32,6 +32,7 @@ public final class ProxyRuntime implements AutoCloseable {
     private final Map<String, LogicalDatabase> databases;
     private final FrontendContext context;
     private final PgServer server;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private ProxyRuntime(Map<String, LogicalDatabase> databases, FrontendContext context, PgServer server) {
         this.databases = databases;
@@ -108,6 +109,9 @@ public final class ProxyRuntime implements AutoCloseable {
 
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         server.shutdown(SHUTDOWN_GRACE_MILLIS);
         context.close();
         for (LogicalDatabase database : databases.values()) {

@@ -110,6 +110,11 @@ final class ProxiedPostgres implements AutoCloseable {
         return DriverManager.getConnection(directUrl(parameters), BACKEND_USER, "");
     }
 
+    /** Stops the proxy as SIGTERM does (the backend server stays up). */
+    void stopProxy() {
+        proxy.close();
+    }
+
     @Override
     public void close() throws IOException {
         try {

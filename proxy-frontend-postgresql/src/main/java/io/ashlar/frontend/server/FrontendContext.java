@@ -92,6 +92,16 @@ public final class FrontendContext implements AutoCloseable {
         return sessions.size();
     }
 
+    /** Whether every session is between statements outside a transaction. */
+    boolean allQuiet() {
+        for (Registered registered : sessions.values()) {
+            if (!registered.session().isQuiet()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Counts a new client connection; false when the limit is reached. */
     boolean connectionOpened() {
         int now = connections.incrementAndGet();

@@ -91,15 +91,16 @@ public final class PgServer implements AutoCloseable {
     }
 
     /**
-     * Stops accepting, waits up to {@code graceMillis} for sessions to end by themselves, then
-     * closes the remaining client connections (their backend work is rolled back).
+     * Stops accepting, waits up to {@code graceMillis} for running statements and open
+     * transactions to finish, then closes the client connections (what is still open on the
+     * backends is rolled back).
      */
     public void shutdown(long graceMillis) {
         if (serverChannel != null) {
             serverChannel.close().syncUninterruptibly();
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMillis);
-        while (context.sessionCount() > 0 && System.nanoTime() < deadline) {
+        while (!context.allQuiet() && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(50);
             } catch (InterruptedException e) {

@@ -75,6 +75,8 @@ public final class FrontendSession implements ResultSink {
     private final Runnable onClose;
     private final ConcurrentLinkedQueue<FrontendMessage> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean started = new AtomicBoolean();
+    private volatile boolean working;
+    private volatile char lastStatus = 'I';
     private volatile Thread inboxWaiter;
     private final Map<String, PreparedStatement> statements = new HashMap<>();
     private final Map<String, Portal> portals = new HashMap<>();
@@ -129,6 +131,7 @@ public final class FrontendSession implements ResultSink {
     private void loop() {
         while (!closed) {
             FrontendMessage message = take();
+            working = true;
             try {
                 handle(message);
             } catch (RuntimeException e) {
@@ -138,8 +141,18 @@ public final class FrontendSession implements ResultSink {
                 if (message instanceof Query) {
                     readyForQuery();
                 }
+            } finally {
+                working = false;
             }
         }
+    }
+
+    /**
+     * Whether the session is between statements outside a transaction, with nothing queued: a
+     * proxy that stops may close it without losing anything (called from another thread).
+     */
+    public boolean isQuiet() {
+        return !working && inbox.isEmpty() && lastStatus == 'I';
     }
 
     /** Waits for the next message while a command is in progress (COPY FROM STDIN). */
@@ -228,7 +241,9 @@ public final class FrontendSession implements ResultSink {
     }
 
     private void readyForQuery() {
-        out.write(ReadyForQuery.of(backend.transactionStatus()));
+        char status = backend.transactionStatus();
+        lastStatus = status;
+        out.write(ReadyForQuery.of(status));
         out.flush();
     }
 
@@ -627,6 +642,7 @@ public final class FrontendSession implements ResultSink {
         skipping = false;
         backend.endImplicitTransaction();
         char status = backend.transactionStatus();
+        lastStatus = status;
         if (status == 'I') {
             closePortals();
         }
