@@ -103,17 +103,16 @@ public final class ShardedSession implements BackendSession {
                 } catch (SqlSyntaxException e) {
                     throw syntaxError(e, range.start());
                 }
-                QueryResult result = run(plan, ParameterValues.NONE, sink);
-                stream(result, sink);
-                if (several && !explicit && !implicit) {
-                    // A COMMIT or ROLLBACK inside the string ended the implicit block; the rest autocommit.
-                    continue;
-                }
+                stream(run(plan, ParameterValues.NONE, sink), sink);
             }
         } catch (StatementFailure failure) {
             if (several && implicit) {
-                endTransaction(false);
                 implicit = false;
+                try {
+                    endTransaction(false);
+                } catch (StatementFailure ignored) {
+                    // The statement's own error is the one the client gets.
+                }
             }
             throw failure;
         }
