@@ -7,6 +7,33 @@ package io.ashlar.backend.execute;
  */
 public interface ResultSink {
 
+    /** A sink for results nobody reads (the proxy's own statements). */
+    ResultSink DISCARD = new ResultSink() {
+        @Override
+        public void columns(ColumnDescription[] columns) {
+        }
+
+        @Override
+        public void row(RowValues row) {
+        }
+
+        @Override
+        public void complete(String commandTag) {
+        }
+
+        @Override
+        public void empty() {
+        }
+
+        @Override
+        public void notice(ErrorFields notice) {
+        }
+
+        @Override
+        public void parameterStatus(String name, String value) {
+        }
+    };
+
     /** The statement returns rows with these columns (RowDescription). */
     void columns(ColumnDescription[] columns);
 

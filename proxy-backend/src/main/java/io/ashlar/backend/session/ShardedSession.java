@@ -12,6 +12,7 @@ import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.execute.TextRows;
 import io.ashlar.backend.sharding.Plan;
 import io.ashlar.backend.sharding.RouteValues;
+import io.ashlar.backend.sharding.MergedCopyOut;
 import io.ashlar.backend.sharding.ShardedCopyIn;
 import io.ashlar.backend.sharding.ShardedExecution;
 import io.ashlar.backend.sharding.TagResult;
@@ -19,6 +20,7 @@ import io.ashlar.parser.lexer.SqlSyntaxException;
 import io.ashlar.parser.lexer.StatementRange;
 import io.ashlar.parser.lexer.StatementSplitter;
 import io.ashlar.parser.statement.AnalyzedStatement;
+import io.ashlar.parser.statement.CopyStatement;
 import io.ashlar.parser.statement.StatementKind;
 import io.ashlar.parser.statement.TransactionCommand;
 import io.ashlar.parser.statement.TransactionStatement;
@@ -662,6 +664,9 @@ public final class ShardedSession implements BackendSession {
         try {
             target = ShardedExecution.copyTarget(database, plan);
         } catch (RouteException e) {
+            if (plan.statement().body() instanceof CopyStatement copy && !copy.from() && copy.stdio()) {
+                return mergedCopyOut(plan, copy);
+            }
             throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
         }
         BackendConnection connection = joinForCopy(target.dataSource());
@@ -673,6 +678,26 @@ public final class ShardedSession implements BackendSession {
             if (explicit) {
                 failed = true;
             }
+            throw new StatementFailure(ErrorFields.from(e), e);
+        }
+    }
+
+    /**
+     * COPY ... TO STDOUT of what spans several shards: the equivalent SELECT runs as any query
+     * does (merged), and its rows are written in COPY's format.
+     */
+    private CopyOperation mergedCopyOut(Plan plan, CopyStatement copy) throws StatementFailure {
+        Plan select;
+        try {
+            select = database.plans().get(MergedCopyOut.equivalentSelect(plan.statement()));
+        } catch (SqlSyntaxException e) {
+            throw syntaxError(e, 0);
+        }
+        QueryResult merged = run(select, ParameterValues.NONE, ResultSink.DISCARD);
+        try {
+            return MergedCopyOut.open(plan.statement().sql(), copy, merged, "UTF8");
+        } catch (SQLException e) {
+            merged.close();
             throw new StatementFailure(ErrorFields.from(e), e);
         }
     }
