@@ -72,6 +72,68 @@ final class ProxiedPostgres implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts a fresh server holding two shard databases, {@code ds_0} and {@code ds_1}, and a proxy
+     * serving {@value #DATABASE} over them with one sharded table, {@code t_og (id int primary key,
+     * name text)}: row {@code id} lives in {@code ds_${id % 2}.t_og_${id.intdiv(2) % 2}}. Read the
+     * shards with {@link #backend(String)}.
+     */
+    static ProxiedPostgres startSharded() throws IOException, InterruptedException, SQLException {
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        try {
+            StringBuilder yaml = new StringBuilder("databaseName: " + DATABASE + "\ndataSources:\n");
+            for (String dataSource : new String[] {"ds_0", "ds_1"}) {
+                try (Connection c = postgres.getPostgresDatabase().getConnection(); java.sql.Statement s = c.createStatement()) {
+                    s.execute("CREATE DATABASE " + dataSource);
+                }
+                String url = "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/" + dataSource;
+                try (Connection c = DriverManager.getConnection(url, BACKEND_USER, ""); java.sql.Statement s = c.createStatement()) {
+                    s.execute("CREATE TABLE t_og_0 (id int PRIMARY KEY, name text)");
+                    s.execute("CREATE TABLE t_og_1 (id int PRIMARY KEY, name text)");
+                }
+                yaml.append("  ").append(dataSource).append(":\n    url: \"").append(url)
+                        .append("\"\n    username: postgres\n    password: \"\"\n");
+            }
+            yaml.append("""
+                    rules:
+                      - !SHARDING
+                        tables:
+                          t_og:
+                            actualDataNodes: ds_${0..1}.t_og_${0..1}
+                            databaseStrategy:
+                              standard:
+                                shardingColumn: id
+                                shardingAlgorithmName: og_database
+                            tableStrategy:
+                              standard:
+                                shardingColumn: id
+                                shardingAlgorithmName: og_table
+                        shardingAlgorithms:
+                          og_database:
+                            type: INLINE
+                            props:
+                              algorithm-expression: ds_${id % 2}
+                          og_table:
+                            type: INLINE
+                            props:
+                              algorithm-expression: t_og_${id.intdiv(2) % 2}
+                    """);
+            LogicalDatabaseConfig database = io.ashlar.bootstrap.config.ProxyConfigurationLoader.loadDatabase(
+                    "config-og.yaml", yaml.toString());
+            ServerConfig server = new ServerConfig(ModeConfig.STANDALONE, USERS, ServerProps.DEFAULTS);
+            ProxyRuntime proxy = ProxyRuntime.start(new ProxyConfiguration(server, List.of(database)), 0);
+            return new ProxiedPostgres(postgres, proxy);
+        } catch (RuntimeException | InterruptedException | SQLException | Error e) {
+            postgres.close();
+            throw e;
+        }
+    }
+
+    /** A connection straight to one database of the backend server (a shard of {@link #startSharded()}). */
+    Connection backend(String database) throws SQLException {
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + backendPort() + "/" + database, BACKEND_USER, "");
+    }
+
     static String password(String user) {
         for (ProxyUser each : USERS) {
             if (each.name().equals(user)) {
@@ -92,6 +154,11 @@ final class ProxiedPostgres implements AutoCloseable {
     /** pgjdbc URL of the proxy's logical database, with extra URL parameters ({@code a=b&c=d}, or empty). */
     String proxyUrl(String parameters) {
         return "jdbc:postgresql://127.0.0.1:" + proxyPort() + "/" + DATABASE + (parameters.isEmpty() ? "" : "?" + parameters);
+    }
+
+    /** openGauss JDBC driver URL of the proxy's logical database, with extra URL parameters ({@code a=b&c=d}, or empty). */
+    String openGaussUrl(String parameters) {
+        return "jdbc:opengauss://127.0.0.1:" + proxyPort() + "/" + DATABASE + (parameters.isEmpty() ? "" : "?" + parameters);
     }
 
     /** pgjdbc URL of the backend database itself. */

@@ -182,7 +182,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         int processId = context.nextProcessId();
         int secretKey = RANDOM.nextInt();
         session = new FrontendSession(ctx.channel(), backend, context.sessionThreads(), processId,
-                () -> context.unregister(processId));
+                () -> context.unregister(processId), startup.dialect());
         context.register(processId, session, secretKey);
 
         ctx.write(AuthenticationOk.INSTANCE);

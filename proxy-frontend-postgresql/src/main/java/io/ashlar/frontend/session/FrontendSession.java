@@ -8,8 +8,10 @@ import io.ashlar.backend.execute.ResultSink;
 import io.ashlar.backend.execute.RowValues;
 import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.session.BackendSession;
+import io.ashlar.frontend.protocol.BatchBind;
 import io.ashlar.frontend.protocol.Bind;
 import io.ashlar.frontend.protocol.BindComplete;
+import io.ashlar.frontend.protocol.ClientDialect;
 import io.ashlar.frontend.protocol.Close;
 import io.ashlar.frontend.protocol.CloseComplete;
 import io.ashlar.frontend.protocol.CopyData;
@@ -34,6 +36,7 @@ import io.netty.channel.Channel;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -54,6 +57,11 @@ import org.slf4j.LoggerFactory;
  * each way (messages in, one buffered write out per ReadyForQuery/Flush) and no thread is made
  * per message.
  *
+ * <p>openGauss clients (protocol 3.50/3.51) also send batch bind ({@code U}: all rows in one
+ * implicit transaction, one summed CommandComplete) and ask, at connect, about openGauss-only
+ * catalogs and settings; those questions are answered here ({@link OpenGaussConnectQueries}) so
+ * that PostgreSQL backends serve them too.
+ *
  * <p>States: <b>ready</b>; <b>skipping</b> (an extended-protocol message failed: everything up to
  * the next Sync is discarded, and the error was reported once); <b>copy-in</b> (inside
  * COPY FROM STDIN, CopyData flows to the backend until CopyDone or CopyFail); <b>closed</b>.
@@ -73,6 +81,7 @@ public final class FrontendSession implements ResultSink {
     private final OutputBuffer out;
     private final int processId;
     private final Runnable onClose;
+    private final boolean openGauss;
     private final ConcurrentLinkedQueue<FrontendMessage> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean working;
@@ -87,6 +96,17 @@ public final class FrontendSession implements ResultSink {
      * @param threads makes the session's thread (a virtual thread), started with the first message
      */
     public FrontendSession(Channel channel, BackendSession backend, ThreadFactory threads, int processId, Runnable onClose) {
+        this(channel, backend, threads, processId, onClose, ClientDialect.POSTGRESQL);
+    }
+
+    /**
+     * @param threads makes the session's thread (a virtual thread), started with the first message
+     * @param dialect the client's protocol: an openGauss client's connect-time questions are
+     *        answered by the proxy ({@link OpenGaussConnectQueries}) and its batch bind runs
+     */
+    public FrontendSession(Channel channel, BackendSession backend, ThreadFactory threads, int processId, Runnable onClose,
+                           ClientDialect dialect) {
+        this.openGauss = dialect.isOpenGauss();
         this.channel = channel;
         this.backend = backend;
         this.threads = threads;
@@ -200,8 +220,7 @@ public final class FrontendSession implements ResultSink {
             case CopyFail f -> { }
             case io.ashlar.frontend.protocol.FunctionCall f -> failExtended(ErrorFields.error("0A000",
                     "the function call protocol is not supported by Ashlar", "Call the function with SELECT."));
-            case io.ashlar.frontend.protocol.BatchBind b -> failExtended(ErrorFields.error("0A000",
-                    "the openGauss batch bind message is not supported yet"));
+            case BatchBind b -> batchBind(b);
             case FrontendMessage.Malformed m -> {
                 out.error(ErrorFields.of(ErrorFields.FATAL, m.sqlState(), m.reason()));
                 out.flush();
@@ -226,8 +245,11 @@ public final class FrontendSession implements ResultSink {
         if (unnamed != null && unnamed.result != null) {
             unnamed.result.close();
         }
+        Optional<CannedAnswer> canned = openGauss ? OpenGaussConnectQueries.answer(sql) : Optional.empty();
         if (isBlank(sql)) {
             out.write(EmptyQueryResponse.INSTANCE);
+        } else if (canned.isPresent()) {
+            answer(canned.get());
         } else if (startsWithKeyword(sql, "copy") && mentionsClientStream(sql)) {
             copy(sql);
         } else {
@@ -238,6 +260,18 @@ public final class FrontendSession implements ResultSink {
             }
         }
         readyForQuery();
+    }
+
+    /** The proxy's own answer to a simple query. */
+    private void answer(CannedAnswer canned) {
+        CannedAnswer.Result result = canned.result();
+        if (result.hasRows()) {
+            out.rowDescription(result.columns(), null);
+            while (result.next()) {
+                out.dataRow(result.row(), null);
+            }
+        }
+        out.commandComplete(result.tag());
     }
 
     private void readyForQuery() {
@@ -380,6 +414,17 @@ public final class FrontendSession implements ResultSink {
                     + MAX_PREPARED_STATEMENTS + ")", "Close statements the application no longer uses."));
             return;
         }
+        Optional<CannedAnswer> canned = openGauss ? OpenGaussConnectQueries.answer(parse.sql()) : Optional.empty();
+        if (canned.isPresent()) {
+            // Never sent to a backend: the analysis slot carries the answer, the description is known.
+            PreparedStatement statement = new PreparedStatement(
+                    new BackendSession.Prepared(parse.sql(), new int[0], canned.get()), new int[0]);
+            statement.description(new BackendSession.Description(new int[0],
+                    canned.get().hasRows() ? Optional.of(canned.get().columns()) : Optional.empty()));
+            statements.put(name, statement);
+            out.write(ParseComplete.INSTANCE);
+            return;
+        }
         BackendSession.Prepared prepared;
         try {
             prepared = backend.prepare(parse.sql(), parse.parameterTypeOids());
@@ -442,6 +487,70 @@ public final class FrontendSession implements ResultSink {
         out.write(BindComplete.INSTANCE);
     }
 
+    /**
+     * openGauss's batch bind ({@code U}): every row runs with its own parameters, all in one
+     * transaction that the following Sync ends (as a pipeline of Bind/Execute pairs would run);
+     * the client gets one BindComplete and one CommandComplete whose count is the batch's total.
+     * The first failing row fails the batch: the error is reported and the rest is skipped until
+     * Sync, which rolls the transaction back. Rows run one backend round trip each for now.
+     */
+    private void batchBind(BatchBind batch) {
+        PreparedStatement statement = statements.get(batch.statement());
+        if (statement == null) {
+            failExtended(ErrorFields.error("26000", "prepared statement \"" + batch.statement() + "\" does not exist"));
+            return;
+        }
+        int required = statement.prepared.parameterTypes().length;
+        if (batch.parametersPerRow() != required) {
+            failExtended(ErrorFields.error("08P01", "batch bind message supplies " + batch.parametersPerRow()
+                    + " parameters per row, but prepared statement \"" + batch.statement() + "\" requires " + required));
+            return;
+        }
+        short[] formats = batch.parameterFormats();
+        if (formats.length > 1 && formats.length != required) {
+            failExtended(ErrorFields.error("08P01", "batch bind message has " + formats.length
+                    + " parameter formats but " + required + " parameters"));
+            return;
+        }
+        if (statement.prepared.analysis() instanceof CannedAnswer || statement.isTransactionControl()) {
+            failExtended(ErrorFields.error("0A000", "this statement cannot run as a batch through Ashlar",
+                    "Run it with executeUpdate."));
+            return;
+        }
+        // The batch binds the portal it names (the unnamed one): what that portal held is gone.
+        Portal previous = portals.remove(batch.portal());
+        if (previous != null && previous.result != null) {
+            previous.result.close();
+        }
+        BatchCount count = new BatchCount();
+        int[] types = statement.prepared.parameterTypes();
+        for (int i = 0, n = batch.rows().size(); i < n; i++) {
+            QueryResult result = null;
+            try {
+                result = backend.execute(statement.prepared, ParameterValues.of(types, formats, batch.rows().get(i)),
+                        this, true);
+                if (result.hasRows()) {
+                    while (result.next()) {
+                        // A RETURNING clause's rows are not sent back by a batch bind; only its count is.
+                    }
+                }
+                for (ErrorFields notice : result.notices()) {
+                    out.notice(notice);
+                }
+                count.add(result.tag());
+            } catch (StatementFailure failure) {
+                failExtended(failure.fields());
+                return;
+            } finally {
+                if (result != null) {
+                    result.close();
+                }
+            }
+        }
+        out.write(BindComplete.INSTANCE);
+        out.commandComplete(count.tag(statement.sql));
+    }
+
     private void describe(Describe describe) {
         if (describe.kind() == 'S') {
             describeStatement(describe.name());
@@ -502,6 +611,10 @@ public final class FrontendSession implements ResultSink {
      */
     private boolean run(Portal portal, boolean describing) {
         if (portal.result != null) {
+            return true;
+        }
+        if (portal.statement.prepared.analysis() instanceof CannedAnswer canned) {
+            portal.result = canned.result();
             return true;
         }
         try {
@@ -621,9 +734,12 @@ public final class FrontendSession implements ResultSink {
     }
 
     /**
-     * How many Executes the client has already sent before its next Sync (up to 2). With more
-     * than the one reading the current portal, the statements run in one transaction, as
-     * PostgreSQL runs a pipeline in autocommit mode.
+     * How many Executes the client has already sent before its next Sync (up to 2), or 2 when
+     * the Sync has not arrived yet. With more than the one reading the current portal, the
+     * statements run in one transaction, as PostgreSQL runs a pipeline in autocommit mode. A
+     * pipeline whose end is not here yet (its messages came in several reads) is treated as one
+     * of several statements, so that a later Execute's failure still undoes this one: that costs
+     * a COMMIT at Sync only in that case.
      */
     private int executesBeforeSync() {
         int result = 0;
@@ -635,7 +751,7 @@ public final class FrontendSession implements ResultSink {
                 return result;
             }
         }
-        return result;
+        return 2;
     }
 
     private void sync() {
