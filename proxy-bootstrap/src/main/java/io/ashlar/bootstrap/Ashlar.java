@@ -1,22 +1,36 @@
 package io.ashlar.bootstrap;
 
 import io.ashlar.bootstrap.config.ConfigurationException;
+import io.ashlar.bootstrap.config.ModeConfig;
 import io.ashlar.bootstrap.config.ProxyConfiguration;
 import io.ashlar.bootstrap.config.ProxyConfigurationLoader;
+import io.ashlar.bootstrap.registry.ClusterProxy;
+import io.ashlar.bootstrap.registry.RegistryPush;
+import io.ashlar.bootstrap.registry.RegistryShow;
+import io.ashlar.bootstrap.registry.ZooKeeperRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The command line: {@code ashlar start --conf DIR [--port N]} and {@code ashlar demo [--port N]}.
+ * The command line: {@code ashlar start --conf DIR [--port N] [--overwrite]}, {@code ashlar demo [--port N]},
+ * {@code ashlar registry push --conf DIR [--overwrite]} and {@code ashlar registry show [--conf DIR]}. A server.yaml
+ * in Cluster mode starts the proxy on the ZooKeeper registry (docs/cluster.md).
  * Exit codes: 0 after a clean stop, 1 when the configuration or the start failed, 2 for a bad
  * command line.
  */
 public final class Ashlar {
 
     private static final String USAGE = """
-            usage: ashlar start --conf DIR [--port N]   run the proxy on the configuration in DIR
+            usage: ashlar start --conf DIR [--port N] [--overwrite]
+                                                        run the proxy on the configuration in DIR (in Cluster mode,
+                                                        --overwrite makes DIR's config-*.yaml replace the registry's)
                    ashlar demo [--port N]               run embedded PostgreSQL shards and the proxy on them
+                   ashlar registry push --conf DIR [--overwrite]
+                                                        write DIR's logical databases to the registry of DIR/server.yaml
+                                                        (--overwrite also removes those DIR does not hold)
+                   ashlar registry show [--conf DIR]    print what the registry holds and the live proxies
             """;
 
     private Ashlar() {
@@ -29,10 +43,21 @@ public final class Ashlar {
         }
         String conf = null;
         int port = -1;
-        for (int i = 1; i < args.length; i++) {
+        boolean overwrite = false;
+        String registryCommand = "";
+        int first = 1;
+        if ("registry".equals(args[0])) {
+            if (args.length < 2) {
+                usage("registry needs push or show");
+            }
+            registryCommand = args[1];
+            first = 2;
+        }
+        for (int i = first; i < args.length; i++) {
             switch (args[i]) {
                 case "--conf" -> conf = value(args, ++i);
                 case "--port" -> port = port(value(args, ++i));
+                case "--overwrite" -> overwrite = true;
                 case "-h", "--help" -> {
                     System.out.print(USAGE);
                     System.exit(0);
@@ -46,7 +71,11 @@ public final class Ashlar {
                     if (conf == null) {
                         usage("start needs --conf DIR");
                     }
-                    start(Path.of(conf), port);
+                    start(Path.of(conf), port, overwrite);
+                }
+                case "registry" -> {
+                    registry(registryCommand, Path.of(conf == null ? "conf" : conf), overwrite);
+                    System.exit(0);
                 }
                 case "demo" -> Demo.run(port < 0 ? 5433 : port);
                 case "-h", "--help", "help" -> System.out.print(USAGE);
@@ -56,18 +85,47 @@ public final class Ashlar {
             System.err.println("ashlar: configuration error: " + e.getMessage());
             System.exit(1);
         } catch (Exception e) {
-            System.err.println("ashlar: could not start: " + e);
+            System.err.println("registry".equals(args[0]) ? "ashlar: registry " + registryCommand + " failed: " + e : "ashlar: could not start: " + e);
             System.exit(1);
         }
     }
 
-    private static void start(Path conf, int port) throws InterruptedException {
+    private static void start(Path conf, int port, boolean overwrite) throws InterruptedException {
         if (!Files.isDirectory(conf)) {
             throw new ConfigurationException(conf + " is not a directory");
         }
         ProxyConfiguration configuration = ProxyConfigurationLoader.load(conf);
-        ProxyRuntime runtime = ProxyRuntime.start(configuration, port);
-        awaitShutdown(runtime);
+        if (configuration.server().mode().type() == ModeConfig.Type.CLUSTER) {
+            awaitShutdown(ClusterProxy.start(configuration, port, overwrite));
+        } else {
+            awaitShutdown(ProxyRuntime.start(configuration, port));
+        }
+    }
+
+    private static void registry(String command, Path conf, boolean overwrite) throws Exception {
+        ProxyConfiguration configuration = ProxyConfigurationLoader.load(conf);
+        ModeConfig mode = configuration.server().mode();
+        if (mode.type() != ModeConfig.Type.CLUSTER) {
+            throw new ConfigurationException(conf.resolve("server.yaml") + ": mode is not Cluster, so there is no registry to "
+                    + command + " (set mode: {type: Cluster, repository: {type: ZooKeeper, props: {namespace, server-lists}}})");
+        }
+        if ("push".equals(command)) {
+            RegistryPush.validate(configuration);
+        } else if (!"show".equals(command)) {
+            usage("unknown registry command " + command + " (expected push or show)");
+        }
+        try (ZooKeeperRegistry registry = ZooKeeperRegistry.open(mode.repository().orElseThrow())) {
+            if (!registry.awaitConnected()) {
+                throw new ConfigurationException("ZooKeeper at " + registry.describe() + " does not answer");
+            }
+            if ("push".equals(command)) {
+                List<String> changes = RegistryPush.push(configuration, registry, overwrite);
+                System.out.println(changes.isEmpty() ? "registry " + registry.describe() + ": already up to date"
+                        : "registry " + registry.describe() + ": " + String.join(", ", changes));
+            } else {
+                System.out.print(RegistryShow.show(registry));
+            }
+        }
     }
 
     /** Blocks until SIGTERM or Ctrl-C, then stops the resource gracefully. */

@@ -29,13 +29,18 @@ public final class ProxyRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProxyRuntime.class);
     private static final long SHUTDOWN_GRACE_MILLIS = 10_000;
 
-    private final Map<String, LogicalDatabase> databases;
+    /** Retired data sources are closed this long after a configuration change, when running statements are done. */
+    private static final long RETIRE_GRACE_MILLIS = 30_000;
+
+    /** Replaced whole by {@link #apply} and {@link #remove}, which only the registry's one thread calls. */
+    private volatile Map<String, LogicalDatabase> databases;
+    private final java.util.Queue<BackendDataSource> retired = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final FrontendContext context;
     private final PgServer server;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private ProxyRuntime(Map<String, LogicalDatabase> databases, FrontendContext context, PgServer server) {
-        this.databases = databases;
+        this.databases = Map.copyOf(databases);
         this.context = context;
         this.server = server;
     }
@@ -77,26 +82,123 @@ public final class ProxyRuntime implements AutoCloseable {
             }
             List<BackendDataSource> dataSources = new ArrayList<>();
             for (DataSourceConfig dataSource : config.dataSources().values()) {
-                BackendDataSource opened = BackendDataSource.open(dataSource);
-                if (!opened.warmUp()) {
-                    LOG.warn("data source {} of {} ({}) is not reachable now; statements routed to it fail until it is",
-                            dataSource.name(), config.name(), dataSource.url());
-                }
-                dataSources.add(opened);
+                dataSources.add(openDataSource(config.name(), dataSource));
             }
-            ShardingRules rules = ShardingRules.NONE;
-            if (!config.rules().isEmpty()) {
-                Map<String, String> singleTables = SingleTableScanner.scan(dataSources);
-                try {
-                    rules = ShardingRules.compile(config.rules(), List.copyOf(config.dataSources().keySet()), singleTables);
-                } catch (RuntimeException e) {
-                    dataSources.forEach(BackendDataSource::close);
-                    throw new ConfigurationException("logical database " + config.name() + ": " + e.getMessage(), e);
-                }
-            }
+            ShardingRules rules = compile(config, dataSources, dataSources);
             result.put(config.name(), new LogicalDatabase(config.name(), dataSources, rules));
         }
         return result;
+    }
+
+    private static BackendDataSource openDataSource(String database, DataSourceConfig dataSource) {
+        BackendDataSource result = BackendDataSource.open(dataSource);
+        if (!result.warmUp()) {
+            LOG.warn("data source {} of {} ({}) is not reachable now; statements routed to it fail until it is",
+                    dataSource.name(), database, dataSource.url());
+        }
+        return result;
+    }
+
+    /** Compiles the rules; on failure closes {@code opened} (the data sources this attempt opened) and throws. */
+    private static ShardingRules compile(LogicalDatabaseConfig config, List<BackendDataSource> dataSources, List<BackendDataSource> opened) {
+        if (config.rules().isEmpty()) {
+            return ShardingRules.NONE;
+        }
+        try {
+            Map<String, String> singleTables = SingleTableScanner.scan(dataSources);
+            return ShardingRules.compile(config.rules(), List.copyOf(config.dataSources().keySet()), singleTables);
+        } catch (RuntimeException e) {
+            opened.forEach(BackendDataSource::close);
+            throw new ConfigurationException("logical database " + config.name() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Applies a changed (or new) logical database while clients run: data sources whose settings are unchanged are
+     * kept, new ones are opened and the rules compiled before anything is swapped; then the database is swapped
+     * atomically (only its rules when its data sources are the same). Statements already running finish on what they
+     * started with; data sources no longer used are closed after a grace period. Not thread-safe: one caller (the
+     * registry's thread).
+     *
+     * @throws ConfigurationException if the rules do not compile; nothing is changed then
+     */
+    public void apply(LogicalDatabaseConfig config) {
+        long started = System.nanoTime();
+        if (config.dataSources().isEmpty()) {
+            LOG.warn("logical database {} has no data sources: it is not served", config.name());
+            remove(config.name());
+            return;
+        }
+        LogicalDatabase current = databases.get(config.name());
+        Map<String, BackendDataSource> kept = new LinkedHashMap<>();
+        if (current != null) {
+            for (BackendDataSource each : current.dataSources()) {
+                kept.put(each.name(), each);
+            }
+        }
+        List<BackendDataSource> dataSources = new ArrayList<>();
+        List<BackendDataSource> opened = new ArrayList<>();
+        for (DataSourceConfig each : config.dataSources().values()) {
+            BackendDataSource existing = kept.get(each.name());
+            if (existing != null && existing.config().equals(each)) {
+                dataSources.add(existing);
+            } else {
+                BackendDataSource fresh = openDataSource(config.name(), each);
+                opened.add(fresh);
+                dataSources.add(fresh);
+            }
+        }
+        ShardingRules rules = compile(config, dataSources, opened);
+        String what;
+        if (current != null && current.dataSources().equals(dataSources)) {
+            current.rules(rules);
+            what = "rules";
+        } else {
+            Map<String, LogicalDatabase> next = new LinkedHashMap<>(databases);
+            next.put(config.name(), new LogicalDatabase(config.name(), dataSources, rules));
+            swap(next);
+            what = current == null ? "added" : "data sources and rules";
+            if (current != null) {
+                for (BackendDataSource each : current.dataSources()) {
+                    if (!dataSources.contains(each)) {
+                        retire(each);
+                    }
+                }
+            }
+        }
+        LOG.info("logical database {}: {} applied in {} ms", config.name(), what, (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /** Stops serving a logical database: new sessions cannot open it; its data sources close after a grace period. */
+    public void remove(String name) {
+        LogicalDatabase current = databases.get(name);
+        if (current == null) {
+            return;
+        }
+        Map<String, LogicalDatabase> next = new LinkedHashMap<>(databases);
+        next.remove(name);
+        swap(next);
+        current.dataSources().forEach(this::retire);
+        LOG.info("logical database {}: removed", name);
+    }
+
+    private void swap(Map<String, LogicalDatabase> next) {
+        databases = Map.copyOf(next);
+        context.databases(next);
+    }
+
+    private void retire(BackendDataSource dataSource) {
+        retired.add(dataSource);
+        Thread.ofPlatform().daemon().name("ashlar-retire-" + dataSource.name()).start(() -> {
+            try {
+                Thread.sleep(RETIRE_GRACE_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (retired.remove(dataSource)) {
+                dataSource.close();
+            }
+        });
     }
 
     public int port() {
@@ -116,6 +218,9 @@ public final class ProxyRuntime implements AutoCloseable {
         context.close();
         for (LogicalDatabase database : databases.values()) {
             database.close();
+        }
+        for (BackendDataSource each = retired.poll(); each != null; each = retired.poll()) {
+            each.close();
         }
         LOG.info("Ashlar stopped");
     }
