@@ -312,12 +312,18 @@ SET LOCAL TimeZone = 'America/New_York';
 SELECT max(logged_at) FROM t_log;
 COMMIT;
 SELECT max(logged_at) FROM t_log;
--- @may-refuse
 PREPARE by_user (int) AS SELECT order_id FROM t_order WHERE user_id = $1;
--- @may-refuse
 EXECUTE by_user(3);
--- @may-refuse
+PREPARE by_status AS SELECT user_id, count(*) FROM t_order WHERE status = $1 OR user_id = $2 GROUP BY user_id ORDER BY user_id;
+-- @ordered
+EXECUTE by_status('PAID', 4);
+EXECUTE by_user(1, 2);
+EXECUTE nobody(1);
+PREPARE by_user AS SELECT 1;
 DEALLOCATE by_user;
+EXECUTE by_user(3);
+DEALLOCATE ALL;
+EXECUTE by_status('PAID', 4);
 
 \reset
 -- ## DDL on a sharded logical table

@@ -21,6 +21,10 @@ import io.ashlar.parser.lexer.StatementRange;
 import io.ashlar.parser.lexer.StatementSplitter;
 import io.ashlar.parser.statement.AnalyzedStatement;
 import io.ashlar.parser.statement.CopyStatement;
+import io.ashlar.parser.statement.DeallocateStatement;
+import io.ashlar.parser.statement.DiscardStatement;
+import io.ashlar.parser.statement.ExecuteStatement;
+import io.ashlar.parser.statement.PrepareStatement;
 import io.ashlar.parser.statement.StatementKind;
 import io.ashlar.parser.statement.TransactionCommand;
 import io.ashlar.parser.statement.TransactionStatement;
@@ -28,7 +32,9 @@ import io.ashlar.route.RouteException;
 import io.ashlar.route.RouteParameters;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.postgresql.copy.CopyOperation;
 import org.postgresql.core.TransactionState;
@@ -58,6 +64,7 @@ public final class ShardedSession implements BackendSession {
     private final boolean[] bound;
     private final List<String> savepoints = new ArrayList<>();
     private final List<String> transactionSettings = new ArrayList<>();
+    private final Map<String, SqlPrepared> sqlPrepared = new HashMap<>();
     private final SettingsTracker settings;
     private boolean explicit;
     private boolean failed;
@@ -222,23 +229,102 @@ public final class ShardedSession implements BackendSession {
         switch (kind) {
             case TRANSACTION:
                 return transaction(statement, (TransactionStatement) statement.body(), sink);
+            case DISCARD:
+                if (statement.body() instanceof DiscardStatement discard
+                        && (discard.target().equalsIgnoreCase("all") || discard.target().equalsIgnoreCase("plans"))) {
+                    sqlPrepared.clear();
+                }
+                return setting(statement, sink);
             case SET:
             case RESET:
-            case DISCARD:
                 return setting(statement, sink);
             case SHOW:
                 return onDefault(statement.sql(), sink);
             case EMPTY:
                 return TagResult.EMPTY;
             case PREPARE:
+                return sqlPrepare(statement, (PrepareStatement) statement.body());
             case EXECUTE:
+                return sqlExecute(statement, (ExecuteStatement) statement.body(), sink);
             case DEALLOCATE:
-                throw new StatementFailure(ErrorFields.error("0A000", "SQL-level " + statement.command().toUpperCase()
-                        + " is not supported on the sharded logical database " + database.name() + " yet",
-                        "Use the extended query protocol (a driver's prepared statements) instead."));
+                return sqlDeallocate((DeallocateStatement) statement.body());
             default:
                 return routed(plan, parameters, sink);
         }
+    }
+
+    // ------------------------------------------------------------------ SQL-level PREPARE / EXECUTE
+
+    /** A statement prepared with SQL's PREPARE: its analysis and declared parameter types. */
+    private record SqlPrepared(AnalyzedStatement statement, List<String> parameterTypes) {
+    }
+
+    private QueryResult sqlPrepare(AnalyzedStatement prepare, PrepareStatement body) throws StatementFailure {
+        if (sqlPrepared.containsKey(body.name())) {
+            throw new StatementFailure(ErrorFields.error("42P05", "prepared statement \"" + body.name() + "\" already exists"));
+        }
+        String text = prepare.sql().substring(body.statement().start(), body.statement().end());
+        AnalyzedStatement inner;
+        try {
+            inner = database.plans().get(text).statement();
+        } catch (SqlSyntaxException e) {
+            throw syntaxError(e, body.statement().start());
+        }
+        sqlPrepared.put(body.name(), new SqlPrepared(inner, body.parameterTypes()));
+        return new TagResult("PREPARE", List.of());
+    }
+
+    /**
+     * EXECUTE name(arguments): the prepared statement's text with each {@code $n} replaced by its
+     * argument (cast to the declared type), run as any statement: routed by the arguments' values.
+     */
+    private QueryResult sqlExecute(AnalyzedStatement execute, ExecuteStatement body, ResultSink sink)
+            throws StatementFailure {
+        SqlPrepared prepared = sqlPrepared.get(body.name());
+        if (prepared == null) {
+            throw new StatementFailure(ErrorFields.error("26000", "prepared statement \"" + body.name() + "\" does not exist"));
+        }
+        AnalyzedStatement inner = prepared.statement();
+        int expected = Math.max(inner.parameterCount(), prepared.parameterTypes().size());
+        if (body.arguments().size() != expected) {
+            throw new StatementFailure(new ErrorFields(new byte[] {'S', 'V', 'C', 'M', 'D'}, new String[] {
+                    ErrorFields.ERROR, ErrorFields.ERROR, "42601",
+                    "wrong number of parameters for prepared statement \"" + body.name() + "\"",
+                    "Expected " + expected + " parameters but got " + body.arguments().size() + "."}));
+        }
+        String sql = inner.sql();
+        StringBuilder text = new StringBuilder(sql.length() + 16 * expected);
+        int at = 0;
+        for (var marker : inner.parameters()) {
+            text.append(sql, at, marker.range().start());
+            int index = marker.number() - 1;
+            String argument = execute.sql().substring(body.arguments().get(index).start(), body.arguments().get(index).end());
+            if (index < prepared.parameterTypes().size()) {
+                text.append("CAST(").append(argument).append(" AS ").append(prepared.parameterTypes().get(index)).append(')');
+            } else {
+                text.append('(').append(argument).append(')');
+            }
+            at = marker.range().end();
+        }
+        text.append(sql, at, sql.length());
+        Plan plan;
+        try {
+            plan = database.plans().get(text.toString());
+        } catch (SqlSyntaxException e) {
+            throw syntaxError(e, 0);
+        }
+        return run(plan, ParameterValues.NONE, sink);
+    }
+
+    private QueryResult sqlDeallocate(DeallocateStatement body) throws StatementFailure {
+        if (body.name().isEmpty()) {
+            sqlPrepared.clear();
+            return new TagResult("DEALLOCATE ALL", List.of());
+        }
+        if (sqlPrepared.remove(body.name().get()) == null) {
+            throw new StatementFailure(ErrorFields.error("26000", "prepared statement \"" + body.name().get() + "\" does not exist"));
+        }
+        return new TagResult("DEALLOCATE", List.of());
     }
 
     private static boolean endsFailedBlock(TransactionStatement statement) {
