@@ -55,6 +55,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     private Authenticator authenticator;
     private FrontendSession session;
     private boolean counted;
+    private final List<FrontendMessage> read = new ArrayList<>();
 
     PgConnectionHandler(FrontendContext context) {
         this.context = context;
@@ -74,7 +75,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         FrontendMessage message = (FrontendMessage) msg;
         switch (state) {
-            case READY -> session.enqueue(message);
+            case READY -> read.add(message);
             case STARTUP -> onStartup(ctx, message);
             case AUTHENTICATING -> onAuthentication(ctx, message);
             case CLOSED -> { }
@@ -318,6 +319,16 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         ctx.writeAndFlush(ErrorResponse.fatal(sqlState, message)).addListener(ChannelFutureListener.CLOSE);
     }
 
+    /** The end of one read from the socket: the session gets its messages at once. */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (!read.isEmpty()) {
+            session.enqueue(read);
+            read.clear();
+        }
+        ctx.fireChannelReadComplete();
+    }
+
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (session != null) {
@@ -333,6 +344,10 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             context.connectionClosed();
         }
         if (session != null) {
+            if (!read.isEmpty()) {
+                session.enqueue(read);
+                read.clear();
+            }
             session.clientGone();
         }
         state = State.CLOSED;

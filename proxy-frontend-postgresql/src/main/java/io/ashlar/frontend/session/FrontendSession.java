@@ -122,6 +122,19 @@ public final class FrontendSession implements ResultSink {
     /** Called on the event loop for each decoded message. */
     public void enqueue(FrontendMessage message) {
         inbox.add(message);
+        wake();
+    }
+
+    /**
+     * Called on the event loop with the messages of one read from the socket, so that the
+     * session sees a client's pipeline (Bind, Execute, ..., Sync) whole, and is woken once.
+     */
+    public void enqueue(java.util.List<FrontendMessage> messages) {
+        inbox.addAll(messages);
+        wake();
+    }
+
+    private void wake() {
         if (!started.get() && started.compareAndSet(false, true)) {
             threads.newThread(this::loop).start();
         } else {
