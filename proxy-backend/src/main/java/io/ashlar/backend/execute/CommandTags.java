@@ -13,6 +13,21 @@ public final class CommandTags {
     private CommandTags() {
     }
 
+    /**
+     * Whether a statement's opening words mention TEMP/TEMPORARY (CREATE TEMP TABLE, SELECT ...
+     * INTO TEMP): the object it makes lives only on its backend connection.
+     */
+    public static boolean mentionsTemporary(String sql) {
+        int limit = Math.min(sql.length(), 64);
+        for (int i = 0; i + 4 <= limit; i++) {
+            char c = sql.charAt(i);
+            if ((c == 't' || c == 'T') && sql.regionMatches(true, i, "temp", 0, 4)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public static Effect effect(String tag) {
         if (tag.isEmpty()) {
             return Effect.NONE;

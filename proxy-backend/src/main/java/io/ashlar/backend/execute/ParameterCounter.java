@@ -11,7 +11,7 @@ public final class ParameterCounter {
     }
 
     public static int count(String sql) {
-        if (startsWithPrepare(sql)) {
+        if (startsWithKeyword(sql, "prepare")) {
             // PREPARE name AS ...: the $n belong to the statement being prepared, not to this one.
             return 0;
         }
@@ -49,13 +49,27 @@ public final class ParameterCounter {
         return result;
     }
 
-    private static boolean startsWithPrepare(String sql) {
+    /** Whether the statement's first word (after blanks and comments) is the keyword. */
+    public static boolean startsWithKeyword(String sql, String keyword) {
         int i = 0;
-        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
-            i++;
+        int n = sql.length();
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c)) {
+                i++;
+            } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
+                int end = sql.indexOf('\n', i);
+                i = end < 0 ? n : end + 1;
+            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? n : end + 2;
+            } else {
+                break;
+            }
         }
-        return sql.regionMatches(true, i, "prepare", 0, 7) && i + 7 < sql.length()
-                && Character.isWhitespace(sql.charAt(i + 7));
+        int end = i + keyword.length();
+        return end <= n && sql.regionMatches(true, i, keyword, 0, keyword.length())
+                && (end == n || !Character.isLetterOrDigit(sql.charAt(end)) && sql.charAt(end) != '_');
     }
 
     private static boolean isIdentifierPart(char c) {

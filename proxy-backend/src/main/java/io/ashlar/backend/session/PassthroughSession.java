@@ -286,17 +286,7 @@ public final class PassthroughSession implements BackendSession {
     }
 
     private static boolean createsTemporaryObject(String tag, String sql) {
-        if (!tag.startsWith("CREATE") && !tag.startsWith("SELECT")) {
-            return false;
-        }
-        int limit = Math.min(sql.length(), 64);
-        for (int i = 0; i + 4 <= limit; i++) {
-            char c = sql.charAt(i);
-            if ((c == 't' || c == 'T') && sql.regionMatches(true, i, "temp", 0, 4)) {
-                return true;
-            }
-        }
-        return false;
+        return (tag.startsWith("CREATE") || tag.startsWith("SELECT")) && CommandTags.mentionsTemporary(sql);
     }
 
     /**

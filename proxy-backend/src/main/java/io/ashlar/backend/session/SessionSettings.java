@@ -82,13 +82,6 @@ public final class SessionSettings {
         return sql.toString();
     }
 
-    /** A string constant for SQL text (standard_conforming_strings on). */
-    static String literal(String value) {
-        StringBuilder result = new StringBuilder(value.length() + 2);
-        appendLiteral(result, value);
-        return result.toString();
-    }
-
     private static void appendLiteral(StringBuilder sql, String value) {
         sql.append('\'');
         for (int i = 0; i < value.length(); i++) {

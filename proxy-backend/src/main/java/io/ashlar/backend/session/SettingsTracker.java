@@ -89,19 +89,18 @@ final class SettingsTracker {
             names.add(row[0]);
             values.add(row[1] == null ? "" : row[1]);
         }
-        StringBuilder restore = null;
+        int found = names.size();
         for (int i = 0; i < startupSettings.size(); i++) {
-            if (!names.contains(startupSettings.name(i))) {
+            if (!names.subList(0, found).contains(startupSettings.name(i))) {
                 names.add(startupSettings.name(i));
                 values.add(startupSettings.value(i));
-                restore = restore == null ? new StringBuilder("SELECT ") : restore.append(", ");
-                restore.append("pg_catalog.set_config(").append(SessionSettings.literal(startupSettings.name(i)))
-                        .append(", ").append(SessionSettings.literal(startupSettings.value(i))).append(", false)");
             }
         }
-        if (restore != null) {
+        if (names.size() > found) {
+            SessionSettings restore = new SessionSettings(names.subList(found, names.size()).toArray(new String[0]),
+                    values.subList(found, values.size()).toArray(new String[0]));
             try {
-                TextRows.run(connection, restore.toString());
+                TextRows.run(connection, restore.applySql(false));
             } catch (SQLException e) {
                 return false;
             }

@@ -4,6 +4,7 @@ import io.ashlar.backend.datasource.BackendConnection;
 import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.BufferedResult;
 import io.ashlar.backend.execute.ColumnDescription;
+import io.ashlar.backend.execute.CommandTags;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.StatementFailure;
@@ -237,17 +238,7 @@ public final class ShardedExecution {
 
     /** Whether the statement made state only its connection has (a temporary table). */
     public boolean boundSession() {
-        if (statement.kind() != StatementKind.DDL) {
-            return false;
-        }
-        String sql = statement.sql();
-        int limit = Math.min(sql.length(), 64);
-        for (int i = 0; i + 4 <= limit; i++) {
-            if (sql.regionMatches(true, i, "temp", 0, 4)) {
-                return true;
-            }
-        }
-        return false;
+        return statement.kind() == StatementKind.DDL && CommandTags.mentionsTemporary(statement.sql());
     }
 
     /**
@@ -256,10 +247,6 @@ public final class ShardedExecution {
      * @param connections one per entry of {@link #dataSources()}
      * @param begin for each connection, whether its first statement opens the transaction
      */
-    public QueryResult run(BackendConnection[] connections, boolean[] begin) throws StatementFailure {
-        return run(connections, begin, true);
-    }
-
     /**
      * Runs every unit and makes the client's result.
      *

@@ -4,6 +4,7 @@ import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.ColumnDescription;
 import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.ParameterCounter;
 import io.ashlar.backend.execute.ResultSink;
 import io.ashlar.backend.execute.RowValues;
 import io.ashlar.backend.execute.StatementFailure;
@@ -263,7 +264,7 @@ public final class FrontendSession implements ResultSink {
             out.write(EmptyQueryResponse.INSTANCE);
         } else if (canned.isPresent()) {
             answer(canned.get());
-        } else if (startsWithKeyword(sql, "copy") && mentionsClientStream(sql)) {
+        } else if (ParameterCounter.startsWithKeyword(sql, "copy") && mentionsClientStream(sql)) {
             copy(sql);
         } else {
             try {
@@ -825,26 +826,4 @@ public final class FrontendSession implements ResultSink {
         return true;
     }
 
-    /** Whether the statement's first word (after blanks and comments) is the keyword. */
-    static boolean startsWithKeyword(String sql, String keyword) {
-        int i = 0;
-        int n = sql.length();
-        while (i < n) {
-            char c = sql.charAt(i);
-            if (Character.isWhitespace(c)) {
-                i++;
-            } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-                int end = sql.indexOf('\n', i);
-                i = end < 0 ? n : end + 1;
-            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                int end = sql.indexOf("*/", i + 2);
-                i = end < 0 ? n : end + 2;
-            } else {
-                break;
-            }
-        }
-        int end = i + keyword.length();
-        return end <= n && sql.regionMatches(true, i, keyword, 0, keyword.length())
-                && (end == n || !Character.isLetterOrDigit(sql.charAt(end)) && sql.charAt(end) != '_');
-    }
 }

@@ -1,5 +1,6 @@
 package io.ashlar.frontend.session;
 
+import io.ashlar.backend.execute.ParameterCounter;
 import io.ashlar.backend.session.BackendSession;
 
 /**
@@ -7,6 +8,9 @@ import io.ashlar.backend.session.BackendSession;
  * Describe asked for it, the backend's description (kept for later Describes).
  */
 final class PreparedStatement {
+
+    private static final String[] TRANSACTION_KEYWORDS = {"begin", "start", "commit", "end", "rollback", "abort",
+        "savepoint", "release", "prepare"};
 
     final BackendSession.Prepared prepared;
     final String sql;
@@ -27,9 +31,8 @@ final class PreparedStatement {
     }
 
     private static boolean isTransactionControl(String sql) {
-        for (String keyword : new String[] {"begin", "start", "commit", "end", "rollback", "abort", "savepoint",
-                "release", "prepare"}) {
-            if (FrontendSession.startsWithKeyword(sql, keyword)) {
+        for (String keyword : TRANSACTION_KEYWORDS) {
+            if (ParameterCounter.startsWithKeyword(sql, keyword)) {
                 return true;
             }
         }
