@@ -37,6 +37,11 @@ public final class Ashlar {
     }
 
     public static void main(String[] args) {
+        // Netty samples one buffer in 128 for leak tracking by default, recording a stack trace
+        // each time: a cost on every statement's path in production. Tests keep it on.
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            System.setProperty("io.netty.leakDetection.level", "disabled");
+        }
         if (args.length == 0) {
             System.err.print(USAGE);
             System.exit(2);

@@ -57,6 +57,7 @@ public final class BackendDataSource implements AutoCloseable {
         props.setProperty("tcpKeepAlive", "true");
         props.setProperty("preparedStatementCacheQueries", "0");
         props.setProperty("assumeMinServerVersion", "9.4");
+        props.setProperty("socketFactory", BlockingSocketFactory.class.getName());
         config.driverProperties().forEach(props::setProperty);
         hikari.setDataSourceProperties(props);
         return new BackendDataSource(config.name(), config, new HikariDataSource(hikari));

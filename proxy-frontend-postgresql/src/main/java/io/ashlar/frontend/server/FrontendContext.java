@@ -19,6 +19,7 @@ public final class FrontendContext implements AutoCloseable {
     private final Map<String, PasswordVerifiers> users;
     private volatile Map<String, LogicalDatabase> databases;
     private final int maxConnections;
+    private final Thread watcher;
     /**
      * Session threads are platform threads by default: pgjdbc blocks in socket reads, and on a
      * virtual thread each of those goes through the JDK's poller and the carrier pool, which
@@ -28,6 +29,7 @@ public final class FrontendContext implements AutoCloseable {
     private final ThreadFactory sessionThreads = "virtual".equals(System.getProperty("ashlar.sessionThreads"))
             ? Thread.ofVirtual().name("ashlar-session").factory()
             : Thread.ofPlatform().daemon().name("ashlar-session").factory();
+    private final boolean sessionOwnsIo = !"virtual".equals(System.getProperty("ashlar.sessionThreads"));
     private final Map<Integer, Registered> sessions = new ConcurrentHashMap<>();
     private final AtomicInteger nextProcessId = new AtomicInteger(ThreadLocalRandom.current().nextInt(1000, 100_000));
     private final AtomicInteger connections = new AtomicInteger();
@@ -45,6 +47,25 @@ public final class FrontendContext implements AutoCloseable {
         this.users = Map.copyOf(users);
         this.databases = Map.copyOf(databases);
         this.maxConnections = maxConnections;
+        if (sessionOwnsIo) {
+            watcher = Thread.ofPlatform().daemon().name("ashlar-client-watch").start(this::watchClients);
+        } else {
+            watcher = null;
+        }
+    }
+
+    /** Once a second: statements of clients that left are cancelled (see FrontendSession#cancelIfClientGone). */
+    private void watchClients() {
+        while (true) {
+            try {
+                Thread.sleep(1000);
+            } catch (InterruptedException e) {
+                return;
+            }
+            for (Registered registered : sessions.values()) {
+                registered.session().cancelIfClientGone();
+            }
+        }
     }
 
     PasswordVerifiers user(String name) {
@@ -66,6 +87,16 @@ public final class FrontendContext implements AutoCloseable {
 
     ThreadFactory sessionThreads() {
         return sessionThreads;
+    }
+
+    /**
+     * Whether each session's own thread also does its connection's I/O (the default): the
+     * channel moves from the shared event loop to an event loop the session thread drives
+     * itself, so a statement costs no thread hand-off at all. Virtual session threads keep the
+     * hand-off (a virtual thread must not block in epoll_wait).
+     */
+    boolean sessionOwnsIo() {
+        return sessionOwnsIo;
     }
 
     int nextProcessId() {
@@ -119,5 +150,8 @@ public final class FrontendContext implements AutoCloseable {
     @Override
     public void close() {
         // Session threads end with their sessions.
+        if (watcher != null) {
+            watcher.interrupt();
+        }
     }
 }

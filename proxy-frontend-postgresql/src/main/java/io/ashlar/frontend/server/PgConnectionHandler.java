@@ -50,6 +50,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     private enum State { STARTUP, AUTHENTICATING, READY, CLOSED }
 
     private final FrontendContext context;
+    private final io.netty.channel.IoHandlerFactory ioFactory;
     private State state = State.STARTUP;
     private StartupMessage startup;
     private Authenticator authenticator;
@@ -57,8 +58,13 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     private boolean counted;
     private final List<FrontendMessage> read = new ArrayList<>();
 
-    PgConnectionHandler(FrontendContext context) {
+    /**
+     * @param ioFactory the transport's I/O handler (epoll or NIO), for the event loop the session's
+     *        own thread drives once the client has logged in
+     */
+    PgConnectionHandler(FrontendContext context, io.netty.channel.IoHandlerFactory ioFactory) {
         this.context = context;
+        this.ioFactory = ioFactory;
     }
 
     @Override
@@ -209,6 +215,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         ctx.write(new BackendKeyData(processId, secretKey));
         ctx.writeAndFlush(ReadyForQuery.IDLE);
         state = State.READY;
+        session.start(context.sessionOwnsIo() ? ioFactory : null);
     }
 
     /** Whether the startup packet sets this GUC (names are case-insensitive), directly or in options. */

@@ -74,7 +74,7 @@ public final class PgServer implements AutoCloseable {
                         channel.pipeline()
                                 .addLast("decoder", new PgFrontendDecoder())
                                 .addLast("encoder", BackendMessageEncoder.INSTANCE)
-                                .addLast("handler", new PgConnectionHandler(context));
+                                .addLast("handler", new PgConnectionHandler(context, factory));
                     }
                 });
         serverChannel = bootstrap.bind(new InetSocketAddress(host, requestedPort)).sync().channel();
