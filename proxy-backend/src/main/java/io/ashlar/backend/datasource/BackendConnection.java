@@ -76,6 +76,50 @@ public final class BackendConnection {
         run(query, list, handler, begin ? BASE_FLAGS & ~QueryExecutor.QUERY_SUPPRESS_BEGIN : BASE_FLAGS);
     }
 
+    /** Flags of a batch: no rows and no row descriptions are asked for (no Describe per row). */
+    private static final int BATCH_FLAGS = BASE_FLAGS | QueryExecutor.QUERY_NO_RESULTS | QueryExecutor.QUERY_NO_METADATA;
+
+    /**
+     * Runs statements that return no rows as one backend batch: Bind/Execute per row (Parse
+     * once per distinct text on this connection), one Sync, the answers read once (pgjdbc syncs
+     * and reads midway when the answers could fill the socket's buffer). The backend stops at the
+     * first failing row; the caller runs the batch inside a transaction, so that rows before it
+     * are undone with it.
+     *
+     * @param sqls the text each row runs (rows of one sharded table may name different actual tables)
+     * @param begin whether a {@code BEGIN} goes first when no transaction is open
+     */
+    public org.postgresql.jdbc.AshlarBatchResults executeBatch(String[] sqls, ParameterValues[] rows, boolean begin)
+            throws SQLException {
+        Query[] queries = new Query[rows.length];
+        ParameterList[] lists = new ParameterList[rows.length];
+        Query last = null;
+        String lastSql = null;
+        for (int i = 0; i < rows.length; i++) {
+            String sql = sqls[i];
+            Query query = sql.equals(lastSql) && last != null ? last : prepared(sql, rows[i].types());
+            ParameterList list = query.createParameterList();
+            rows[i].bindTo(list);
+            queries[i] = query;
+            lists[i] = list;
+            last = query;
+            lastSql = sql;
+        }
+        org.postgresql.jdbc.AshlarBatchResults results = new org.postgresql.jdbc.AshlarBatchResults(queries, lists);
+        dataSource.countBatch(rows.length);
+        try {
+            executor.execute(queries, lists, results, 0, 0,
+                    begin ? BATCH_FLAGS & ~QueryExecutor.QUERY_SUPPRESS_BEGIN : BATCH_FLAGS);
+        } catch (SQLException e) {
+            markIfBroken(e);
+            throw e;
+        }
+        if (results.failure() != null) {
+            markIfBroken(results.failure());
+        }
+        return results;
+    }
+
     /**
      * Describes a statement without running it: returns the parameter types the backend
      * resolved, and hands the result columns to the handler (no rows).

@@ -26,6 +26,8 @@ public final class BackendDataSource implements AutoCloseable {
     private final Map<BaseConnection, BackendConnection> connections = new ConcurrentHashMap<>();
     private volatile Map<String, String> backendParameters = Map.of();
     private volatile String serverTimeZone = "";
+    private final java.util.concurrent.atomic.LongAdder batches = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder batchRows = new java.util.concurrent.atomic.LongAdder();
 
     private BackendDataSource(String name, DataSourceConfig config, HikariDataSource pool) {
         this.name = name;
@@ -65,6 +67,17 @@ public final class BackendDataSource implements AutoCloseable {
 
     public String name() {
         return name;
+    }
+
+    /** Counts one backend batch of {@code rows} rows (clients' batches that did not run row by row). */
+    void countBatch(int rows) {
+        batches.increment();
+        batchRows.add(rows);
+    }
+
+    /** How many backend batches ran on this data source, and how many rows they carried: {batches, rows}. */
+    public long[] batchCounts() {
+        return new long[] {batches.sum(), batchRows.sum()};
     }
 
     public DataSourceConfig config() {

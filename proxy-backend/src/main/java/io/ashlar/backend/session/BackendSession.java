@@ -43,6 +43,26 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
     QueryResult execute(Prepared statement, ParameterValues parameters, ResultSink statusSink, boolean implicitTransaction)
             throws StatementFailure;
 
+    /**
+     * Runs a prepared statement once per parameter row (a client's batch: a pipeline of
+     * Bind/Execute pairs, or an openGauss batch bind) as one backend batch per data source
+     * instead of a round trip per row, inside the implicit transaction the client's Sync ends.
+     *
+     * @return each row's outcome; null when the statement cannot run as a batch (it may return
+     *         rows, or a row would run on several shards): the caller then runs the rows one by one
+     */
+    BatchOutcome executeBatch(Prepared statement, ParameterValues[] rows, ResultSink statusSink) throws StatementFailure;
+
+    /**
+     * What a batch did.
+     *
+     * @param tags the command tag of each row before {@code failedRow} (of every row when none failed)
+     * @param failedRow the first row that failed, or -1
+     * @param error that row's error
+     */
+    record BatchOutcome(String[] tags, int failedRow, io.ashlar.backend.execute.ErrorFields error) {
+    }
+
     /** Describes a prepared statement without running it. */
     Description describe(Prepared statement) throws StatementFailure;
 

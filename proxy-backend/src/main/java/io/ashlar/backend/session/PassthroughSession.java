@@ -122,6 +122,32 @@ public final class PassthroughSession implements BackendSession {
         return result;
     }
 
+    @Override
+    public BatchOutcome executeBatch(Prepared statement, ParameterValues[] rows, ResultSink statusSink)
+            throws StatementFailure {
+        if (!io.ashlar.backend.execute.Batches.returnsNoRows(statement.sql())) {
+            return null;
+        }
+        BackendConnection connection = acquire();
+        boolean begin = connection.transactionState() == TransactionState.IDLE;
+        if (begin) {
+            this.implicitTransaction = true;
+        }
+        String[] sqls = new String[rows.length];
+        java.util.Arrays.fill(sqls, statement.sql());
+        running = connection;
+        BatchOutcome outcome;
+        try {
+            outcome = io.ashlar.backend.execute.Batches.outcome(connection.executeBatch(sqls, rows, begin));
+        } catch (SQLException e) {
+            outcome = new BatchOutcome(new String[0], 0, ErrorFields.from(e));
+        } finally {
+            running = null;
+        }
+        after(connection, false, false, statusSink);
+        return outcome;
+    }
+
     /** Whether a transaction opened by {@link #execute(String, ParameterValues, ResultSink, boolean)} is open. */
     @Override
     public boolean inImplicitTransaction() {

@@ -5,6 +5,7 @@ import io.ashlar.backend.datasource.BackendDataSource;
 import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.BufferedResult;
 import io.ashlar.backend.execute.CommandTags;
+import io.ashlar.backend.execute.Batches;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.ResultSink;
@@ -177,6 +178,138 @@ public final class ShardedSession implements BackendSession {
             implicit = true;
         }
         return run((Plan) statement.analysis(), parameters, statusSink);
+    }
+
+    /**
+     * Rows are routed one by one (plan-cache hit, route, rewrite-cache hit); when every row lands
+     * on exactly one unit, each data source gets its rows as one backend batch, the data
+     * sources at the same time. A row that spans shards makes the caller run rows one by one.
+     */
+    @Override
+    public BatchOutcome executeBatch(Prepared statement, ParameterValues[] rows, ResultSink statusSink)
+            throws StatementFailure {
+        if (!(statement.analysis() instanceof Plan plan) || !Batches.returnsNoRows(statement.sql())) {
+            return null;
+        }
+        StatementKind kind = plan.statement().kind();
+        if (kind != StatementKind.INSERT && kind != StatementKind.UPDATE && kind != StatementKind.DELETE) {
+            return null;
+        }
+        if (failed) {
+            return new BatchOutcome(new String[0], 0, ErrorFields.error("25P02",
+                    "current transaction is aborted, commands ignored until end of transaction block"));
+        }
+        int dataSourceCount = database.dataSources().size();
+        ShardedExecution.SingleUnit[] units = new ShardedExecution.SingleUnit[rows.length];
+        int[] perDataSource = new int[dataSourceCount];
+        for (int i = 0; i < rows.length; i++) {
+            ShardedExecution execution;
+            try {
+                execution = ShardedExecution.plan(database, plan, rows[i], new RouteValues(rows[i]));
+            } catch (RouteException e) {
+                return null;
+            }
+            ShardedExecution.SingleUnit unit = execution.singleUnit();
+            if (unit == null) {
+                return null;
+            }
+            units[i] = unit;
+            perDataSource[unit.dataSource()]++;
+        }
+        if (!explicit) {
+            implicit = true;
+        }
+        int groups = 0;
+        for (int count : perDataSource) {
+            if (count > 0) {
+                groups++;
+            }
+        }
+        int[] dataSources = new int[groups];
+        for (int d = 0, g = 0; d < dataSourceCount; d++) {
+            if (perDataSource[d] > 0) {
+                dataSources[g++] = d;
+            }
+        }
+        BackendConnection[] connections = new BackendConnection[groups];
+        boolean[] begin = new boolean[groups];
+        try {
+            for (int g = 0; g < groups; g++) {
+                connections[g] = acquire(dataSources[g]);
+                begin[g] = needsBegin(dataSources[g]);
+            }
+        } catch (StatementFailure failure) {
+            afterFailure(false);
+            return new BatchOutcome(new String[0], 0, failure.fields());
+        }
+        int[][] rowIndexes = new int[groups][];
+        BatchOutcome[] outcomes = new BatchOutcome[groups];
+        for (int g = 0; g < groups; g++) {
+            int[] indexes = new int[perDataSource[dataSources[g]]];
+            for (int i = 0, k = 0; i < rows.length; i++) {
+                if (units[i].dataSource() == dataSources[g]) {
+                    indexes[k++] = i;
+                }
+            }
+            rowIndexes[g] = indexes;
+        }
+        Thread[] threads = new Thread[groups];
+        for (int g = 1; g < groups; g++) {
+            int group = g;
+            threads[g] = Thread.ofVirtual().start(() ->
+                    outcomes[group] = runBatch(connections[group], begin[group], units, rowIndexes[group]));
+        }
+        outcomes[0] = runBatch(connections[0], begin[0], units, rowIndexes[0]);
+        for (int g = 1; g < groups; g++) {
+            try {
+                threads[g].join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                outcomes[g] = new BatchOutcome(new String[0], 0,
+                        ErrorFields.error("57014", "canceling statement: the proxy is stopping"));
+            }
+        }
+        markJoined(dataSources, begin);
+        // The client's rows in order: the first failing row (lowest index over all data sources)
+        // ends the batch; the rows before it ran on their data sources before any failure there.
+        String[] tags = new String[rows.length];
+        int failedRow = -1;
+        ErrorFields error = null;
+        for (int g = 0; g < groups; g++) {
+            BatchOutcome outcome = outcomes[g];
+            int[] indexes = rowIndexes[g];
+            for (int k = 0; k < outcome.tags().length; k++) {
+                tags[indexes[k]] = outcome.tags()[k];
+            }
+            if (outcome.failedRow() >= 0 && (failedRow < 0 || indexes[outcome.failedRow()] < failedRow)) {
+                failedRow = indexes[outcome.failedRow()];
+                error = outcome.error();
+            }
+        }
+        if (failedRow >= 0) {
+            afterFailure(false);
+            return new BatchOutcome(java.util.Arrays.copyOf(tags, failedRow), failedRow, error);
+        }
+        afterStatement();
+        return new BatchOutcome(tags, -1, null);
+    }
+
+    private static BatchOutcome runBatch(BackendConnection connection, boolean begin,
+                                         ShardedExecution.SingleUnit[] units, int[] indexes) {
+        String[] sqls = new String[indexes.length];
+        ParameterValues[] parameters = new ParameterValues[indexes.length];
+        for (int k = 0; k < indexes.length; k++) {
+            sqls[k] = units[indexes[k]].sql();
+            parameters[k] = units[indexes[k]].parameters();
+        }
+        try {
+            return Batches.outcome(connection.executeBatch(sqls, parameters, begin));
+        } catch (SQLException e) {
+            return new BatchOutcome(new String[0], 0, ErrorFields.from(e));
+        } catch (RuntimeException e) {
+            return new BatchOutcome(new String[0], 0, ErrorFields.error("XX000",
+                    "internal error running a shard's batch: " + e));
+        }
     }
 
     @Override

@@ -146,6 +146,22 @@ public final class ShardedExecution {
         return rewrite.units().isEmpty();
     }
 
+    /**
+     * One row of a batch where the statement runs on exactly one unit: its data source, SQL and
+     * parameters.
+     */
+    public record SingleUnit(int dataSource, String sql, ParameterValues parameters) {
+    }
+
+    /** The statement's one unit, or null when it runs on several (or belongs to the session). */
+    public SingleUnit singleUnit() {
+        if (unitDataSource.length != 1) {
+            return null;
+        }
+        RewrittenUnit unit = rewrite.units().get(0);
+        return new SingleUnit(unitDataSource[0], unit.sql(), unitParameters(unit));
+    }
+
     /** The data sources the statement needs, by index, in the order the units name them. */
     public int[] dataSources() {
         return dataSources;

@@ -81,6 +81,11 @@ final class ShardedDatabases implements AutoCloseable {
                 + CLIENT_PARAMETERS + (parameters.isEmpty() ? "" : "&" + parameters), "root", "root");
     }
 
+    /** The proxy's data sources of the logical database. */
+    java.util.List<io.ashlar.backend.datasource.BackendDataSource> dataSources() {
+        return proxy.databases().get(LOGICAL_DATABASE).dataSources();
+    }
+
     /** A connection to the reference database, with the same client settings as {@link #proxy}. */
     Connection reference(String parameters) throws SQLException {
         return DriverManager.getConnection(url(postgres, REFERENCE) + "?" + CLIENT_PARAMETERS

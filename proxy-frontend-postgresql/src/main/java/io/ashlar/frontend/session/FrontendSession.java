@@ -95,6 +95,8 @@ public final class FrontendSession implements ResultSink {
     private final Map<String, PreparedStatement> statements = new HashMap<>();
     private final Map<String, Portal> portals = new HashMap<>();
     private boolean skipping;
+    /** A statement whose rows could not run as a backend batch in the current pipeline. */
+    private PreparedStatement batchRefused;
     private boolean closed;
 
     /**
@@ -591,12 +593,16 @@ public final class FrontendSession implements ResultSink {
                     + " parameter formats but " + values.length + " parameters"));
             return;
         }
-        Portal previous = portals.put(portalName, new Portal(statement,
-                ParameterValues.of(statement.prepared.parameterTypes(), formats, values), bind.resultFormats()));
+        Portal portal = new Portal(statement, ParameterValues.of(statement.prepared.parameterTypes(), formats, values),
+                bind.resultFormats());
+        Portal previous = portals.put(portalName, portal);
         if (previous != null && previous.result != null) {
             previous.result.close();
         }
         out.write(BindComplete.INSTANCE);
+        if (statement != batchRefused) {
+            runAsBatch(portal, portalName);
+        }
     }
 
     /**
@@ -604,7 +610,7 @@ public final class FrontendSession implements ResultSink {
      * transaction that the following Sync ends (as a pipeline of Bind/Execute pairs would run);
      * the client gets one BindComplete and one CommandComplete whose count is the batch's total.
      * The first failing row fails the batch: the error is reported and the rest is skipped until
-     * Sync, which rolls the transaction back. Rows run one backend round trip each for now.
+     * Sync, which rolls the transaction back. Rows run as one backend batch per data source when the statement allows (see {@link #runAsBatch}), else one by one.
      */
     private void batchBind(BatchBind batch) {
         PreparedStatement statement = statements.get(batch.statement());
@@ -636,11 +642,33 @@ public final class FrontendSession implements ResultSink {
         }
         BatchCount count = new BatchCount();
         int[] types = statement.prepared.parameterTypes();
+        ParameterValues[] rows = new ParameterValues[batch.rows().size()];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = ParameterValues.of(types, formats, batch.rows().get(i));
+        }
+        BackendSession.BatchOutcome outcome;
+        try {
+            outcome = rows.length > 1 ? backend.executeBatch(statement.prepared, rows, this) : null;
+        } catch (StatementFailure failure) {
+            failExtended(failure.fields());
+            return;
+        }
+        if (outcome != null) {
+            if (outcome.failedRow() >= 0) {
+                failExtended(outcome.error());
+                return;
+            }
+            for (String tag : outcome.tags()) {
+                count.add(tag);
+            }
+            out.write(BindComplete.INSTANCE);
+            out.commandComplete(count.tag(statement.sql));
+            return;
+        }
         for (int i = 0, n = batch.rows().size(); i < n; i++) {
             QueryResult result = null;
             try {
-                result = backend.execute(statement.prepared, ParameterValues.of(types, formats, batch.rows().get(i)),
-                        this, true);
+                result = backend.execute(statement.prepared, rows[i], this, true);
                 if (result.hasRows()) {
                     while (result.next()) {
                         // A RETURNING clause's rows are not sent back by a batch bind; only its count is.
@@ -827,6 +855,116 @@ public final class FrontendSession implements ResultSink {
         out.commandComplete(resumed ? rowsTag(result.tag(), sent) : result.tag());
     }
 
+    /**
+     * A client's batch: the Bind just done, then already in the inbox its Execute and more
+     * Bind/Execute groups of the same statement and portal (pgjdbc's executeBatch sends hundreds
+     * before one Sync, each with a Describe of the portal when it wants the row shape). The rows
+     * run as one backend batch per data source ({@link BackendSession#executeBatch}) and each
+     * message is answered as PostgreSQL answers the pipeline: per row BindComplete, NoData for
+     * a Describe (a batchable statement returns no rows) and CommandComplete, in order; at the
+     * first failing row its error, and the rest skipped until Sync (whose transaction then
+     * rolls back). Anything else leaves the messages to run one by one; a statement that cannot
+     * run as a batch is not tried again until Sync.
+     */
+    private void runAsBatch(Portal portal, String portalName) {
+        PreparedStatement statement = portal.statement;
+        if (statement.prepared.analysis() instanceof CannedAnswer || statement.isTransactionControl()) {
+            return;
+        }
+        ManualIoEventLoop own = ioLoop;
+        if (own != null) {
+            own.runNow(); // takes in what the client has already sent of its batch
+        }
+        // Row 0 is this Bind; a group is [Describe portal] Execute, and for later rows a Bind first.
+        java.util.List<Bind> binds = new java.util.ArrayList<>();
+        java.util.List<Boolean> described = new java.util.ArrayList<>();
+        binds.add(null);
+        int consumed = 0;
+        java.util.Iterator<FrontendMessage> queued = inbox.iterator();
+        FrontendMessage message = queued.hasNext() ? queued.next() : null;
+        for (boolean first = true; ; first = false) {
+            int groupMessages = 0;
+            Bind bind = null;
+            if (!first) {
+                if (!(message instanceof Bind b) || !b.portal().equals(portalName) || statements.get(b.statement()) != statement
+                        || !bindFits(b, statement)) {
+                    break;
+                }
+                bind = b;
+                groupMessages++;
+                message = queued.hasNext() ? queued.next() : null;
+            }
+            boolean describe = message instanceof Describe d && d.kind() == 'P' && d.name().equals(portalName);
+            if (describe) {
+                groupMessages++;
+                message = queued.hasNext() ? queued.next() : null;
+            }
+            // Any row limit: a batchable statement returns no rows (pgjdbc asks for at most 1).
+            if (!(message instanceof Execute e) || !e.portal().equals(portalName)) {
+                break;
+            }
+            groupMessages++;
+            message = queued.hasNext() ? queued.next() : null;
+            if (!first) {
+                binds.add(bind);
+            }
+            described.add(describe);
+            consumed += groupMessages;
+        }
+        int rowCount = described.size();
+        if (rowCount < 2) {
+            return;
+        }
+        ParameterValues[] rows = new ParameterValues[rowCount];
+        rows[0] = portal.parameters;
+        int[] types = statement.prepared.parameterTypes();
+        for (int i = 1; i < rowCount; i++) {
+            Bind bind = binds.get(i);
+            rows[i] = ParameterValues.of(types, bind.parameterFormats(), bind.parameterValues());
+        }
+        BackendSession.BatchOutcome outcome;
+        try {
+            outcome = backend.executeBatch(statement.prepared, rows, this);
+        } catch (StatementFailure failure) {
+            failExtended(failure.fields());
+            return;
+        }
+        if (outcome == null) {
+            batchRefused = statement;
+            return;
+        }
+        for (int i = 0; i < consumed; i++) {
+            inbox.poll();
+        }
+        String[] tags = outcome.tags();
+        int answered = outcome.failedRow() >= 0 ? outcome.failedRow() + 1 : rowCount;
+        for (int i = 0; i < answered; i++) {
+            if (i > 0) {
+                out.write(BindComplete.INSTANCE);
+            }
+            if (described.get(i)) {
+                out.write(NoData.INSTANCE);
+            }
+            if (i < tags.length) {
+                out.commandComplete(tags[i]);
+            }
+        }
+        if (outcome.failedRow() >= 0) {
+            failExtended(outcome.error());
+            return;
+        }
+        Portal last = new Portal(statement, rows[rowCount - 1], portal.resultFormats);
+        last.completed = true;
+        portals.put(portalName, last);
+    }
+
+    /** Whether a Bind of this statement has the right parameter and format counts (else it fails on its own). */
+    private static boolean bindFits(Bind bind, PreparedStatement statement) {
+        int required = statement.prepared.parameterTypes().length;
+        int formats = bind.parameterFormats().length;
+        return bind.parameterValues().length == required && (formats <= 1 || formats == required);
+    }
+
     /** The tag of the last piece of a portal read in pieces: PostgreSQL counts the rows of that Execute. */
     private static String rowsTag(String tag, long rows) {
         int space = tag.lastIndexOf(' ');
@@ -868,6 +1006,7 @@ public final class FrontendSession implements ResultSink {
 
     private void sync() {
         skipping = false;
+        batchRefused = null;
         backend.endImplicitTransaction();
         char status = backend.transactionStatus();
         lastStatus = status;

@@ -1,0 +1,183 @@
+package io.ashlar.bootstrap.sharding;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.sql.BatchUpdateException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.util.Arrays;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Issue 4's batches: pgjdbc's executeBatch of 1,000 rows into t_order (data source
+ * {@code user_id % 2}, table {@code order_id % 2}) in every preferQueryMode, run through the
+ * proxy (where a pipeline of Bind/Execute pairs becomes one backend batch per data source) and
+ * the same batch straight into the reference database. Update counts, the exception of a batch
+ * that fails midway, and the rows the shards hold afterwards (each on the node the rules name)
+ * must be the reference's.
+ */
+final class ShardedBatchTest {
+
+    private static final int ROWS = 1_000;
+
+    private static ShardedDatabases databases;
+
+    @BeforeAll
+    static void start() throws Exception {
+        databases = ShardedDatabases.start();
+    }
+
+    @AfterAll
+    static void stop() throws IOException {
+        if (databases != null) {
+            databases.close();
+        }
+    }
+
+    @BeforeEach
+    void empty() throws SQLException {
+        for (String dataSource : ShardingLayout.DATA_SOURCES) {
+            try (Connection shard = databases.shard(dataSource); Statement statement = shard.createStatement()) {
+                statement.execute("TRUNCATE t_order_0, t_order_1");
+            }
+        }
+        try (Connection reference = databases.reference(""); Statement statement = reference.createStatement()) {
+            statement.execute("TRUNCATE t_order");
+        }
+    }
+
+    /** Backend batches and the rows they carried, over both data sources. */
+    private static long[] batchCounts() {
+        long[] total = new long[2];
+        for (var dataSource : databases.dataSources()) {
+            long[] counts = dataSource.batchCounts();
+            total[0] += counts[0];
+            total[1] += counts[1];
+        }
+        return total;
+    }
+
+    /** What one batch did: its update counts, or the failure's SQLSTATE and counts. */
+    private static String insertBatch(Connection connection, int duplicateAt) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO t_order (order_id, user_id, status, amount,"
+                + " discount, weight, rate, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            for (int i = 0; i < ROWS; i++) {
+                int row = i == duplicateAt ? 0 : i;
+                insert.setLong(1, 7L * row + 3);
+                insert.setInt(2, row % 13);
+                insert.setString(3, row % 3 == 0 ? "NEW" : "PAID");
+                insert.setBigDecimal(4, BigDecimal.valueOf(row * 37L % 100_000, 2));
+                if (row % 10 == 0) {
+                    insert.setNull(5, Types.NUMERIC);
+                } else {
+                    insert.setBigDecimal(5, new BigDecimal("0.0" + row % 7));
+                }
+                insert.setDouble(6, row / 8.0);
+                insert.setFloat(7, row % 4 + 0.25f);
+                insert.setString(8, row % 5 == 0 ? null : "note " + row + " with 'quotes' and \\ backslash");
+                insert.setTimestamp(9, Timestamp.valueOf("2024-0" + (1 + row % 9) + "-1" + row % 10 + " 0" + row % 10 + ":30:00"));
+                insert.addBatch();
+            }
+            try {
+                return "counts " + Arrays.toString(insert.executeBatch());
+            } catch (BatchUpdateException e) {
+                return "failed " + e.getSQLState() + " " + Arrays.toString(e.getUpdateCounts());
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "preferQueryMode={0}")
+    @ValueSource(strings = {"extended", "extendedForPrepared", "extendedCacheEverything", "simple"})
+    void batchOfThousandRowsLandsWhereTheRulesSay(String mode) throws SQLException {
+        String parameters = "preferQueryMode=" + mode;
+        try (Connection proxy = databases.proxy(parameters); Connection reference = databases.reference(parameters)) {
+            String expected = insertBatch(reference, -1);
+            int[] ones = new int[ROWS];
+            Arrays.fill(ones, 1);
+            assertEquals("counts " + Arrays.toString(ones), expected);
+            long[] before = batchCounts();
+            assertEquals(expected, insertBatch(proxy, -1), "the batch through the proxy");
+            databases.assertContents("t_order");
+            long[] after = batchCounts();
+            if (!mode.equals("simple")) {
+                // pgjdbc syncs every few hundred rows; each run of pairs is one backend batch per
+                // data source, not a round trip per row.
+                assertTrue(after[1] - before[1] >= ROWS * 9 / 10, () -> "rows that ran in backend batches: " + (after[1] - before[1]));
+                assertTrue(after[0] - before[0] <= 24, () -> "backend batches for " + ROWS + " rows: " + (after[0] - before[0]));
+            }
+
+            String update = "UPDATE t_order SET status = ?, amount = amount + ? WHERE order_id = ? AND user_id = ?";
+            try (PreparedStatement viaProxy = proxy.prepareStatement(update);
+                 PreparedStatement direct = reference.prepareStatement(update)) {
+                for (PreparedStatement each : new PreparedStatement[] {viaProxy, direct}) {
+                    for (int row = 0; row < ROWS; row += 2) {
+                        each.setString(1, "SHIPPED");
+                        each.setBigDecimal(2, BigDecimal.ONE);
+                        each.setLong(3, 7L * row + 3);
+                        each.setInt(4, row % 13 == 5 ? 99 : row % 13); // some rows match nothing
+                        each.addBatch();
+                    }
+                }
+                int[] counts = direct.executeBatch();
+                assertTrue(Arrays.stream(counts).anyMatch(c -> c == 0) && Arrays.stream(counts).anyMatch(c -> c == 1));
+                assertArrayEquals(counts, viaProxy.executeBatch(), "update counts through the proxy");
+            }
+            databases.assertContents("t_order");
+
+            try (Statement s = proxy.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM t_order")) {
+                assertTrue(rs.next());
+                assertEquals(ROWS, rs.getLong(1));
+            }
+        }
+    }
+
+    /**
+     * A duplicate key at row 700: PostgreSQL fails that row, skips the rest until the next Sync
+     * and rolls back what ran since the previous one (pgjdbc syncs every few hundred rows). The
+     * proxy must give the same exception and leave the same rows, whichever shard failed.
+     */
+    @ParameterizedTest(name = "preferQueryMode={0}")
+    @ValueSource(strings = {"extended", "extendedCacheEverything", "simple"})
+    void batchFailingMidwayLeavesWhatPostgreSqlLeaves(String mode) throws SQLException {
+        String parameters = "preferQueryMode=" + mode;
+        try (Connection proxy = databases.proxy(parameters); Connection reference = databases.reference(parameters)) {
+            String expected = insertBatch(reference, 700);
+            assertTrue(expected.startsWith("failed 23505 "), expected);
+            assertEquals(expected, insertBatch(proxy, 700), "the failed batch through the proxy");
+            databases.assertContents("t_order");
+            try (Statement s = proxy.createStatement(); ResultSet rs = s.executeQuery("SELECT 'still usable'")) {
+                assertTrue(rs.next());
+            }
+        }
+    }
+
+    /** A batch inside the client's own transaction rolls back with it on every shard. */
+    @ParameterizedTest(name = "preferQueryMode={0}")
+    @ValueSource(strings = {"extended", "simple"})
+    void batchInsideATransactionRollsBackEverywhere(String mode) throws SQLException {
+        try (Connection proxy = databases.proxy("preferQueryMode=" + mode)) {
+            proxy.setAutoCommit(false);
+            assertTrue(insertBatch(proxy, -1).startsWith("counts "));
+            try (Statement s = proxy.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM t_order")) {
+                assertTrue(rs.next());
+                assertEquals(ROWS, rs.getLong(1), "the transaction sees its own rows");
+            }
+            proxy.rollback();
+        }
+        databases.assertContents("t_order");
+    }
+}
