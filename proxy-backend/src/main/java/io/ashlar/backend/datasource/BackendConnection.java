@@ -38,6 +38,8 @@ public final class BackendConnection {
     private final BaseConnection base;
     private final QueryExecutor executor;
     private final Map<StatementKey, Query> statements = new HashMap<>();
+    /** reWriteBatchedInserts: each INSERT text's multi-row form, or null where it has none. */
+    private final Map<String, InsertRowsRewrite> rewrites = new HashMap<>();
     private Connection lease;
     private SessionSettings settings = SessionSettings.EMPTY;
     private boolean broken;
@@ -89,8 +91,13 @@ public final class BackendConnection {
      * @param sqls the text each row runs (rows of one sharded table may name different actual tables)
      * @param begin whether a {@code BEGIN} goes first when no transaction is open
      */
-    public org.postgresql.jdbc.AshlarBatchResults executeBatch(String[] sqls, ParameterValues[] rows, boolean begin)
-            throws SQLException {
+    public BatchResults executeBatch(String[] sqls, ParameterValues[] rows, boolean begin) throws SQLException {
+        if (rows.length > 1 && executor.isReWriteBatchedInsertsEnabled()) {
+            BatchResults rewritten = executeRewritten(sqls, rows, begin);
+            if (rewritten != null) {
+                return rewritten;
+            }
+        }
         Query[] queries = new Query[rows.length];
         ParameterList[] lists = new ParameterList[rows.length];
         Query last = null;
@@ -105,8 +112,78 @@ public final class BackendConnection {
             last = query;
             lastSql = sql;
         }
+        org.postgresql.jdbc.AshlarBatchResults results = runBatch(queries, lists, begin, rows.length);
+        int failed = results.failedRow();
+        return new BatchResults(failed < 0 ? results.tags() : java.util.Arrays.copyOf(results.tags(), failed), failed,
+                results.failure());
+    }
+
+    /**
+     * With {@code reWriteBatchedInserts} in the data source's URL or properties: rows of one
+     * single-row INSERT become multi-row INSERTs of up to 128 rows each. A chunk that fails
+     * fails as a whole (its first row is reported, as pgjdbc reports a rewritten batch). Null
+     * when the batch does not qualify.
+     */
+    private BatchResults executeRewritten(String[] sqls, ParameterValues[] rows, boolean begin) throws SQLException {
+        String sql = sqls[0];
+        int[] types = rows[0].types();
+        for (int i = 1; i < rows.length; i++) {
+            if (!sqls[i].equals(sql) || !java.util.Arrays.equals(rows[i].types(), types)) {
+                return null;
+            }
+        }
+        InsertRowsRewrite rewrite = rewrites.get(sql);
+        if (rewrite == null) {
+            if (rewrites.containsKey(sql)) {
+                return null;
+            }
+            rewrite = InsertRowsRewrite.of(sql, types.length);
+            if (rewrites.size() >= MAX_CACHED_STATEMENTS) {
+                rewrites.clear();
+            }
+            rewrites.put(sql, rewrite);
+            if (rewrite == null) {
+                return null;
+            }
+        }
+        int perChunk = rewrite.chunkRows();
+        int chunks = (rows.length + perChunk - 1) / perChunk;
+        Query[] queries = new Query[chunks];
+        ParameterList[] lists = new ParameterList[chunks];
+        int[] firstRow = new int[chunks];
+        for (int c = 0; c < chunks; c++) {
+            int from = c * perChunk;
+            int count = Math.min(perChunk, rows.length - from);
+            firstRow[c] = from;
+            int n = types.length;
+            int[] chunkTypes = new int[count * n];
+            short[] formats = new short[count * n];
+            byte[][] values = new byte[count * n][];
+            for (int k = 0; k < count; k++) {
+                ParameterValues row = rows[from + k];
+                System.arraycopy(row.types(), 0, chunkTypes, k * n, n);
+                System.arraycopy(row.formats(), 0, formats, k * n, n);
+                System.arraycopy(row.values(), 0, values, k * n, n);
+            }
+            ParameterValues merged = new ParameterValues(chunkTypes, formats, values);
+            Query query = prepared(rewrite.sql(count), chunkTypes);
+            ParameterList list = query.createParameterList();
+            merged.bindTo(list);
+            queries[c] = query;
+            lists[c] = list;
+        }
+        org.postgresql.jdbc.AshlarBatchResults results = runBatch(queries, lists, begin, rows.length);
+        int failedChunk = results.failedRow();
+        int done = failedChunk < 0 ? rows.length : firstRow[failedChunk];
+        String[] tags = new String[done];
+        java.util.Arrays.fill(tags, "INSERT 0 1");
+        return new BatchResults(tags, failedChunk < 0 ? -1 : done, results.failure());
+    }
+
+    private org.postgresql.jdbc.AshlarBatchResults runBatch(Query[] queries, ParameterList[] lists, boolean begin, int rows)
+            throws SQLException {
         org.postgresql.jdbc.AshlarBatchResults results = new org.postgresql.jdbc.AshlarBatchResults(queries, lists);
-        dataSource.countBatch(rows.length);
+        dataSource.countBatch(rows);
         try {
             executor.execute(queries, lists, results, 0, 0,
                     begin ? BATCH_FLAGS & ~QueryExecutor.QUERY_SUPPRESS_BEGIN : BATCH_FLAGS);

@@ -2,7 +2,7 @@ package io.ashlar.backend.execute;
 
 import io.ashlar.backend.session.BackendSession.BatchOutcome;
 import java.sql.SQLException;
-import org.postgresql.jdbc.AshlarBatchResults;
+import io.ashlar.backend.datasource.BatchResults;
 
 /** What a client's batch may run as a backend batch, and how a backend batch's results read. */
 public final class Batches {
@@ -31,12 +31,8 @@ public final class Batches {
     }
 
     /** A backend batch's results as the client's rows see them. */
-    public static BatchOutcome outcome(AshlarBatchResults results) {
-        int failed = results.failedRow();
-        if (failed < 0) {
-            return new BatchOutcome(results.tags(), -1, null);
-        }
+    public static BatchOutcome outcome(BatchResults results) {
         SQLException failure = results.failure();
-        return new BatchOutcome(java.util.Arrays.copyOf(results.tags(), failed), failed, ErrorFields.from(failure));
+        return new BatchOutcome(results.tags(), results.failedRow(), failure == null ? null : ErrorFields.from(failure));
     }
 }

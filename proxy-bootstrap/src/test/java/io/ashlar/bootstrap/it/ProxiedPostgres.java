@@ -91,7 +91,10 @@ final class ProxiedPostgres implements AutoCloseable {
                     s.execute("CREATE TABLE t_og_0 (id int PRIMARY KEY, name text)");
                     s.execute("CREATE TABLE t_og_1 (id int PRIMARY KEY, name text)");
                 }
+                // ds_1 asks pgjdbc to rewrite batched INSERTs into multi-row ones: batches that span
+                // both shards run both ways.
                 yaml.append("  ").append(dataSource).append(":\n    url: \"").append(url)
+                        .append(dataSource.equals("ds_1") ? "?reWriteBatchedInserts=true" : "")
                         .append("\"\n    username: postgres\n    password: \"\"\n");
             }
             yaml.append("""
