@@ -28,7 +28,7 @@ import java.util.Locale;
 final class DdlRoute {
 
     private static final Set<String> EVERY_DATA_SOURCE = Set.of("schema", "function", "procedure", "type", "domain", "extension", "collation", "aggregate",
-            "operator", "cast", "text search configuration", "text search dictionary");
+            "operator", "cast", "text search configuration", "text search dictionary", "sequence");
 
     private DdlRoute() {
     }

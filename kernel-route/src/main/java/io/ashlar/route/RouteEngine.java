@@ -83,6 +83,9 @@ public final class RouteEngine {
             }
         }
         if (rules.isEmpty() || statement.tables().isEmpty() && statement.kind() != StatementKind.DDL) {
+            if (!rules.isEmpty() && (statement.command().equals("vacuum") || statement.command().equals("analyze"))) {
+                return rules.broadcastWrite(); // a bare VACUUM or ANALYZE is about every table: every data source
+            }
             return rules.defaultResult();
         }
         RouteResult fast = FastRoute.route(statement, parameters, rules);
