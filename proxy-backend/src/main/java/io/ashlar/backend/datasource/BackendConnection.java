@@ -221,9 +221,20 @@ public final class BackendConnection {
      * at the first error).
      */
     public void executeSimple(String sql, ResultHandler handler) throws SQLException {
+        executeSimple(sql, handler, false);
+    }
+
+    /**
+     * Like {@link #executeSimple(String, ResultHandler)}; with {@code begin}, a {@code BEGIN} goes
+     * in the same round trip first when no transaction is open. A statement whose text is new
+     * each time (literals inlined) costs the backend less this way than as an unnamed prepared
+     * statement, and leaves no entry in the statement cache.
+     */
+    public void executeSimple(String sql, ResultHandler handler, boolean begin) throws SQLException {
         NativeQuery nativeQuery = new NativeQuery(sql, null, true, SqlCommand.createStatementTypeInfo(SqlCommandType.BLANK));
         Query query = executor.wrap(List.of(nativeQuery));
-        run(query, null, handler, BASE_FLAGS | QueryExecutor.QUERY_EXECUTE_AS_SIMPLE | QueryExecutor.QUERY_ONESHOT);
+        int flags = BASE_FLAGS | QueryExecutor.QUERY_EXECUTE_AS_SIMPLE | QueryExecutor.QUERY_ONESHOT;
+        run(query, null, handler, begin ? flags & ~QueryExecutor.QUERY_SUPPRESS_BEGIN : flags);
     }
 
     private void run(Query query, ParameterList parameters, ResultHandler handler, int flags) throws SQLException {

@@ -68,6 +68,8 @@ public final class ShardedSession implements BackendSession {
     private final Map<String, SqlPrepared> sqlPrepared = new HashMap<>();
     private final SettingsTracker settings;
     private boolean explicit;
+    /** Whether the statement running now came in a simple query (its units then go to the backends as simple queries). */
+    private boolean simpleQuery;
     private boolean failed;
     private String beginSql;
     private boolean implicit;
@@ -105,6 +107,7 @@ public final class ShardedSession implements BackendSession {
         if (several && !explicit) {
             implicit = true;
         }
+        simpleQuery = true;
         try {
             for (StatementRange range : ranges) {
                 Plan plan;
@@ -125,6 +128,8 @@ public final class ShardedSession implements BackendSession {
                 }
             }
             throw failure;
+        } finally {
+            simpleQuery = false;
         }
         if (several && implicit) {
             implicit = false;
@@ -475,6 +480,9 @@ public final class ShardedSession implements BackendSession {
         }
         if (execution.isSession()) {
             return onDefault(plan.statement().sql(), sink);
+        }
+        if (simpleQuery) {
+            execution.useSimpleProtocol();
         }
         int[] dataSources = execution.dataSources();
         boolean atomic = !explicit && execution.isWrite() && (dataSources.length > 1 || execution.unitCount() > 1)

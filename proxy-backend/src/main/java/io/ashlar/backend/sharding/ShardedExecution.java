@@ -49,6 +49,7 @@ public final class ShardedExecution {
     private final int[] dataSources;
     private final int[] unitDataSource;
     private boolean shortestFloats = true;
+    private boolean simpleProtocol;
 
     private ShardedExecution(LogicalDatabase database, AnalyzedStatement statement, RouteResult route,
                              RewriteResult rewrite, ParameterValues parameters) {
@@ -160,6 +161,15 @@ public final class ShardedExecution {
         }
         RewrittenUnit unit = rewrite.units().get(0);
         return new SingleUnit(unitDataSource[0], unit.sql(), unitParameters(unit));
+    }
+
+    /**
+     * Units without parameters go to their backends as simple queries: for a client's simple
+     * query, whose text (literals inlined) is seldom seen twice, that is cheaper for the backend
+     * than a prepared statement used once.
+     */
+    public void useSimpleProtocol() {
+        simpleProtocol = true;
     }
 
     /** The data sources the statement needs, by index, in the order the units name them. */
@@ -312,7 +322,12 @@ public final class ShardedExecution {
             results[i] = result;
             RewrittenUnit unit = units.get(i);
             try {
-                connection.execute(unit.sql(), unitParameters(unit), result, first && begin);
+                ParameterValues values = unitParameters(unit);
+                if (simpleProtocol && values.values().length == 0) {
+                    connection.executeSimple(unit.sql(), result, first && begin);
+                } else {
+                    connection.execute(unit.sql(), values, result, first && begin);
+                }
             } catch (SQLException e) {
                 result.handleError(e);
             } catch (RuntimeException e) {
