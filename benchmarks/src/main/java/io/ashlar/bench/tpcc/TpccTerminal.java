@@ -144,6 +144,13 @@ final class TpccTerminal implements Runnable {
                 stats.errors[type.ordinal()]++;
                 errors.report(number, type, stage, e);
                 return FAILED;
+            } catch (RuntimeException e) {
+                // A driver that cannot read a value (a proxy's garbled binary NUMERIC, say): the
+                // transaction is rolled back and counted, so that its locks do not hang the others.
+                rollbackQuietly();
+                stats.errors[type.ordinal()]++;
+                errors.report(number, type, stage, new SQLException("client-side failure: " + e, "XX000", e));
+                return FAILED;
             }
         }
     }
