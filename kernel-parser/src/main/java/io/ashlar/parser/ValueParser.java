@@ -157,6 +157,11 @@ final class ValueParser {
     private LiteralValue number(int i, boolean negative, String cast, SourceRange range) {
         String text = c.tokens.text(i).replace("_", "");
         if (c.tokens.kind(i) == TokenKind.INTEGER) {
+            if (isCanonicalDecimal(text)) {
+                // already as BigInteger would print it: skip the round trip (every literal key of a simple query)
+                String value = negative && !text.equals("0") ? "-" + text : text;
+                return new LiteralValue(LiteralKind.INTEGER, value, Optional.ofNullable(cast), range);
+            }
             BigInteger value = integer(text);
             if (negative) {
                 value = value.negate();
@@ -164,6 +169,21 @@ final class ValueParser {
             return new LiteralValue(LiteralKind.INTEGER, value.toString(), Optional.ofNullable(cast), range);
         }
         return new LiteralValue(LiteralKind.DECIMAL, negative ? "-" + text : text, Optional.ofNullable(cast), range);
+    }
+
+    /** Decimal digits with no leading zero (or just "0"): the text {@link BigInteger#toString()} gives back unchanged. */
+    private static boolean isCanonicalDecimal(String text) {
+        int n = text.length();
+        if (n == 0 || n > 1 && text.charAt(0) == '0') {
+            return false;
+        }
+        for (int k = 0; k < n; k++) {
+            char digit = text.charAt(k);
+            if (digit < '0' || digit > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static BigInteger integer(String text) {

@@ -53,34 +53,37 @@ final class ShardedConstructs {
         }
     }
 
-    /** The select-list, DISTINCT ON, WITH TIES, set operation, HAVING and ORDER BY refusals of a query over several units. */
+    /**
+     * The select-list, DISTINCT ON, WITH TIES, set operation, HAVING and ORDER BY refusals of a query over several units.
+     * Runs on every route of a multi-unit query: the table names go into the message of a refusal only, never built
+     * ahead (they were half of such a route's allocation, RouteBenchmark).
+     */
     static void checkQuery(SelectStatement select, StatementTables tables) {
-        String table = tables.shardedNames();
         if (select.setOperation() != SetOperation.NONE) {
-            throw refuse(operationName(select.setOperation()) + " over sharded table " + table + " across several shards");
+            throw refuse(operationName(select.setOperation()) + " over sharded table " + tables.shardedNames() + " across several shards");
         }
         for (ProjectionItem item : select.projections()) {
             if (item.windowFunction()) {
-                throw refuse("window function " + item.expression() + " over sharded table " + table + " across several shards");
+                throw refuse("window function " + item.expression() + " over sharded table " + tables.shardedNames() + " across several shards");
             }
             if (item.containsAggregate() && item.aggregate().isEmpty()) {
-                throw refuse("aggregate expression " + item.expression() + " over sharded table " + table + " across several shards",
+                throw refuse("aggregate expression " + item.expression() + " over sharded table " + tables.shardedNames() + " across several shards",
                         "only COUNT, SUM, MIN, MAX and AVG written directly as a select-list item can be merged");
             }
         }
         if (select.distinct() == DistinctKind.DISTINCT_ON) {
-            throw refuse("DISTINCT ON over sharded table " + table + " across several shards");
+            throw refuse("DISTINCT ON over sharded table " + tables.shardedNames() + " across several shards");
         }
         if (select.pagination().withTies()) {
-            throw refuse("FETCH FIRST ... WITH TIES over sharded table " + table + " across several shards");
+            throw refuse("FETCH FIRST ... WITH TIES over sharded table " + tables.shardedNames() + " across several shards");
         }
         String sql = tables.statement.sql();
         if (select.having().isPresent()) {
-            checkExpression("HAVING", select.having().get(), sql, table);
+            checkExpression("HAVING", select.having().get(), sql, tables);
         }
         for (OrderByItem item : select.orderBy()) {
             if (item.projectionIndex().isEmpty()) {
-                checkExpression("ORDER BY", item.expressionRange(), sql, table);
+                checkExpression("ORDER BY", item.expressionRange(), sql, tables);
             }
         }
     }
@@ -90,7 +93,7 @@ final class ShardedConstructs {
         return operation == SetOperation.MIXED ? "UNION/INTERSECT/EXCEPT" : operation.name().replace('_', ' ');
     }
 
-    private static void checkExpression(String clause, SourceRange range, String sql, String table) {
+    private static void checkExpression(String clause, SourceRange range, String sql, StatementTables tables) {
         String text = range.text(sql);
         TokenList tokens;
         try {
@@ -103,23 +106,23 @@ final class ShardedConstructs {
                 continue;
             }
             if (tokens.textEqualsIgnoreCase(i, "select")) {
-                throw refuse("subquery in " + clause + " " + text + " over sharded table " + table + " across several shards");
+                throw refuse("subquery in " + clause + " " + text + " over sharded table " + tables.shardedNames() + " across several shards");
             }
             if (tokens.textEqualsIgnoreCase(i, "over") && (tokens.is(i + 1, TokenKind.LEFT_PAREN) || tokens.is(i + 1, TokenKind.IDENTIFIER))) {
-                throw refuse("window function in " + clause + " " + text + " over sharded table " + table + " across several shards");
+                throw refuse("window function in " + clause + " " + text + " over sharded table " + tables.shardedNames() + " across several shards");
             }
             if (!tokens.is(i + 1, TokenKind.LEFT_PAREN)) {
                 continue;
             }
             String name = tokens.identifier(i);
             if (UNMERGEABLE_AGGREGATES.contains(name)) {
-                throw refuse("aggregate " + name + " in " + clause + " " + text + " over sharded table " + table + " across several shards");
+                throw refuse("aggregate " + name + " in " + clause + " " + text + " over sharded table " + tables.shardedNames() + " across several shards");
             }
             if (MERGEABLE_AGGREGATES.contains(name)) {
                 int close = closing(tokens, i + 1);
                 if (close > 0 && (tokens.textEqualsIgnoreCase(close + 1, "filter") || tokens.textEqualsIgnoreCase(close + 1, "within"))) {
                     throw refuse("aggregate " + name + " with " + tokens.text(close + 1).toUpperCase(Locale.ROOT) + " in " + clause + " " + text
-                            + " over sharded table " + table + " across several shards");
+                            + " over sharded table " + tables.shardedNames() + " across several shards");
                 }
             }
         }

@@ -128,7 +128,10 @@ final class SumState {
             case BIGINT -> IntegerText.format(longValue);
             case NUMERIC -> {
                 byte[] special = specialText();
-                yield special != null ? special : NumericText.format(numericValue());
+                if (special != null) {
+                    yield special;
+                }
+                yield bigValue != null ? NumericText.format(bigValue) : NumericText.format(longValue, scale);
             }
             case DOUBLE -> ascii(FloatText.format(doubleValue));
             case REAL -> ascii(FloatText.format(floatValue));

@@ -49,9 +49,42 @@ public final class IntegerText {
         return result;
     }
 
-    /** The text PostgreSQL prints for an integer. */
+    /**
+     * The text PostgreSQL prints for an integer, written straight into its array: one allocation per
+     * merged COUNT or bigint SUM, not a String and its copy (MergeBenchmark.groupBySorted).
+     */
     public static byte[] format(long value) {
-        return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+        if (value == Long.MIN_VALUE) {
+            return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+        }
+        long magnitude = Math.abs(value);
+        int sign = value < 0 ? 1 : 0;
+        byte[] result = new byte[sign + digits(magnitude)];
+        writeDigits(magnitude, result, result.length);
+        if (sign == 1) {
+            result[0] = '-';
+        }
+        return result;
+    }
+
+    /** The number of decimal digits of a non-negative value (1 for 0). */
+    static int digits(long magnitude) {
+        int result = 1;
+        for (long rest = magnitude; rest >= 10; rest /= 10) {
+            result++;
+        }
+        return result;
+    }
+
+    /** Writes the decimal digits of a non-negative value so that the last lands at {@code end - 1}; returns the first's index. */
+    static int writeDigits(long magnitude, byte[] out, int end) {
+        int position = end;
+        long rest = magnitude;
+        do {
+            out[--position] = (byte) ('0' + (int) (rest % 10));
+            rest /= 10;
+        } while (rest != 0);
+        return position;
     }
 
     private static NumberFormatException invalid(byte[] text, int from, int to) {

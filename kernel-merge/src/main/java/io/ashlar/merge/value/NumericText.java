@@ -97,6 +97,36 @@ public final class NumericText {
         return printable.toPlainString().getBytes(StandardCharsets.US_ASCII);
     }
 
+    /**
+     * The text {@code numeric_out} prints for {@code unscaled / 10^scale} ({@code scale >= 0}), as
+     * {@link #format(BigDecimal)} prints {@code BigDecimal.valueOf(unscaled, scale)}, written with no
+     * BigDecimal: a merged numeric SUM that fits a long (MergeBenchmark.groupBySorted).
+     */
+    public static byte[] format(long unscaled, int scale) {
+        if (scale < 0 || unscaled == Long.MIN_VALUE) {
+            return format(BigDecimal.valueOf(unscaled, scale));
+        }
+        if (scale == 0) {
+            return IntegerText.format(unscaled);
+        }
+        long magnitude = Math.abs(unscaled);
+        int sign = unscaled < 0 ? 1 : 0;
+        int digits = IntegerText.digits(magnitude);
+        int integerDigits = Math.max(digits - scale, 1);
+        byte[] result = new byte[sign + integerDigits + 1 + scale];
+        java.util.Arrays.fill(result, sign, result.length, (byte) '0');
+        IntegerText.writeDigits(magnitude, result, result.length);
+        int point = sign + integerDigits;
+        if (digits > scale) {
+            System.arraycopy(result, sign + 1, result, sign, integerDigits);
+        }
+        result[point] = '.';
+        if (sign == 1) {
+            result[0] = '-';
+        }
+        return result;
+    }
+
     /** Classifies text: 0 = -Infinity, 1 = finite, 2 = Infinity, 3 = NaN. */
     static int classify(byte[] text) {
         if (text.length == 0) {

@@ -1,0 +1,150 @@
+package io.ashlar.bench.jmh;
+
+import io.ashlar.frontend.protocol.Bind;
+import io.ashlar.frontend.protocol.DataRow;
+import io.ashlar.frontend.protocol.Execute;
+import io.ashlar.frontend.protocol.PgFrontendDecoder;
+import io.ashlar.frontend.protocol.StartupMessage;
+import io.ashlar.frontend.protocol.Sync;
+import io.ashlar.frontend.types.BinaryEncoders;
+import io.ashlar.frontend.types.ValueEncoder;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * The PostgreSQL v3 codec of proxy-frontend-postgresql, through its public entry points.
+ * <ul>
+ * <li>{@link #decodeBind}: a Bind as pgjdbc sends it for a prepared New-Order statement (named
+ * statement, three parameters: text int4, binary int8, text timestamp; one result format),
+ * decoded by {@link PgFrontendDecoder} in a Netty pipeline from a direct buffer of the
+ * channel's allocator (Netty's default, as the proxy's server uses), as a socket read delivers it.</li>
+ * <li>{@link #decodeBindExecuteSync}: what {@code pgbench -M prepared} sends per statement after
+ * the first, Bind + Execute + Sync in one read: three messages.</li>
+ * <li>{@link #encodeDataRow}: a DataRow of five text columns (int8, text, numeric, timestamp,
+ * NULL) into a reused direct buffer, with the public encoder the frontend's row path mirrors
+ * ({@code OutputBuffer.dataRow} is not public).</li>
+ * <li>{@link #encodeDataRowBinaryInt8}: the same row with its int8 column converted to binary on
+ * the way, as for a client that asked for binary results (pgjdbc does for int8 once a statement
+ * is prepared server-side), written as {@code OutputBuffer.dataRow} writes it.</li>
+ * </ul>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class CodecBenchmark {
+
+    private ByteBufAllocator allocator;
+    private EmbeddedChannel channel;
+    private byte[] bind;
+    private byte[] bindExecuteSync;
+    private byte[][] row;
+    private ByteBuf out;
+    private ValueEncoder int8Binary;
+
+    @Setup
+    public void setUp() {
+        channel = new EmbeddedChannel(new PgFrontendDecoder());
+        allocator = channel.alloc();
+        ByteBuf startup = allocator.buffer();
+        StartupMessage.of(Map.of("user", "root", "database", "sharding_db")).encode(startup);
+        channel.writeInbound(startup);
+        if (!(channel.readInbound() instanceof StartupMessage)) {
+            throw new IllegalStateException("the decoder did not take the startup packet");
+        }
+        Bind message = new Bind("", "S_1", new short[] {0, 1, 0},
+                new byte[][] {ascii("3"), ByteBuffer.allocate(8).putLong(77_777L).array(), ascii("2026-11-22 10:00:00.123456")},
+                new short[] {0});
+        bind = bytes(message, null, null);
+        bindExecuteSync = bytes(message, new Execute("", 0), Sync.INSTANCE);
+        row = new byte[][] {ascii("1000042"), ascii("customer-42 of warehouse 3"), ascii("1234.56"),
+                ascii("2026-11-22 10:00:00.123456"), null};
+        out = allocator.directBuffer(4096);
+        int8Binary = BinaryEncoders.find(20).orElseThrow();
+    }
+
+    @TearDown
+    public void tearDown() {
+        out.release();
+        channel.finishAndReleaseAll();
+    }
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private byte[] bytes(Bind message, Execute execute, Sync sync) {
+        ByteBuf buffer = allocator.heapBuffer();
+        message.encode(buffer);
+        if (execute != null) {
+            execute.encode(buffer);
+            sync.encode(buffer);
+        }
+        byte[] result = new byte[buffer.readableBytes()];
+        buffer.readBytes(result);
+        buffer.release();
+        return result;
+    }
+
+    private void read(byte[] wire) {
+        ByteBuf in = allocator.directBuffer(wire.length);
+        in.writeBytes(wire);
+        channel.writeInbound(in);
+    }
+
+    @Benchmark
+    public Object decodeBind() {
+        read(bind);
+        return channel.readInbound();
+    }
+
+    @Benchmark
+    public void decodeBindExecuteSync(Blackhole blackhole) {
+        read(bindExecuteSync);
+        blackhole.consume(channel.readInbound());
+        blackhole.consume(channel.readInbound());
+        blackhole.consume(channel.readInbound());
+    }
+
+    @Benchmark
+    public int encodeDataRow() {
+        out.clear();
+        DataRow.encode(out, row, row.length);
+        return out.writerIndex();
+    }
+
+    @Benchmark
+    public int encodeDataRowBinaryInt8() {
+        out.clear();
+        out.writeByte(DataRow.TYPE);
+        int lengthIndex = out.writerIndex();
+        out.writeInt(0);
+        out.writeShort(row.length);
+        byte[] key = row[0];
+        int8Binary.writeWithLength(key, 0, key.length, out);
+        for (int i = 1; i < row.length; i++) {
+            byte[] value = row[i];
+            if (value == null) {
+                out.writeInt(-1);
+            } else {
+                out.writeInt(value.length);
+                out.writeBytes(value);
+            }
+        }
+        out.setInt(lengthIndex, out.writerIndex() - lengthIndex);
+        return out.writerIndex();
+    }
+}
