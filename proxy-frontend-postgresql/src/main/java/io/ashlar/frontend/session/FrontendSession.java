@@ -871,6 +871,9 @@ public final class FrontendSession implements ResultSink {
         if (statement.prepared.analysis() instanceof CannedAnswer || statement.isTransactionControl()) {
             return;
         }
+        if (!anotherRowFollows(portalName)) {
+            return; // the common case, Bind/Execute/Sync: no batch, and no look at the socket
+        }
         ManualIoEventLoop own = ioLoop;
         if (own != null) {
             own.runNow(); // takes in what the client has already sent of its batch
@@ -956,6 +959,22 @@ public final class FrontendSession implements ResultSink {
         Portal last = new Portal(statement, rows[rowCount - 1], portal.resultFormats);
         last.completed = true;
         portals.put(portalName, last);
+    }
+
+    /**
+     * Whether this Bind's [Describe] Execute is followed by another Bind, or by nothing yet (the
+     * rest of a batch may still be in the socket).
+     */
+    private boolean anotherRowFollows(String portalName) {
+        java.util.Iterator<FrontendMessage> queued = inbox.iterator();
+        FrontendMessage message = queued.hasNext() ? queued.next() : null;
+        if (message instanceof Describe d && d.kind() == 'P' && d.name().equals(portalName)) {
+            message = queued.hasNext() ? queued.next() : null;
+        }
+        if (!(message instanceof Execute e) || !e.portal().equals(portalName)) {
+            return false;
+        }
+        return !queued.hasNext() || queued.next() instanceof Bind;
     }
 
     /** Whether a Bind of this statement has the right parameter and format counts (else it fails on its own). */
