@@ -1,11 +1,19 @@
 package io.ashlar.backend.datasource;
 
+import io.ashlar.parser.lexer.Keyword;
+import io.ashlar.parser.lexer.Lexer;
+import io.ashlar.parser.lexer.SqlSyntaxException;
+import io.ashlar.parser.lexer.TokenKind;
+import io.ashlar.parser.lexer.TokenList;
+
 /**
  * pgjdbc's {@code reWriteBatchedInserts}, for batches the proxy runs: an
  * {@code INSERT ... VALUES (...)} of one row, run for many rows, becomes one INSERT of many
  * rows ({@code VALUES ($1, $2), ($3, $4), ...}), so the backend parses, plans and answers once
  * per chunk instead of once per row. Only a statement whose single VALUES row ends it (no
- * ON CONFLICT, no RETURNING) and whose markers are plain {@code $n} qualifies.
+ * ON CONFLICT, no RETURNING) and whose markers are {@code $1..$n} qualifies. The text is read by
+ * the project's lexer, so quotes, E'' strings, dollar quotes and comments are what PostgreSQL
+ * says they are.
  */
 final class InsertRowsRewrite {
 
@@ -14,47 +22,91 @@ final class InsertRowsRewrite {
     private static final int MAX_PARAMETERS = 32767;
 
     private final String head;
-    private final String row;
+    /** The VALUES row between its markers: {@code pieces[k]}, marker {@code markers[k]}, ..., the last piece. */
+    private final String[] pieces;
+    private final int[] markers;
     private final int parameterCount;
     private final String[] bySize = new String[MAX_ROWS + 1];
 
-    private InsertRowsRewrite(String head, String row, int parameterCount) {
+    private InsertRowsRewrite(String head, String[] pieces, int[] markers, int parameterCount) {
         this.head = head;
-        this.row = row;
+        this.pieces = pieces;
+        this.markers = markers;
         this.parameterCount = parameterCount;
     }
 
     /** The rewrite of this statement, or null when it does not qualify. */
     static InsertRowsRewrite of(String sql, int parameterCount) {
-        if (parameterCount == 0 || !startsWithInsert(sql)) {
+        if (parameterCount == 0) {
             return null;
         }
-        int values = lastTopLevelValues(sql);
-        if (values < 0) {
+        TokenList tokens;
+        try {
+            tokens = Lexer.tokenize(sql);
+        } catch (SqlSyntaxException e) {
             return null;
         }
-        int open = values + 6;
-        while (open < sql.length() && Character.isWhitespace(sql.charAt(open))) {
-            open++;
-        }
-        if (open >= sql.length() || sql.charAt(open) != '(') {
+        int size = tokens.size();
+        if (size == 0 || !tokens.isKeyword(0, Keyword.INSERT)) {
             return null;
         }
-        int close = matchingParenthesis(sql, open);
+        int values = -1;
+        int depth = 0;
+        for (int i = 0; i < size; i++) {
+            TokenKind kind = tokens.kind(i);
+            if (kind == TokenKind.LEFT_PAREN) {
+                depth++;
+            } else if (kind == TokenKind.RIGHT_PAREN) {
+                depth--;
+            } else if (depth == 0 && tokens.isKeyword(i, Keyword.VALUES)) {
+                values = i;
+            }
+        }
+        int open = values + 1;
+        if (values < 0 || open >= size || tokens.kind(open) != TokenKind.LEFT_PAREN) {
+            return null;
+        }
+        int close = -1;
+        depth = 0;
+        for (int i = open; i < size && close < 0; i++) {
+            if (tokens.kind(i) == TokenKind.LEFT_PAREN) {
+                depth++;
+            } else if (tokens.kind(i) == TokenKind.RIGHT_PAREN && --depth == 0) {
+                close = i;
+            }
+        }
         if (close < 0) {
             return null;
         }
-        for (int i = close + 1; i < sql.length(); i++) {
-            char c = sql.charAt(i);
-            if (!Character.isWhitespace(c) && c != ';') {
-                return null;
+        for (int i = close + 1; i < size; i++) {
+            if (tokens.kind(i) != TokenKind.SEMICOLON) {
+                return null; // ON CONFLICT, RETURNING, a second row: left as it is
             }
         }
-        String row = sql.substring(open, close + 1);
-        if (!plainMarkers(row, parameterCount)) {
-            return null;
+        java.util.List<String> pieces = new java.util.ArrayList<>();
+        java.util.List<Integer> markers = new java.util.ArrayList<>();
+        int from = tokens.start(open);
+        for (int i = open + 1; i < close; i++) {
+            if (tokens.kind(i) == TokenKind.JDBC_PARAMETER) {
+                return null;
+            }
+            if (tokens.kind(i) == TokenKind.PARAMETER) {
+                int n = tokens.parameterNumber(i);
+                if (n < 1 || n > parameterCount) {
+                    return null;
+                }
+                pieces.add(sql.substring(from, tokens.start(i)));
+                markers.add(n);
+                from = tokens.end(i);
+            }
         }
-        return new InsertRowsRewrite(sql.substring(0, open), row, parameterCount);
+        pieces.add(sql.substring(from, tokens.end(close)));
+        int[] numbers = new int[markers.size()];
+        for (int k = 0; k < numbers.length; k++) {
+            numbers[k] = markers.get(k);
+        }
+        return new InsertRowsRewrite(sql.substring(0, tokens.start(open)), pieces.toArray(new String[0]), numbers,
+                parameterCount);
     }
 
     /** Rows per rewritten statement. */
@@ -68,114 +120,19 @@ final class InsertRowsRewrite {
         if (cached != null) {
             return cached;
         }
-        StringBuilder out = new StringBuilder(head.length() + rows * (row.length() + 8)).append(head);
+        StringBuilder out = new StringBuilder(head.length() + rows * 16 * (pieces.length + 1)).append(head);
         for (int k = 0; k < rows; k++) {
             if (k > 0) {
                 out.append(", ");
             }
             int offset = k * parameterCount;
-            for (int i = 0; i < row.length(); i++) {
-                char c = row.charAt(i);
-                if (c == '\'' || c == '"') {
-                    int end = row.indexOf(c, i + 1);
-                    out.append(row, i, end + 1);
-                    i = end;
-                } else if (c == '$') {
-                    int j = i + 1;
-                    while (j < row.length() && Character.isDigit(row.charAt(j))) {
-                        j++;
-                    }
-                    out.append('$').append(Integer.parseInt(row, i + 1, j, 10) + offset);
-                    i = j - 1;
-                } else {
-                    out.append(c);
-                }
+            for (int m = 0; m < markers.length; m++) {
+                out.append(pieces[m]).append('$').append(markers[m] + offset);
             }
+            out.append(pieces[markers.length]);
         }
         String result = out.toString();
         bySize[rows] = result;
         return result;
-    }
-
-    private static boolean startsWithInsert(String sql) {
-        int i = 0;
-        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
-            i++;
-        }
-        return sql.regionMatches(true, i, "insert", 0, 6) && i + 6 < sql.length() && Character.isWhitespace(sql.charAt(i + 6));
-    }
-
-    /** The position of the last VALUES keyword outside quotes and parentheses, or -1. */
-    private static int lastTopLevelValues(String sql) {
-        int depth = 0;
-        int found = -1;
-        for (int i = 0; i < sql.length(); i++) {
-            char c = sql.charAt(i);
-            if (c == '\'' || c == '"') {
-                int end = sql.indexOf(c, i + 1);
-                if (end < 0) {
-                    return -1;
-                }
-                i = end;
-            } else if (c == '-' && i + 1 < sql.length() && sql.charAt(i + 1) == '-' || c == '/' && i + 1 < sql.length() && sql.charAt(i + 1) == '*') {
-                return -1; // comments: leave the statement as it is
-            } else if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                depth--;
-            } else if (depth == 0 && (c == 'v' || c == 'V') && sql.regionMatches(true, i, "values", 0, 6)
-                    && (i == 0 || !Character.isLetterOrDigit(sql.charAt(i - 1)) && sql.charAt(i - 1) != '_')
-                    && (i + 6 == sql.length() || !Character.isLetterOrDigit(sql.charAt(i + 6)) && sql.charAt(i + 6) != '_')) {
-                found = i;
-            }
-        }
-        return found;
-    }
-
-    private static int matchingParenthesis(String sql, int open) {
-        int depth = 0;
-        for (int i = open; i < sql.length(); i++) {
-            char c = sql.charAt(i);
-            if (c == '\'' || c == '"') {
-                int end = sql.indexOf(c, i + 1);
-                if (end < 0) {
-                    return -1;
-                }
-                i = end;
-            } else if (c == '(') {
-                depth++;
-            } else if (c == ')' && --depth == 0) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    /** Whether every {@code $} in the row (outside quotes) is a marker {@code $1..$parameterCount}. */
-    private static boolean plainMarkers(String row, int parameterCount) {
-        for (int i = 0; i < row.length(); i++) {
-            char c = row.charAt(i);
-            if (c == '\'' || c == '"') {
-                int end = row.indexOf(c, i + 1);
-                if (end < 0) {
-                    return false;
-                }
-                i = end;
-            } else if (c == '$') {
-                int j = i + 1;
-                while (j < row.length() && Character.isDigit(row.charAt(j))) {
-                    j++;
-                }
-                if (j == i + 1 || j - i > 6) {
-                    return false;
-                }
-                int n = Integer.parseInt(row, i + 1, j, 10);
-                if (n < 1 || n > parameterCount) {
-                    return false;
-                }
-                i = j - 1;
-            }
-        }
-        return true;
     }
 }
