@@ -258,21 +258,13 @@ public final class ShardedSession implements BackendSession {
             }
             rowIndexes[g] = indexes;
         }
-        Thread[] threads = new Thread[groups];
-        for (int g = 1; g < groups; g++) {
-            int group = g;
-            threads[g] = Thread.ofVirtual().start(() ->
+        try {
+            ShardedExecution.onEachDataSource(groups, group ->
                     outcomes[group] = runBatch(connections[group], begin[group], units, rowIndexes[group]));
-        }
-        outcomes[0] = runBatch(connections[0], begin[0], units, rowIndexes[0]);
-        for (int g = 1; g < groups; g++) {
-            try {
-                threads[g].join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                outcomes[g] = new BatchOutcome(new String[0], 0,
-                        ErrorFields.error("57014", "canceling statement: the proxy is stopping"));
-            }
+        } catch (StatementFailure stopping) {
+            markJoined(dataSources, begin);
+            afterFailure(false);
+            return new BatchOutcome(new String[0], 0, stopping.fields());
         }
         markJoined(dataSources, begin);
         // The client's rows in order: the first failing row (lowest index over all data sources)

@@ -284,30 +284,35 @@ public final class ShardedExecution {
         this.shortestFloats = shortestFloats;
         List<RewrittenUnit> units = rewrite.units();
         BufferedResult[] results = new BufferedResult[units.size()];
-        if (dataSources.length == 1) {
-            runGroup(0, connections[0], begin[0], results);
-        } else {
-            Thread[] threads = new Thread[dataSources.length];
-            for (int g = 1; g < dataSources.length; g++) {
-                int group = g;
-                threads[g] = Thread.ofVirtual().start(() -> runGroup(group, connections[group], begin[group], results));
-            }
-            runGroup(0, connections[0], begin[0], results);
-            for (int g = 1; g < threads.length; g++) {
-                try {
-                    threads[g].join();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new StatementFailure(ErrorFields.error("57014", "canceling statement: the proxy is stopping"));
-                }
-            }
-        }
+        onEachDataSource(dataSources.length, group -> runGroup(group, connections[group], begin[group], results));
         for (BufferedResult result : results) {
             if (result.error() != null) {
                 throw new StatementFailure(ErrorFields.from(result.error()), result.error());
             }
         }
         return combine(results);
+    }
+
+    /**
+     * Runs {@code task} for each of {@code count} data sources at the same time: the first on the
+     * caller's thread (a single data source costs no hand-off), the others one virtual thread each,
+     * and waits for all of them.
+     */
+    public static void onEachDataSource(int count, java.util.function.IntConsumer task) throws StatementFailure {
+        Thread[] threads = new Thread[count];
+        for (int g = 1; g < count; g++) {
+            int group = g;
+            threads[g] = Thread.ofVirtual().start(() -> task.accept(group));
+        }
+        task.accept(0);
+        for (int g = 1; g < count; g++) {
+            try {
+                threads[g].join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StatementFailure(ErrorFields.error("57014", "canceling statement: the proxy is stopping"));
+            }
+        }
     }
 
     private void runGroup(int group, BackendConnection connection, boolean begin, BufferedResult[] results) {
