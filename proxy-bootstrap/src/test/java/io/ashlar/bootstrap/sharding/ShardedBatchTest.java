@@ -50,14 +50,7 @@ final class ShardedBatchTest {
 
     @BeforeEach
     void empty() throws SQLException {
-        for (String dataSource : ShardingLayout.DATA_SOURCES) {
-            try (Connection shard = databases.shard(dataSource); Statement statement = shard.createStatement()) {
-                statement.execute("TRUNCATE t_order_0, t_order_1");
-            }
-        }
-        try (Connection reference = databases.reference(""); Statement statement = reference.createStatement()) {
-            statement.execute("TRUNCATE t_order");
-        }
+        databases.truncate("t_order");
     }
 
     /** Backend batches and the rows they carried, over both data sources. */

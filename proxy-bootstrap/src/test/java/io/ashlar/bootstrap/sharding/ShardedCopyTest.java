@@ -46,14 +46,7 @@ final class ShardedCopyTest {
 
     @BeforeEach
     void empty() throws SQLException {
-        for (String dataSource : ShardingLayout.DATA_SOURCES) {
-            try (Connection shard = databases.shard(dataSource); Statement statement = shard.createStatement()) {
-                statement.execute("TRUNCATE t_order_0, t_order_1");
-            }
-        }
-        try (Connection reference = databases.reference(""); Statement statement = reference.createStatement()) {
-            statement.execute("TRUNCATE t_order");
-        }
+        databases.truncate("t_order");
     }
 
     /** Runs a COPY FROM STDIN through the proxy and into the reference; both must copy {@code expected} rows. */

@@ -81,6 +81,18 @@ final class ShardedDatabases implements AutoCloseable {
                 + CLIENT_PARAMETERS + (parameters.isEmpty() ? "" : "&" + parameters), "root", "root");
     }
 
+    /** Empties a logical table: its actual tables on every shard, and the reference's table. */
+    void truncate(String table) throws SQLException {
+        for (Node node : ShardingLayout.table(table).nodes()) {
+            try (Connection connection = shard(node.dataSource()); Statement statement = connection.createStatement()) {
+                statement.execute("TRUNCATE " + node.table());
+            }
+        }
+        try (Connection connection = reference(""); Statement statement = connection.createStatement()) {
+            statement.execute("TRUNCATE " + table);
+        }
+    }
+
     /** The proxy's data sources of the logical database. */
     java.util.List<io.ashlar.backend.datasource.BackendDataSource> dataSources() {
         return proxy.databases().get(LOGICAL_DATABASE).dataSources();
