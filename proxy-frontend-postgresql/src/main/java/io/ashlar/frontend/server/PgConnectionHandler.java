@@ -135,8 +135,24 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     private static boolean isSupportedEncoding(String encoding) {
-        String e = encoding.toUpperCase(Locale.ROOT).replace("-", "").replace("_", "");
-        return e.equals("UTF8") || e.equals("UNICODE") || e.equals("SQLASCII") || e.equals("AUTO");
+        String e = encodingKey(encoding);
+        return e.equals("utf8") || e.equals("unicode") || e.equals("sqlascii") || e.equals("auto");
+    }
+
+    /**
+     * An encoding name as PostgreSQL compares them ({@code clean_encoding_name} in encnames.c):
+     * only letters and digits, lower case, so {@code 'utf-8'} (asyncpg sends the quotes), {@code UTF_8}
+     * and {@code utf8} are one name.
+     */
+    static String encodingKey(String encoding) {
+        StringBuilder result = new StringBuilder(encoding.length());
+        for (int i = 0; i < encoding.length(); i++) {
+            char c = encoding.charAt(i);
+            if (c < 128 && Character.isLetterOrDigit(c)) {
+                result.append(Character.toLowerCase(c));
+            }
+        }
+        return result.toString();
     }
 
     private void onAuthentication(ChannelHandlerContext ctx, FrontendMessage message) {
@@ -245,7 +261,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
 
     private String clientEncoding() {
         String requested = startup.clientEncoding().orElse("UTF8");
-        return requested.equalsIgnoreCase("SQL_ASCII") ? "SQL_ASCII" : "UTF8";
+        return encodingKey(requested).equals("sqlascii") ? "SQL_ASCII" : "UTF8";
     }
 
     /**
