@@ -512,8 +512,15 @@ public final class FrontendSession implements ResultSink {
 
     // ---------------------------------------------------------------- extended query
 
+    /**
+     * An extended-protocol message failed: the error goes out at once, with whatever was written
+     * before it (PostgreSQL flushes an ErrorResponse as it raises it), and everything up to the
+     * next Sync is skipped. A client that sent Parse/Describe/Flush, or a pipeline without a Sync
+     * yet, waits for exactly this error before it sends more.
+     */
     private void failExtended(ErrorFields error) {
         out.error(error);
+        out.flush();
         skipping = true;
     }
 
