@@ -307,6 +307,11 @@ public final class BackendConnection {
         return at <= sql.length() ? result : new int[0];
     }
 
+    /** The user this connection logged in as (what {@code SET SESSION AUTHORIZATION DEFAULT} returns to). */
+    public String loginUser() {
+        return executor.getUser();
+    }
+
     public TransactionState transactionState() {
         return executor.getTransactionState();
     }

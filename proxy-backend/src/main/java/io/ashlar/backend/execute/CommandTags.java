@@ -28,6 +28,34 @@ public final class CommandTags {
         return false;
     }
 
+    /**
+     * What a statement's text says about the session beyond its tag: a call of {@code set_config}
+     * (in a SELECT, as pg_dump's scripts and many frameworks send it) changes settings without a
+     * SET tag, and a session-level advisory lock ({@code pg_advisory_lock}, {@code
+     * pg_try_advisory_lock}, their {@code _shared} forms) stays with the backend connection until
+     * it is unlocked. The scan is conservative: a name inside a string or a comment costs one
+     * read-back of the settings, or keeps the connection with the session, and nothing else.
+     */
+    public static Effect textEffect(String sql) {
+        Effect result = Effect.NONE;
+        for (int i = 0, n = sql.length() - 10; i <= n; i++) {
+            char c = sql.charAt(i);
+            if ((c == 'p' || c == 'P') && (sql.regionMatches(true, i, "pg_advisory_lock", 0, 16)
+                    || sql.regionMatches(true, i, "pg_try_advisory_lock", 0, 20))) {
+                return Effect.SESSION_STATE;
+            }
+            if ((c == 's' || c == 'S') && sql.regionMatches(true, i, "set_config", 0, 10)) {
+                result = Effect.SETTINGS;
+            }
+        }
+        return result;
+    }
+
+    /** The stronger of two effects: state bound to the connection outweighs settings. */
+    public static Effect combine(Effect a, Effect b) {
+        return a.ordinal() >= b.ordinal() ? a : b;
+    }
+
     public static Effect effect(String tag) {
         if (tag.isEmpty()) {
             return Effect.NONE;
@@ -38,12 +66,15 @@ public final class CommandTags {
             case 'R':
                 return tag.equals("RESET") ? Effect.SETTINGS : Effect.NONE;
             case 'D':
-                if (tag.startsWith("DISCARD")) {
+                if (tag.startsWith("DISCARD") || tag.equals("DO")) {
                     return Effect.SETTINGS;
                 }
                 return tag.equals("DECLARE CURSOR") ? Effect.SESSION_STATE : Effect.NONE;
             case 'P':
                 return tag.equals("PREPARE") ? Effect.SESSION_STATE : Effect.NONE;
+            case 'C':
+                // A procedure may change settings (set_config) as it runs.
+                return tag.equals("CALL") ? Effect.SETTINGS : Effect.NONE;
             case 'L':
                 return tag.equals("LISTEN") || tag.equals("LOAD") ? Effect.SESSION_STATE : Effect.NONE;
             default:

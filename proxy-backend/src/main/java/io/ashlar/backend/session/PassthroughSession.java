@@ -72,7 +72,10 @@ public final class PassthroughSession implements BackendSession {
         } finally {
             running = null;
         }
-        after(connection, handler.settingsChanged(), handler.sessionBound() || createsTemporaryObject(handler.lastTag(), sql), sink);
+        CommandTags.Effect text = CommandTags.textEffect(sql);
+        after(connection, handler.settingsChanged() || text == CommandTags.Effect.SETTINGS,
+                handler.sessionBound() || text == CommandTags.Effect.SESSION_STATE
+                        || createsTemporaryObject(handler.lastTag(), sql), sink);
         if (handler.error() != null) {
             throw new StatementFailure(ErrorFields.from(handler.error()), handler.error());
         }
@@ -82,13 +85,15 @@ public final class PassthroughSession implements BackendSession {
     public Prepared prepare(String sql, int[] declaredTypes) {
         int count = Math.max(declaredTypes.length, ParameterCounter.count(sql));
         int[] types = count == declaredTypes.length ? declaredTypes : java.util.Arrays.copyOf(declaredTypes, count);
-        return new Prepared(sql, types, null);
+        // The analysis slot carries what the text says about the session, worked out once per Parse.
+        return new Prepared(sql, types, CommandTags.textEffect(sql));
     }
 
     @Override
     public QueryResult execute(Prepared statement, ParameterValues parameters, ResultSink statusSink,
                                boolean implicitTransaction) throws StatementFailure {
-        return execute(statement.sql(), parameters, statusSink, implicitTransaction);
+        return execute(statement.sql(), parameters, statusSink, implicitTransaction,
+                statement.analysis() instanceof CommandTags.Effect text ? text : CommandTags.textEffect(statement.sql()));
     }
 
     /**
@@ -98,7 +103,7 @@ public final class PassthroughSession implements BackendSession {
      * runs them.
      */
     BufferedResult execute(String sql, ParameterValues parameters, ResultSink statusSink,
-                           boolean implicitTransaction) throws StatementFailure {
+                           boolean implicitTransaction, CommandTags.Effect textEffect) throws StatementFailure {
         BackendConnection connection = acquire();
         BufferedResult result = new BufferedResult();
         boolean begin = implicitTransaction && connection.transactionState() == TransactionState.IDLE;
@@ -113,7 +118,7 @@ public final class PassthroughSession implements BackendSession {
         } finally {
             running = null;
         }
-        CommandTags.Effect effect = CommandTags.effect(result.tag());
+        CommandTags.Effect effect = CommandTags.combine(CommandTags.effect(result.tag()), textEffect);
         after(connection, effect == CommandTags.Effect.SETTINGS,
                 effect == CommandTags.Effect.SESSION_STATE || createsTemporaryObject(result.tag(), sql), statusSink);
         if (result.error() != null) {
@@ -148,7 +153,7 @@ public final class PassthroughSession implements BackendSession {
         return outcome;
     }
 
-    /** Whether a transaction opened by {@link #execute(String, ParameterValues, ResultSink, boolean)} is open. */
+    /** Whether a transaction opened by an Execute outside a transaction block is open. */
     @Override
     public boolean inImplicitTransaction() {
         return implicitTransaction;

@@ -12,6 +12,19 @@ public final class SessionSettings {
 
     public static final SessionSettings EMPTY = new SessionSettings(new String[0], new String[0]);
 
+    /**
+     * What a connection carries when the proxy could not tell (a read-back failed, or a statement
+     * was cut short): equal to no session's settings, so that the next session to borrow the
+     * connection resets it first.
+     */
+    public static final SessionSettings UNKNOWN = new SessionSettings(new String[] {"?"}, new String[] {"?"});
+
+    /**
+     * Undoes whatever a session set on a connection. RESET ALL leaves the role and the session
+     * authorization alone (they are GUC_NO_RESET_ALL), so they are reset by name first.
+     */
+    private static final String RESET_SQL = "SET SESSION AUTHORIZATION DEFAULT;RESET ROLE;RESET ALL;";
+
     private final String[] names;
     private final String[] values;
     private final int hash;
@@ -57,14 +70,24 @@ public final class SessionSettings {
         return names.length == 0;
     }
 
+    /** The value of a setting, its name in any case as PostgreSQL compares GUC names; null when not set. */
+    public String value(String name) {
+        for (int i = 0; i < names.length; i++) {
+            if (names[i].equalsIgnoreCase(name)) {
+                return values[i];
+            }
+        }
+        return null;
+    }
+
     /**
      * The SQL that gives a connection these settings: {@code set_config} calls in one statement,
-     * preceded by {@code RESET ALL} when the connection carries other settings.
+     * preceded by a reset of everything a session can set when the connection carries other settings.
      */
     public String applySql(boolean resetFirst) {
         StringBuilder sql = new StringBuilder(64 + names.length * 48);
         if (resetFirst) {
-            sql.append("RESET ALL;");
+            sql.append(RESET_SQL);
         }
         if (names.length > 0) {
             sql.append("SELECT ");

@@ -18,8 +18,16 @@ import org.postgresql.core.TransactionState;
  */
 final class SettingsTracker {
 
+    /**
+     * What a session has set on its connection: every GUC whose source is the session, then the
+     * session authorization and the role, which pg_settings does not list (they are
+     * GUC_NO_SHOW_ALL), in the order they must be given again (a new session authorization
+     * resets the role).
+     */
     private static final String READ_SETTINGS_SQL =
-            "SELECT name, setting FROM pg_catalog.pg_settings WHERE source = 'session' ORDER BY name";
+            "SELECT name, setting FROM (SELECT 0, name, setting FROM pg_catalog.pg_settings WHERE source = 'session'"
+            + " UNION ALL SELECT 1, 'session_authorization', pg_catalog.current_setting('session_authorization')"
+            + " UNION ALL SELECT 2, 'role', pg_catalog.current_setting('role')) s (o, name, setting) ORDER BY o, name";
 
     private final SessionSettings startupSettings;
     private final Map<String, String> reported = new HashMap<>();
@@ -39,17 +47,15 @@ final class SettingsTracker {
      * or not set (PostgreSQL 12's default is 1; pgjdbc and the backends' connections use 3).
      */
     boolean shortestFloats() {
-        SessionSettings current = settings;
-        for (int i = 0; i < current.size(); i++) {
-            if (current.name(i).equals("extra_float_digits")) {
-                try {
-                    return Integer.parseInt(current.value(i).trim()) >= 1;
-                } catch (NumberFormatException e) {
-                    return true;
-                }
-            }
+        String digits = settings.value("extra_float_digits");
+        if (digits == null) {
+            return true;
         }
-        return true;
+        try {
+            return Integer.parseInt(digits.trim()) >= 1;
+        } catch (NumberFormatException e) {
+            return true;
+        }
     }
 
     /** Gives a connection the session's settings unless it carries them already. */
@@ -81,17 +87,24 @@ final class SettingsTracker {
         try {
             rows = TextRows.query(connection, READ_SETTINGS_SQL);
         } catch (SQLException e) {
+            connection.settings(SessionSettings.UNKNOWN);
             return false;
         }
         List<String> names = new ArrayList<>(rows.size() + startupSettings.size());
         List<String> values = new ArrayList<>(rows.size() + startupSettings.size());
         for (String[] row : rows) {
-            names.add(row[0]);
-            values.add(row[1] == null ? "" : row[1]);
+            String name = row[0];
+            String value = row[1] == null ? "" : row[1];
+            if (name.equals("session_authorization") ? value.equals(connection.loginUser())
+                    : name.equals("role") && value.equals("none")) {
+                continue;
+            }
+            names.add(name);
+            values.add(value);
         }
         int found = names.size();
         for (int i = 0; i < startupSettings.size(); i++) {
-            if (!names.subList(0, found).contains(startupSettings.name(i))) {
+            if (!containsIgnoreCase(names, found, startupSettings.name(i))) {
                 names.add(startupSettings.name(i));
                 values.add(startupSettings.value(i));
             }
@@ -102,12 +115,27 @@ final class SettingsTracker {
             try {
                 TextRows.run(connection, restore.applySql(false));
             } catch (SQLException e) {
+                connection.settings(SessionSettings.UNKNOWN);
                 return false;
             }
         }
         settings = new SessionSettings(names.toArray(new String[0]), values.toArray(new String[0])).shared();
         connection.settings(settings);
         return true;
+    }
+
+    /**
+     * Whether one of the first {@code count} names is {@code name} in some case: PostgreSQL's GUC
+     * names are case-insensitive, and a client's startup packet says {@code datestyle} where
+     * pg_settings says {@code DateStyle}.
+     */
+    private static boolean containsIgnoreCase(List<String> names, int count, String name) {
+        for (int i = 0; i < count; i++) {
+            if (names.get(i).equalsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Tells the client about reported parameters (ParameterStatus) that changed on this connection. */

@@ -507,14 +507,24 @@ public final class ShardedSession implements BackendSession {
         if (execution.changesRules()) {
             database.updateRules(execution::rulesAfter);
         }
+        CommandTags.Effect text = CommandTags.textEffect(plan.statement().sql());
         for (int i = 0; i < dataSources.length; i++) {
-            if (execution.boundSession()) {
+            if (execution.boundSession() || text == CommandTags.Effect.SESSION_STATE) {
                 bound[dataSources[i]] = true;
+            } else if (text == CommandTags.Effect.SETTINGS) {
+                // set_config ran on these connections: whatever it set, the next session to
+                // borrow them starts from a reset; this session's own settings are read back at
+                // the end of its transaction (or now) from the default data source.
+                connections[i].settings(SessionSettings.UNKNOWN);
+                settingsDirty = true;
             }
         }
         if (startedImplicit) {
             implicit = false;
             endTransaction(true);
+        }
+        if (settingsDirty && !explicit && !implicit) {
+            settingsAfterTransaction(null, sink);
         }
         afterStatement();
         return result;
@@ -614,6 +624,10 @@ public final class ShardedSession implements BackendSession {
             }
             case SAVEPOINT, RELEASE_SAVEPOINT, ROLLBACK_TO_SAVEPOINT -> {
                 return savepoint(statement, body);
+            }
+            case SET_SESSION_CHARACTERISTICS -> {
+                // The session's default transaction modes: a setting like any other.
+                return setting(statement, sink);
             }
             case SET_TRANSACTION -> {
                 if (!explicit) {
@@ -762,7 +776,7 @@ public final class ShardedSession implements BackendSession {
         if (begin && connection.transactionState() != TransactionState.IDLE) {
             joined[index] = true;
         }
-        CommandTags.Effect effect = CommandTags.effect(result.tag());
+        CommandTags.Effect effect = CommandTags.combine(CommandTags.effect(result.tag()), CommandTags.textEffect(sql));
         if (effect == CommandTags.Effect.SETTINGS) {
             if (!explicit && !implicit) {
                 settings.readBack(connection);

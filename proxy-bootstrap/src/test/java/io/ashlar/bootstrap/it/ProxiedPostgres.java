@@ -56,13 +56,24 @@ final class ProxiedPostgres implements AutoCloseable {
      * than the JVM's) and a proxy on a free port.
      */
     static ProxiedPostgres start(Map<String, String> serverSettings) throws IOException, InterruptedException {
+        return start(serverSettings, DataSourceConfig.DEFAULT_MAX_POOL_SIZE);
+    }
+
+    /**
+     * Starts a fresh server and a proxy whose pool holds at most {@code maxPoolSize} backend
+     * connections: with one, every session borrows the connection the previous one gave back.
+     */
+    static ProxiedPostgres start(Map<String, String> serverSettings, int maxPoolSize) throws IOException, InterruptedException {
         EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder();
         serverSettings.forEach(builder::setServerConfig);
         EmbeddedPostgres postgres = builder.start();
         try {
             String url = "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/" + BACKEND_DATABASE;
             LogicalDatabaseConfig database = new LogicalDatabaseConfig(DATABASE,
-                    Map.of("ds_0", DataSourceConfig.of("ds_0", url, BACKEND_USER, "")), List.of());
+                    Map.of("ds_0", new DataSourceConfig("ds_0", url, BACKEND_USER, "",
+                            DataSourceConfig.DEFAULT_CONNECTION_TIMEOUT_MILLISECONDS, DataSourceConfig.DEFAULT_IDLE_TIMEOUT_MILLISECONDS,
+                            DataSourceConfig.DEFAULT_MAX_LIFETIME_MILLISECONDS, maxPoolSize,
+                            Math.min(DataSourceConfig.DEFAULT_MIN_POOL_SIZE, maxPoolSize), Map.of())), List.of());
             ServerConfig server = new ServerConfig(ModeConfig.STANDALONE, USERS, ServerProps.DEFAULTS);
             ProxyRuntime proxy = ProxyRuntime.start(new ProxyConfiguration(server, List.of(database)), 0);
             return new ProxiedPostgres(postgres, proxy);
