@@ -189,6 +189,15 @@ public final class StatementAnalyzer {
             case DISCARD -> {
                 return new Dispatch(StatementKind.DISCARD, utility.discard(i, to));
             }
+            case DECLARE -> {
+                return cursor(new CursorParser(c).declare(i, to));
+            }
+            case FETCH -> {
+                return cursor(new CursorParser(c).fetch(i, to, false));
+            }
+            case CLOSE -> {
+                return cursor(new CursorParser(c).close(i, to));
+            }
             case LOCK -> {
                 utility.lock(i, to);
                 return new Dispatch(StatementKind.OTHER, new OtherStatement());
@@ -205,12 +214,19 @@ public final class StatementAnalyzer {
                 if (c.is(i, TokenKind.LEFT_PAREN) && c.startsQuery(i)) {
                     return new Dispatch(StatementKind.SELECT, c.queries.parse(i, to, 0, -1, true).toStatement());
                 }
+                if (c.word(i, "move")) {
+                    return cursor(new CursorParser(c).fetch(i, to, true));
+                }
                 if (c.word(i, "vacuum")) {
                     utility.maintenance(i, to);
                 }
                 return new Dispatch(StatementKind.OTHER, new OtherStatement());
             }
         }
+    }
+
+    private static Dispatch cursor(StatementBody body) {
+        return new Dispatch(body instanceof OtherStatement ? StatementKind.OTHER : StatementKind.CURSOR, body);
     }
 
     private static Dispatch dml(ParseContext c, int i, int to) {

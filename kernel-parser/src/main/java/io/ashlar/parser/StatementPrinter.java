@@ -135,6 +135,14 @@ public final class StatementPrinter {
             }
             case DeallocateStatement deallocate -> line("deallocate " + deallocate.name().orElse("all"));
             case DiscardStatement discard -> line("discard " + discard.target());
+            case io.ashlar.parser.statement.DeclareCursorStatement declare -> line("declare " + declare.name()
+                    + (declare.binary() ? " binary" : "")
+                    + declare.scroll().map(scroll -> scroll ? " scroll" : " no scroll").orElse("")
+                    + (declare.hold() ? " with hold" : "") + " query " + range(declare.query()));
+            case io.ashlar.parser.statement.FetchStatement fetch -> line((fetch.move() ? "move " : "fetch ")
+                    + fetch.direction() + " " + (fetch.count() == io.ashlar.parser.statement.FetchStatement.ALL ? "all"
+                    : Long.toString(fetch.count())) + " from " + fetch.cursor());
+            case io.ashlar.parser.statement.CloseCursorStatement close -> line("close " + close.cursor().orElse("all"));
             case OtherStatement ignored -> {
                 // kind and command say it all
             }

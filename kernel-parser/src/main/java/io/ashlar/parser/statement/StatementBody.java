@@ -13,5 +13,6 @@ package io.ashlar.parser.statement;
 public sealed interface StatementBody
         permits SelectStatement, InsertStatement, UpdateStatement, DeleteStatement, MergeStatement,
         DdlStatement, CopyStatement, TransactionStatement, SetStatement, ResetStatement, ShowStatement,
-        PrepareStatement, ExecuteStatement, DeallocateStatement, DiscardStatement, OtherStatement {
+        PrepareStatement, ExecuteStatement, DeallocateStatement, DiscardStatement, DeclareCursorStatement,
+        FetchStatement, CloseCursorStatement, OtherStatement {
 }

@@ -25,6 +25,8 @@ public enum StatementKind {
     EXECUTE,
     DEALLOCATE,
     DISCARD,
+    /** DECLARE, FETCH, MOVE and CLOSE of a cursor. */
+    CURSOR,
     /** Text with no tokens: only whitespace and comments. */
     EMPTY,
     /** Anything else; {@link AnalyzedStatement#command()} names it. */
