@@ -505,11 +505,48 @@ SELECT count(DISTINCT user_id) FROM t_order WHERE user_id = 99;
 SELECT o.order_id, i.order_item_id FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id AND o.user_id = i.user_id;
 SELECT o.order_id, i.order_item_id, i.quantity FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id AND o.user_id = i.user_id WHERE o.user_id = 3;
 SELECT o.order_id, i.order_item_id FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id AND o.user_id = i.user_id WHERE o.order_id IN (1007, 1014);
--- Binding tables joined on only part of their sharding columns: their rows may pair across shards.
--- @may-refuse
+-- ShardingSphere's binding join: joined on order_id alone, the column that picks the actual table, the binding
+-- declaration vouching for user_id (TestData gives every item its order's user_id), so each node joins its own
+-- t_order_N with its own t_order_item_N and the route follows conditions on either table.
 SELECT o.order_id, i.order_item_id FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id;
--- @may-refuse
 SELECT o.order_id, i.order_item_id FROM t_order o INNER JOIN t_order_item i ON i.order_id = o.order_id WHERE i.user_id = 5;
+SELECT i.* FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id WHERE o.order_id = 1091;
+-- @params long:1091
+SELECT i.* FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id WHERE o.order_id = ?;
+SELECT o.order_id, o.status, i.order_item_id FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id WHERE i.order_id = 1168;
+SELECT o.order_id, i.order_item_id FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id WHERE o.user_id = 3 AND o.order_id = 1091;
+-- @params int:4, long:1168
+SELECT o.order_id, i.order_item_id, i.price FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id WHERE i.user_id = ? AND o.order_id = ?;
+SELECT o.order_id, i.order_item_id FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id WHERE o.order_id IN (1007, 1014, 1091, 3000000301);
+SELECT o.order_id, i.order_item_id FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id WHERE o.user_id = 3 AND i.user_id = 4;
+SELECT o.order_id, i.order_item_id FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id WHERE o.user_id = 3 OR i.order_id = 1168;
+SELECT count(*), sum(i.quantity), max(i.price) FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id;
+-- @ordered
+SELECT o.user_id, count(*), sum(i.quantity), avg(i.price) FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id GROUP BY o.user_id ORDER BY o.user_id;
+-- @ordered
+SELECT o.order_id, i.order_item_id, i.price FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id ORDER BY i.price DESC NULLS LAST, i.order_item_id LIMIT 10 OFFSET 3;
+SELECT o.order_id, i.order_item_id FROM t_order o LEFT JOIN t_order_item i ON o.order_id = i.order_id;
+SELECT o.order_id, o.user_id FROM t_order o LEFT JOIN t_order_item i ON o.order_id = i.order_id WHERE i.order_item_id IS NULL;
+SELECT o.order_id, i.order_item_id FROM t_order o LEFT JOIN t_order_item i ON o.order_id = i.order_id AND i.quantity > 5 WHERE o.user_id = 8;
+SELECT o.order_id, i.order_item_id FROM t_order_item i RIGHT JOIN t_order o ON o.order_id = i.order_id WHERE o.user_id = 4;
+SELECT o.order_id, i.order_item_id FROM t_order o FULL JOIN t_order_item i ON o.order_id = i.order_id;
+-- @ordered
+SELECT o.status, count(DISTINCT o.order_id), count(i.order_item_id) FROM t_order o LEFT JOIN t_order_item i ON o.order_id = i.order_id GROUP BY o.status ORDER BY o.status;
+SELECT order_id, user_id, i.order_item_id FROM t_order o JOIN t_order_item i USING (order_id) WHERE order_id = 1168;
+SELECT o.order_id, i.order_item_id FROM t_order o, t_order_item i WHERE i.order_id = o.order_id AND o.user_id = 7;
+SELECT o.order_id, i.order_item_id, j.order_item_id FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id JOIN t_order_item j ON j.order_id = o.order_id WHERE o.user_id = 9;
+SELECT o.order_id, i.order_item_id, d.rank FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id JOIN t_dict d ON d.code = o.status;
+SELECT o.order_id FROM t_order o WHERE EXISTS (SELECT 1 FROM t_order_item i WHERE i.order_id = o.order_id AND i.quantity > 10);
+SELECT o.order_id, o.user_id FROM t_order o WHERE NOT EXISTS (SELECT 1 FROM t_order_item i WHERE i.order_id = o.order_id);
+SELECT o.order_id, (SELECT count(*) FROM t_order_item i WHERE i.order_id = o.order_id) AS items FROM t_order o WHERE o.user_id = 5;
+-- Joined on user_id alone, an order would meet the items of its user's other orders, which live in other tables:
+-- no binding declaration keeps those together.
+-- @refused t_order_item
+SELECT o.order_id, i.order_item_id FROM t_order o JOIN t_order_item i ON o.user_id = i.user_id;
+-- @refused t_order_item
+SELECT count(*) FROM t_order o CROSS JOIN t_order_item i;
+-- @refused t_order_item
+SELECT o.order_id FROM t_order o WHERE EXISTS (SELECT 1 FROM t_order_item i WHERE i.user_id = o.user_id AND i.quantity > 10);
 SELECT o.order_id, i.order_item_id FROM t_order o LEFT JOIN t_order_item i USING (order_id, user_id);
 SELECT order_id, user_id, i.order_item_id FROM t_order o LEFT JOIN t_order_item i USING (order_id, user_id) WHERE i.order_item_id IS NULL;
 SELECT o.order_id, i.order_item_id FROM t_order_item i RIGHT JOIN t_order o ON o.order_id = i.order_id AND o.user_id = i.user_id;
@@ -548,7 +585,7 @@ SELECT u.name, d.label FROM t_user u CROSS JOIN t_dict d WHERE u.user_id = 7;
 SELECT o.order_id, i.order_item_id FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id AND o.user_id = i.user_id WHERE o.user_id = 3 AND i.order_id = 1091;
 -- @ordered
 SELECT o.order_id, sum(i.quantity) AS q FROM t_order o JOIN t_order_item i USING (order_id, user_id) GROUP BY o.order_id HAVING sum(i.quantity) > 25 ORDER BY q DESC, o.order_id;
--- @may-refuse
+-- @refused t_order_item
 SELECT o.order_id, i.order_item_id FROM t_order o JOIN t_order_item i ON o.user_id = i.user_id WHERE o.order_id = 1091;
 
 -- ## broadcast table

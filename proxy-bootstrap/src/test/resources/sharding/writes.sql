@@ -114,6 +114,9 @@ UPDATE t_order SET amount = amount * ? WHERE order_id = ? RETURNING amount;
 UPDATE t_order SET status = 'none' WHERE user_id = 99;
 UPDATE t_order o SET note = d.label FROM t_dict d WHERE d.code = o.status AND o.user_id = 5;
 UPDATE t_order o SET note = 'has big items' FROM t_order_item i WHERE i.order_id = o.order_id AND i.user_id = o.user_id AND i.quantity > 10;
+-- Joined on order_id alone, the binding key: node by node, the binding declaration vouching for user_id.
+UPDATE t_order o SET note = 'has an empty item' FROM t_order_item i WHERE i.order_id = o.order_id AND i.quantity = 0;
+UPDATE t_order_item i SET price = i.price + 1 FROM t_order o WHERE o.order_id = i.order_id AND o.status = 'NEW' RETURNING i.order_item_id, i.price;
 UPDATE t_order_item SET quantity = quantity + 1 WHERE order_id = 1007 RETURNING order_item_id, quantity;
 UPDATE t_order_item SET price = NULL WHERE quantity < 0;
 UPDATE t_user SET score = score - 1 WHERE user_id = -7 RETURNING user_id, score;
@@ -165,6 +168,8 @@ DELETE FROM t_order WHERE order_id BETWEEN 2000 AND 2100;
 DELETE FROM t_order WHERE user_id = ? RETURNING order_id;
 DELETE FROM t_order_item WHERE quantity < 0;
 DELETE FROM t_order_item i USING t_order o WHERE o.order_id = i.order_id AND o.user_id = i.user_id AND o.status IS NULL;
+DELETE FROM t_order_item i USING t_order o WHERE o.order_id = i.order_id AND o.status = 'SHIPPED' RETURNING i.order_item_id;
+DELETE FROM t_order o WHERE o.user_id = 6 AND NOT EXISTS (SELECT 1 FROM t_order_item i WHERE i.order_id = o.order_id) RETURNING o.order_id;
 -- @may-refuse
 DELETE FROM t_order_item WHERE order_id NOT IN (SELECT order_id FROM t_order);
 DELETE FROM t_user WHERE user_id IN (-3, -7) RETURNING user_id;

@@ -52,8 +52,8 @@ final class OuterJoins {
                 continue;
             }
             if (spread > 1) {
-                throw ShardedConstructs.refuse("outer join over sharded table " + tables.shardedNames() + ", which are not binding tables joined on all their "
-                        + "sharding columns, across several shards");
+                throw ShardedConstructs.refuse("outer join over sharded table " + tables.shardedNames() + ", which are not binding tables joined on the "
+                        + "sharding columns that pick their actual tables, across several shards");
             }
             FromClause from = tables.fromClause(block.id());
             if (!from.understood()) {

@@ -40,8 +40,8 @@ import io.ashlar.route.rule.ValueComparison;
  * <li>A statement touching no sharded or broadcast table, whose unsharded tables live on the default data source
  * (also {@code SELECT 1}, function calls and catalog queries): {@link RouteKind#DEFAULT}, unchanged.</li>
  * <li>Sharded tables: the nodes their {@code =}, {@code IN}, {@code BETWEEN}, {@code <}, {@code <=}, {@code >},
- * {@code >=} conditions (OR of ANDs, literals, casts and parameters) allow. Binding tables joined on all their
- * sharding columns run node by node. Other sharded tables together run only where all of them lie on one data
+ * {@code >=} conditions (OR of ANDs, literals, casts and parameters) allow. Binding tables joined on the sharding
+ * columns that pick their actual tables run node by node, a condition on any of them narrowing all of them. Other sharded tables together run only where all of them lie on one data
  * source, as the cartesian product of their nodes there (a read; a write refuses it); across data sources their
  * rows would never meet, so the statement is refused rather than answered with the rows of each data source
  * alone.</li>
@@ -180,7 +180,7 @@ public final class RouteEngine {
         }
         if (tables.partitionCount() > 1) {
             throw ShardedConstructs.refuse(command + " of sharded table " + tables.references.get(target).name() + " with sharded table "
-                    + otherPartitions(tables, tables.partitionOf[target]) + ", which is not a binding table joined to it on all its sharding columns, "
+                    + otherPartitions(tables, tables.partitionOf[target]) + ", which is not a binding table joined to it on the sharding columns that pick its actual tables, "
                     + "across several shards");
         }
         ShardedConstructs.checkComplete(tables);

@@ -28,8 +28,9 @@ import java.util.Locale;
  *
  * <p>Subqueries get particular care. A unit runs the whole statement against one shard's rows, so a subquery that
  * reads a sharded table sees only that shard's part of it. That is right only when the subquery is correlated to
- * the enclosing query through the sharding columns of a table bound to it (its rows then live on the same shard as
- * the outer row), or when the subquery's table is confined to one node that every unit shares.
+ * the enclosing query node to node (through all the sharding columns of the same table, or the binding key of a
+ * table bound to it: its rows then live on the same shard as the outer row), or when the subquery's table is
+ * confined to one node that every unit shares.
  */
 final class ShardedConstructs {
 
@@ -163,7 +164,7 @@ final class ShardedConstructs {
                 anySharded = true;
                 if (!correlated(tables, i, block, aligned) && !pinned(tables, tables.partitionOf[i])) {
                     throw refuse("subquery reading sharded table " + tables.references.get(i).name() + " across several shards",
-                            "correlate it to the outer query by all the sharding columns of a binding table, or give it conditions that route it to one shard");
+                            "correlate it to the outer query on its sharding columns (on the sharding columns that pick the actual tables, for a binding table), or give it conditions that route it to one shard");
                 }
             }
             aligned[b] = anySharded || block.parent() >= 0 && aligned[block.parent()];
@@ -171,8 +172,8 @@ final class ShardedConstructs {
     }
 
     /**
-     * Two occurrences of one partition in one block meet only within a node when they are joined on all their
-     * sharding columns; otherwise a row of one may pair with a row of the other on another node.
+     * Two occurrences of one partition in one block meet only within a node when they are joined node to node
+     * ({@link #joinedNodeToNode}); otherwise a row of one may pair with a row of the other on another node.
      */
     static void checkJoins(StatementTables tables) {
         if (tables.unalignedJoin < 0) {
@@ -184,8 +185,9 @@ final class ShardedConstructs {
             throw refuse("join of sharded table " + tables.references.get(tables.unalignedJoin).name()
                     + " with itself on columns other than its sharding columns across several shards");
         }
-        throw refuse("join of binding tables " + partner.logicTable() + " and " + table.logicTable() + " on columns other than all their sharding columns ("
-                + String.join(", ", table.shardingColumns()) + ") across several shards", "join them on every sharding column, or route the statement to one shard");
+        throw refuse("join of binding tables " + partner.logicTable() + " and " + table.logicTable() + " on columns other than the sharding columns that pick "
+                + "their actual tables (" + String.join(", ", table.bindingKey()) + ") across several shards",
+                "join them on those columns, or route the statement to one shard");
     }
 
     private static boolean correlated(StatementTables tables, int occurrence, QueryBlock block, boolean[] aligned) {
@@ -197,7 +199,7 @@ final class ShardedConstructs {
             for (int q = 0; q < tables.kinds.length; q++) {
                 if (tables.kinds[q] == StatementTables.SHARDED && tables.references.get(q).block() == ancestor
                         && tables.partitionOf[q] == tables.partitionOf[occurrence]
-                        && joinedOnShardingColumns(tables, occurrence, q, block.joinEqualities())) {
+                        && joinedNodeToNode(tables, occurrence, q, block.joinEqualities())) {
                     return true;
                 }
             }
@@ -206,16 +208,35 @@ final class ShardedConstructs {
     }
 
     /**
-     * Whether {@code equalities} equate every sharding column of occurrence {@code inner} with the sharding column at
-     * the same position of {@code outer} (database strategy columns, then table strategy columns): only then do the
-     * rows they join live on the same node. Joining binding tables on part of their sharding columns pairs rows that
-     * live on different nodes, whatever the binding declaration says.
+     * Whether {@code equalities} make two occurrences' rows meet on one node only: their rows then live on the same
+     * node, and a unit joining node {@code i} with node {@code i} misses no pair. Two occurrences of one table must be
+     * joined on every sharding column ({@link #joinedOnShardingColumns}); two tables of one binding group on their
+     * binding keys ({@link ShardingTable#bindingKey()}), the binding declaration vouching for the coarser columns, as
+     * ShardingSphere routes {@code t_order o JOIN t_order_item i ON o.order_id = i.order_id} node by node.
+     *
+     * @see <a href="https://shardingsphere.apache.org/document/5.4.1/en/features/sharding/concept/#binding-table">ShardingSphere binding tables</a>
      */
-    static boolean joinedOnShardingColumns(StatementTables tables, int inner, int outer, List<ColumnEquality> equalities) {
+    static boolean joinedNodeToNode(StatementTables tables, int inner, int outer, List<ColumnEquality> equalities) {
         ShardingTable innerTable = tables.shardingTable(inner);
         ShardingTable outerTable = tables.shardingTable(outer);
-        List<String> innerColumns = innerTable.shardingColumns();
-        List<String> outerColumns = outerTable.shardingColumns();
+        if (innerTable != outerTable && innerTable.bindingGroup() >= 0 && innerTable.bindingGroup() == outerTable.bindingGroup()
+                && joinedOn(tables, inner, innerTable.bindingKey(), outer, outerTable.bindingKey(), equalities)) {
+            return true;
+        }
+        return joinedOnShardingColumns(tables, inner, outer, equalities);
+    }
+
+    /**
+     * Whether {@code equalities} equate every sharding column of occurrence {@code inner} with the sharding column at
+     * the same position of {@code outer} (database strategy columns, then table strategy columns): rows they join
+     * then have the same sharding values, and live on the same node whatever the tables are.
+     */
+    static boolean joinedOnShardingColumns(StatementTables tables, int inner, int outer, List<ColumnEquality> equalities) {
+        return joinedOn(tables, inner, tables.shardingTable(inner).shardingColumns(), outer, tables.shardingTable(outer).shardingColumns(), equalities);
+    }
+
+    private static boolean joinedOn(StatementTables tables, int inner, List<String> innerColumns, int outer, List<String> outerColumns,
+                                    List<ColumnEquality> equalities) {
         if (innerColumns.isEmpty() || innerColumns.size() != outerColumns.size()) {
             return false;
         }

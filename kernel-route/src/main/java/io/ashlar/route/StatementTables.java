@@ -37,15 +37,19 @@ import java.util.Optional;
 /**
  * The tables of one statement seen through the rules, and where they must run: every table occurrence classified
  * (sharded, broadcast, single, catalog, unknown), sharded tables grouped into partitions (one table, or tables of a
- * binding group that the statement joins on all their sharding columns, whose nodes line up position by position),
- * each partition's nodes computed from the conditions of every query block that reads it, and the route units built
- * from them.
+ * binding group that the statement joins node to node, whose nodes line up position by position), each partition's
+ * nodes computed from the conditions of every query block that reads it, and the route units built from them.
  *
- * <p>A binding declaration promises only that rows with equal sharding values live on the same node: tables of a
- * binding group joined on some of their sharding columns, or not joined at all, are routed as unrelated tables,
- * each its own partition. Several partitions can be answered only where they all lie on one data source (the
- * cartesian product of their nodes there pairs every row with every row); across data sources the statement is
- * refused, since rows on different data sources never meet.
+ * <p>Tables of a binding group are joined node to node when the statement equates their binding keys
+ * ({@link ShardingTable#bindingKey()}: the sharding columns that pick the actual table), as ShardingSphere routes the
+ * binding join {@code t_order o JOIN t_order_item i ON o.order_id = i.order_id} with the database sharded by
+ * {@code user_id}: the declaration promises that an order and its items share their other sharding values, so the
+ * items of an order live on its node. The first table of a partition is its primary table; each unit names, for every
+ * bound table, the actual table at the same position on the same data source, and a condition on any bound table's
+ * sharding column narrows the route of all of them. Tables of a binding group joined otherwise, or not joined at all,
+ * are routed as unrelated tables, each its own partition. Several partitions can be answered only where they all lie
+ * on one data source (the cartesian product of their nodes there pairs every row with every row); across data
+ * sources the statement is refused, since rows on different data sources never meet.
  *
  * <p>Conditions apply to the occurrences of their own block only, as {@link QueryBlock} says; a block's route is the
  * union over its disjuncts, a disjunct's is the intersection over the partition's tables in the block, and a
@@ -223,8 +227,8 @@ final class StatementTables {
     }
 
     /**
-     * Puts tables of one binding group into one partition where the statement joins them on all their sharding
-     * columns (in a block, or by a correlated subquery) and nowhere joins them otherwise. The target of an INSERT
+     * Puts tables of one binding group into one partition where the statement joins them node to node (on their
+     * binding keys, in a block or by a correlated subquery) and nowhere joins them otherwise. The target of an INSERT
      * (whose rows are checked by the INSERT route) joins its binding group's partition always, and so do the tables
      * of DDL and maintenance statements, which join nothing and run on every node of each.
      */
@@ -281,8 +285,8 @@ final class StatementTables {
     }
 
     /**
-     * Whether partitions {@code p} and {@code q} (tables of binding group {@code group}) are joined on all their
-     * sharding columns somewhere and differently nowhere. In a block, occurrences of the group are clustered by such
+     * Whether partitions {@code p} and {@code q} (tables of binding group {@code group}) are joined node to node
+     * somewhere and differently nowhere. In a block, occurrences of the group are clustered by such
      * joins (so that {@code a = b} and {@code b = c} align {@code a} with {@code c}); across blocks a subquery
      * correlated through all sharding columns aligns.
      */
@@ -344,7 +348,7 @@ final class StatementTables {
             for (int ancestor = block.parent(); ancestor >= 0; ancestor = blocks.get(ancestor).parent()) {
                 for (int j = 0; j < kinds.length; j++) {
                     if (kinds[j] == SHARDED && j != excluded && partitionOf[j] == other && references.get(j).block() == ancestor
-                            && ShardedConstructs.joinedOnShardingColumns(this, i, j, block.joinEqualities())) {
+                            && ShardedConstructs.joinedNodeToNode(this, i, j, block.joinEqualities())) {
                         return true;
                     }
                 }
@@ -354,11 +358,11 @@ final class StatementTables {
     }
 
     /**
-     * Whether two occurrences of one block are joined on all their sharding columns, position by position, by the
+     * Whether two occurrences of one block are joined node to node ({@link ShardedConstructs#joinedNodeToNode}) by the
      * block's join equalities or by its USING and NATURAL joins: their rows then meet only on the same node.
      */
     boolean aligned(int i, int j, QueryBlock block) {
-        if (ShardedConstructs.joinedOnShardingColumns(this, i, j, block.joinEqualities())) {
+        if (ShardedConstructs.joinedNodeToNode(this, i, j, block.joinEqualities())) {
             return true;
         }
         List<ColumnEquality> implied = usingEqualities(block);
@@ -367,7 +371,7 @@ final class StatementTables {
         }
         List<ColumnEquality> all = new ArrayList<>(block.joinEqualities());
         all.addAll(implied);
-        return ShardedConstructs.joinedOnShardingColumns(this, i, j, all);
+        return ShardedConstructs.joinedNodeToNode(this, i, j, all);
     }
 
     /**
@@ -609,8 +613,8 @@ final class StatementTables {
 
     /**
      * Groups the occurrences of a partition in one block into clusters whose rows meet on one node: occurrences
-     * joined on all their sharding columns, position by position (two tables of a binding group, or one table with
-     * itself). Conditions intersect within a cluster and unite across clusters; several clusters over several units
+     * joined node to node (two tables of a binding group on their binding keys, one table with itself on all its
+     * sharding columns). Conditions intersect within a cluster and unite across clusters; several clusters over several units
      * are refused ({@link #unalignedJoin}).
      *
      * @return per occurrence, its cluster's representative occurrence (-1 outside the partition or block)
@@ -908,7 +912,7 @@ final class StatementTables {
             }
             if (!inRoot) {
                 return ShardedConstructs.refuse("subquery reading sharded table " + partitionNames(p) + " across data sources",
-                        "correlate it to the outer query by all the sharding columns of a binding table, or give it conditions that route it to one shard "
+                        "correlate it to the outer query on its sharding columns (on the sharding columns that pick the actual tables, for a binding table), or give it conditions that route it to one shard "
                                 + "on the outer query's data source");
             }
         }
@@ -917,7 +921,7 @@ final class StatementTables {
             others.append(p == 1 ? "" : ", ").append(partitionNames(p));
         }
         return ShardedConstructs.refuse("join of sharded table " + partitionNames(0) + " with sharded table " + others + " across data sources",
-                "rows on different data sources never meet; only binding tables joined on all their sharding columns are joined shard by shard. "
+                "rows on different data sources never meet; only binding tables joined on the sharding columns that pick their actual tables are joined shard by shard. "
                         + "Give conditions that route every sharded table to one data source, or make the smaller table a broadcast table");
     }
 

@@ -139,6 +139,126 @@ class RuleCompilationTest {
     }
 
     @Test
+    void bindingTablesMustListTheirActualTablesInTheSameOrder() {
+        RuleCompilationException e = failure("""
+                  tables:
+                    t_order:
+                      actualDataNodes: ds_0.t_order_0, ds_0.t_order_1
+                    t_order_item:
+                      actualDataNodes: ds_0.t_order_item_1, ds_0.t_order_item_0
+                  bindingTables:
+                    - t_order,t_order_item
+                """);
+        assertMentions(e, "not sharded alike", "ds_0.t_order_item_1", "same suffixes in the same order");
+    }
+
+    @Test
+    void bindingTablesMustUseAlgorithmsThatPlaceEqualValuesAlike() {
+        RuleCompilationException e = failure("""
+                  tables:
+                    t_order:
+                      actualDataNodes: ds_0.t_order_${0..1}
+                      tableStrategy:
+                        standard:
+                          shardingColumn: order_id
+                          shardingAlgorithmName: order_inline
+                    t_order_item:
+                      actualDataNodes: ds_0.t_order_item_${0..1}
+                      tableStrategy:
+                        standard:
+                          shardingColumn: order_id
+                          shardingAlgorithmName: mod_2
+                  bindingTables:
+                    - t_order,t_order_item
+                """);
+        assertMentions(e, "not sharded alike", "INLINE ${%2}", "MOD {sharding-count=2}");
+    }
+
+    @Test
+    void bindingTablesMustUseStrategiesOfOneKind() {
+        RuleCompilationException e = failure("""
+                  tables:
+                    t_order:
+                      actualDataNodes: ds_${0..1}.t_order
+                      databaseStrategy:
+                        standard:
+                          shardingColumn: user_id
+                          shardingAlgorithmName: mod_2
+                    t_order_item:
+                      actualDataNodes: ds_${0..1}.t_order_item
+                      databaseStrategy:
+                        none:
+                  bindingTables:
+                    - t_order,t_order_item
+                """);
+        assertMentions(e, "not sharded alike", "databaseStrategy standard MOD", "databaseStrategy none");
+    }
+
+    @Test
+    void bindingTablesWithInlineExpressionsDifferingInTableNameAndColumnCompile() {
+        ShardingRules rules = RuleYaml.compile(HEADER + """
+                  tables:
+                    t_order:
+                      actualDataNodes: ds_${0..1}.t_order_${0..1}
+                      databaseStrategy:
+                        standard:
+                          shardingColumn: user_id
+                          shardingAlgorithmName: order_ds
+                      tableStrategy:
+                        standard:
+                          shardingColumn: order_id
+                          shardingAlgorithmName: order_inline
+                    t_order_item:
+                      actualDataNodes: ds_${0..1}.t_order_item_${0..1}
+                      databaseStrategy:
+                        standard:
+                          shardingColumn: item_user_id
+                          shardingAlgorithmName: item_ds
+                      tableStrategy:
+                        standard:
+                          shardingColumn: order_id
+                          shardingAlgorithmName: item_inline
+                  bindingTables:
+                    - t_order,t_order_item
+                  shardingAlgorithms:
+                    order_ds:
+                      type: INLINE
+                      props:
+                        algorithm-expression: ds_${user_id % 2}
+                    item_ds:
+                      type: INLINE
+                      props:
+                        algorithm-expression: ds_$->{item_user_id % 2}
+                    order_inline:
+                      type: INLINE
+                      props:
+                        algorithm-expression: t_order_${order_id % 2}
+                    item_inline:
+                      type: INLINE
+                      props:
+                        algorithm-expression: t_order_item_${ order_id % 2 }
+                """);
+        ShardingTable item = (ShardingTable) rules.find("t_order_item").orElseThrow();
+        assertEquals(0, item.bindingGroup());
+        assertEquals(List.of("item_user_id", "order_id"), item.shardingColumns());
+        assertEquals(List.of("order_id"), item.bindingKey());
+    }
+
+    @Test
+    void bindingKeyIsTheDatabaseColumnWhenNoTableStrategyReadsOne() {
+        ShardingRules rules = RuleYaml.compile(HEADER + """
+                  tables:
+                    t_order:
+                      actualDataNodes: ds_${0..1}.t_order
+                      databaseStrategy:
+                        standard:
+                          shardingColumn: user_id
+                          shardingAlgorithmName: mod_2
+                """ + ALGORITHMS);
+        assertEquals(List.of("user_id"), ((ShardingTable) rules.find("t_order").orElseThrow()).bindingKey());
+    }
+
+    @Test
     void bindingTableMustBeSharded() {
         RuleCompilationException e = failure("""
                   tables:

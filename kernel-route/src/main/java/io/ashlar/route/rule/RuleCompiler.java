@@ -30,6 +30,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * Turns rule configuration records into a {@link ShardingRules} snapshot. Runs at start and on configuration
@@ -47,6 +49,9 @@ final class RuleCompiler {
     private final List<ShardingTable> shardingTables = new ArrayList<>();
 
     private final List<List<String>> bindingGroups = new ArrayList<>();
+
+    /** Per sharded logic table, how its strategies place a row ({@link #topology}), compared within a binding group. */
+    private final Map<String, String> topologies = new HashMap<>();
 
     RuleCompiler(List<String> dataSources) {
         this.dataSources = List.copyOf(dataSources);
@@ -279,6 +284,11 @@ final class RuleCompiler {
         List<String> columns = new ArrayList<>();
         addColumns(databaseStrategy, columns);
         addColumns(tableStrategy, columns);
+        List<String> bindingKey = new ArrayList<>();
+        addColumns(tableStrategy, bindingKey);
+        if (bindingKey.isEmpty()) {
+            addColumns(databaseStrategy, bindingKey);
+        }
         String where = "table " + logicTable + ", databaseStrategy " + describe(databaseStrategy);
         CompiledStrategy database = strategy(databaseStrategy, ShardingTargets.of(tableDataSources), "", columns, context, where);
         CompiledStrategy[] tableStrategies = new CompiledStrategy[tableDataSources.size()];
@@ -301,7 +311,9 @@ final class RuleCompiler {
             nodeDataSource[i] = nodeDataSources.get(i);
         }
         String description = "databaseStrategy " + describe(databaseStrategy) + ", tableStrategy " + describe(tableStrategy);
-        return new ShardingTable(logicTable, nodes, nodeDataSource, columns, database, tableStrategies, nodeOf.toArray(new int[0][]), -1, keyColumn,
+        topologies.put(logicTable, "databaseStrategy " + topology(databaseStrategy, suffixless(nodes.get(0).dataSource()), context)
+                + ", tableStrategy " + topology(tableStrategy, suffixless(nodes.get(0).table()), context));
+        return new ShardingTable(logicTable, nodes, nodeDataSource, columns, bindingKey, database, tableStrategies, nodeOf.toArray(new int[0][]), -1, keyColumn,
                 keyGenerator, description);
     }
 
@@ -400,11 +412,83 @@ final class RuleCompiler {
             } else if (!sameLayout(first, table)) {
                 throw new RuleCompilationException("binding tables " + group.tables() + " are not sharded alike: " + first.logicTable() + " has "
                         + layout(first) + " but " + name + " has " + layout(table) + "; binding tables need the same number of actual tables on the same data sources");
+            } else if (!sameSuffixes(first, table)) {
+                throw new RuleCompilationException("binding tables " + group.tables() + " are not sharded alike: " + first.logicTable() + " has actual tables "
+                        + first.dataNodes() + " but " + name + " has " + table.dataNodes() + "; binding tables need actual tables with the same suffixes "
+                        + "in the same order on each data source, so that a join pairs t_order_1 with t_order_item_1");
+            } else if (!topologies.get(first.logicTable()).equals(topologies.get(name))) {
+                throw new RuleCompilationException("binding tables " + group.tables() + " are not sharded alike: " + first.logicTable() + " has "
+                        + topologies.get(first.logicTable()) + " but " + name + " has " + topologies.get(name)
+                        + "; binding tables need strategies of the same kind whose algorithms place equal sharding values at the same position "
+                        + "(the same type and properties, or INLINE expressions that differ only in the table name and the sharding column)");
             }
             names.add(name);
             byName.put(name, table.withBindingGroup(groupIndex));
         }
         bindingGroups.add(List.copyOf(names));
+    }
+
+    /**
+     * How a strategy places a row, written so that two tables of a binding group compare equal exactly when equal
+     * sharding values land at the same position: the strategy kind and the number of its columns; for an inline
+     * algorithm its expression without the target name's prefix and without the sharding columns (ShardingSphere's
+     * {@code getAlgorithmStructure}: {@code t_order_${order_id % 2}} and {@code t_order_item_${order_id % 2}} are
+     * both {@code ${%2}}); for any other algorithm its type and properties. ShardingSphere compares inline
+     * expressions only and lets any two other algorithms through; two different algorithms (MOD and HASH_MOD) place
+     * equal values at different positions, so a join pairing them node by node would miss rows.
+     *
+     * @see <a href="https://shardingsphere.apache.org/document/5.4.1/en/features/sharding/concept/#binding-table">ShardingSphere binding tables</a>
+     */
+    private static String topology(ShardingStrategyConfig strategy, String prefix, Context context) {
+        return switch (strategy) {
+            case ShardingStrategyConfig.None none -> "none";
+            case ShardingStrategyConfig.Standard standard -> "standard " + algorithmTopology(standard.shardingAlgorithmName(), prefix,
+                    List.of(standard.shardingColumn()), context);
+            case ShardingStrategyConfig.Complex complex -> "complex of " + complex.shardingColumns().size() + " columns "
+                    + algorithmTopology(complex.shardingAlgorithmName(), prefix, complex.shardingColumns(), context);
+            case ShardingStrategyConfig.Hint hint -> "hint " + algorithmTopology(hint.shardingAlgorithmName(), prefix, List.of(), context);
+        };
+    }
+
+    private static String algorithmTopology(String name, String prefix, List<String> columns, Context context) {
+        AlgorithmConfig algorithm = context.config().shardingAlgorithms().get(name);
+        if (algorithm == null) {
+            return name;
+        }
+        String type = algorithm.type().trim().toUpperCase(Locale.ROOT);
+        String expression = algorithm.props().get("algorithm-expression");
+        if (expression == null || !type.endsWith("INLINE")) {
+            return type + " " + new TreeMap<>(algorithm.props());
+        }
+        String result = expression.replace("$->{", "${");
+        if (!prefix.isEmpty()) {
+            result = result.replaceFirst(Pattern.quote(prefix), "");
+        }
+        for (String each : columns) {
+            result = result.replaceFirst(Pattern.quote(each.trim()), "");
+        }
+        return type + " " + result.replaceAll("\\s", "");
+    }
+
+    /** {@code t_order_} of {@code t_order_12}, {@code ds_} of {@code ds_0}: a data node name without its numeric suffix. */
+    private static String suffixless(String name) {
+        int end = name.length();
+        while (end > 0 && Character.isDigit(name.charAt(end - 1))) {
+            end--;
+        }
+        return name.substring(0, end);
+    }
+
+    /** Whether node {@code i} of both tables has the same numeric suffix ({@code t_order_1}, {@code t_order_item_1}). */
+    private static boolean sameSuffixes(ShardingTable left, ShardingTable right) {
+        for (int i = 0; i < left.nodeCount(); i++) {
+            String leftTable = left.node(i).table();
+            String rightTable = right.node(i).table();
+            if (!leftTable.substring(suffixless(leftTable).length()).equals(rightTable.substring(suffixless(rightTable).length()))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean sameLayout(ShardingTable left, ShardingTable right) {

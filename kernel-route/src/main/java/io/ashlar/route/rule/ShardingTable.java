@@ -53,6 +53,8 @@ public final class ShardingTable implements RuleTable {
 
     private final List<String> columns;
 
+    private final List<String> bindingKey;
+
     private final CompiledStrategy databaseStrategy;
 
     private final CompiledStrategy[] tableStrategies;
@@ -75,13 +77,14 @@ public final class ShardingTable implements RuleTable {
 
     private final RouteResult allNodesQuery;
 
-    ShardingTable(String logicTable, List<DataNode> nodes, int[] nodeDataSource, List<String> columns,
+    ShardingTable(String logicTable, List<DataNode> nodes, int[] nodeDataSource, List<String> columns, List<String> bindingKey,
                   CompiledStrategy databaseStrategy, CompiledStrategy[] tableStrategies, int[][] nodeOf, int bindingGroup,
                   String keyColumn, KeyGenerator keyGenerator, String description) {
         this.logicTable = logicTable;
         this.nodes = List.copyOf(nodes);
         this.nodeDataSource = nodeDataSource;
         this.columns = List.copyOf(columns);
+        this.bindingKey = List.copyOf(bindingKey);
         this.databaseStrategy = databaseStrategy;
         this.tableStrategies = tableStrategies;
         this.nodeOf = nodeOf;
@@ -105,7 +108,7 @@ public final class ShardingTable implements RuleTable {
     }
 
     ShardingTable withBindingGroup(int group) {
-        return new ShardingTable(logicTable, nodes, nodeDataSource, columns, databaseStrategy, tableStrategies, nodeOf, group, keyColumn,
+        return new ShardingTable(logicTable, nodes, nodeDataSource, columns, bindingKey, databaseStrategy, tableStrategies, nodeOf, group, keyColumn,
                 keyGenerator, description);
     }
 
@@ -135,6 +138,21 @@ public final class ShardingTable implements RuleTable {
     /** The sharding columns of both strategies, lower case; a column's index here is its column id. */
     public List<String> shardingColumns() {
         return columns;
+    }
+
+    /**
+     * The sharding columns that pick a row's actual table: those of the table strategy, or of the database strategy
+     * when the table strategy reads none (one table per data source, an auto table's single strategy). A join of this
+     * table with another table of its binding group that equates these columns, position by position, pairs rows on
+     * one node, the binding declaration vouching for the coarser columns: an order and its items share the order's
+     * {@code user_id}, so {@code o.order_id = i.order_id} pairs rows of one data source. The coarser columns alone
+     * ({@code o.user_id = i.user_id}) pair an order with the items of its user's other orders, in other tables, which
+     * no binding declaration keeps together.
+     *
+     * @see <a href="https://shardingsphere.apache.org/document/5.4.1/en/features/sharding/concept/#binding-table">ShardingSphere binding tables</a>
+     */
+    public List<String> bindingKey() {
+        return bindingKey;
     }
 
     /** The column id of a sharding column (ignoring case), or -1 when {@code column} does not shard this table. */
