@@ -82,6 +82,14 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
     /** The client's own transaction control takes over from an implicit transaction. */
     void forgetImplicitTransaction();
 
+    /**
+     * An error the proxy raised itself (not a backend's) aborts the transaction it happened in, as
+     * any error does in PostgreSQL: a transaction block then refuses statements until ROLLBACK, and
+     * a pipeline's implicit transaction rolls back at Sync. Nothing happens outside a transaction
+     * or when it has failed already.
+     */
+    void abortTransaction();
+
     /** Remembers a parameter value the client was told, so later changes are reported once. */
     void reported(String name, String value);
 

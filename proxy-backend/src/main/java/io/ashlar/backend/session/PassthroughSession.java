@@ -243,6 +243,24 @@ public final class PassthroughSession implements BackendSession {
         return state == TransactionState.OPEN ? 'T' : state == TransactionState.FAILED ? 'E' : 'I';
     }
 
+    /**
+     * The transaction is on the backend connection, so the backend is made to fail it: a statement
+     * that cannot succeed, whose error nobody sees.
+     */
+    @Override
+    public void abortTransaction() {
+        BackendConnection connection = pinned;
+        if (connection == null || connection.transactionState() != TransactionState.OPEN) {
+            return;
+        }
+        try {
+            TextRows.run(connection, "SELECT CAST('transaction aborted by an error Ashlar reported' AS int)");
+        } catch (SQLException expected) {
+            // The failure is the point: the connection's transaction is now failed.
+        }
+        after(connection, false, false, null);
+    }
+
     /** Cancels the statement running now, if any (called from another thread). */
     @Override
     public void cancel() {

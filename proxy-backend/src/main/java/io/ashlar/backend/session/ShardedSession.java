@@ -1030,6 +1030,15 @@ public final class ShardedSession implements BackendSession {
     }
 
     @Override
+    public void abortTransaction() {
+        if (explicit) {
+            failed = true;
+        } else if (implicit) {
+            implicitFailed = true;
+        }
+    }
+
+    @Override
     public void forgetImplicitTransaction() {
         // The implicit transaction's data sources become the explicit block's.
         if (implicit) {

@@ -443,4 +443,93 @@ final class WireTraceTest {
                 RawConnection.message('f', RawConnection.cString("client gave up")),
                 query("SELECT count(*) FROM wire_copy_fail"));
     }
+
+    @Test
+    void portalLimitReachedExactlyIsSuspendedNotCompleted() throws IOException {
+        // PostgreSQL does not look ahead: an Execute whose limit the rows reach suspends the portal
+        // even when no row is left, and the next Execute completes it with no rows.
+        assertSameTrace("", 1,
+                parse("", "SELECT generate_series(1, 2)"),
+                bind("", ""),
+                execute("", 2),
+                execute("", 2),
+                sync());
+    }
+
+    @Test
+    void sqlCursorReadWithFetchMoveAndExecute() throws IOException {
+        assertSameTrace("", 9,
+                query("BEGIN"),
+                query("DECLARE c SCROLL CURSOR FOR SELECT g, 'r' || g AS label FROM generate_series(1, 10) g ORDER BY g"),
+                query("FETCH 3 FROM c"),
+                query("MOVE FORWARD 2 IN c"),
+                query("FETCH NEXT FROM c"),
+                query("FETCH BACKWARD 2 FROM c"),
+                query("FETCH ABSOLUTE -1 FROM c; FETCH RELATIVE -3 FROM c; FETCH RELATIVE 0 FROM c; FETCH FIRST FROM c"),
+                query("FETCH ALL FROM c; FETCH PRIOR FROM c; MOVE ABSOLUTE 0 IN c; FETCH FORWARD 2 FROM c; CLOSE c"),
+                query("COMMIT"));
+        // A cursor is a portal: the protocol describes and executes it by name.
+        assertSameTrace("", 4,
+                query("BEGIN"),
+                query("DECLARE c CURSOR FOR SELECT g FROM generate_series(1, 3) g"),
+                concat(describe('P', "c"), execute("c", 2), execute("c", 2), execute("c", 2), sync()),
+                query("ROLLBACK"));
+    }
+
+    @Test
+    void boundPortalMovedWithSql() throws IOException {
+        // asyncpg reads a cursor by binding a named portal and skips rows with SQL's MOVE.
+        assertSameTrace("", 5,
+                query("BEGIN"),
+                concat(parse("", "SELECT g FROM generate_series(1, 6) g"), bind("p1", ""), execute("p1", 1), sync()),
+                query("MOVE FORWARD 2 p1"),
+                query("FETCH 2 FROM p1"),
+                query("COMMIT"));
+    }
+
+    @Test
+    void cursorErrorsAsPostgresGivesThem() throws IOException {
+        assertSameTrace("", 9,
+                query("DECLARE c CURSOR FOR SELECT 1"),
+                query("FETCH 1 FROM nothing"),
+                query("BEGIN"),
+                query("DECLARE c NO SCROLL CURSOR FOR SELECT g FROM generate_series(1, 3) g"),
+                query("DECLARE c CURSOR FOR SELECT 2"),
+                query("ROLLBACK"),
+                query("BEGIN; DECLARE d NO SCROLL CURSOR FOR SELECT 1; FETCH 1 FROM d"),
+                query("FETCH BACKWARD 1 FROM d"),
+                query("ROLLBACK"));
+    }
+
+    @Test
+    void cursorWithHoldOutlivesItsTransaction() throws IOException {
+        assertSameTrace("", 8,
+                query("DECLARE h CURSOR WITH HOLD FOR SELECT g FROM generate_series(1, 4) g"),
+                query("FETCH 2 FROM h"),
+                query("BEGIN; DECLARE gone CURSOR WITH HOLD FOR SELECT 1; DECLARE notheld CURSOR FOR SELECT 2"),
+                query("ROLLBACK"),
+                query("FETCH 1 FROM gone"),
+                query("FETCH ALL FROM h"),
+                query("CLOSE ALL"),
+                query("FETCH 1 FROM h"));
+    }
+
+    @Test
+    void multiStatementQueryDeclaresAndReadsInItsOwnTransaction() throws IOException {
+        assertSameTrace("", 2,
+                query("DECLARE c CURSOR FOR SELECT g FROM generate_series(1, 3) g; FETCH 2 FROM c; FETCH ALL IN c"),
+                query("FETCH 1 FROM c"));
+    }
+
+    @Test
+    void cursorDeclaredThroughTheExtendedProtocol() throws IOException {
+        // psycopg: DECLARE with a bound parameter, Describe of the cursor's portal, then FETCH.
+        assertSameTrace("", 4,
+                query("BEGIN"),
+                concat(parse("", "DECLARE \"c\" CURSOR FOR SELECT g FROM generate_series(1, $1::int) g"),
+                        bind("", "", "5"), describe('P', ""), execute("", 0), sync()),
+                concat(describe('P', "c"), sync(),
+                        parse("", "FETCH FORWARD 2 FROM \"c\""), bind("", ""), describe('P', ""), execute("", 0), sync()),
+                query("COMMIT"));
+    }
 }

@@ -37,7 +37,11 @@ import io.netty.channel.Channel;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ManualIoEventLoop;
 import java.sql.SQLException;
+import io.ashlar.parser.lexer.SqlSyntaxException;
+import io.ashlar.parser.lexer.StatementRange;
+import io.ashlar.parser.lexer.StatementSplitter;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -94,6 +98,10 @@ public final class FrontendSession implements ResultSink {
     private volatile ManualIoEventLoop ioLoop;
     private final Map<String, PreparedStatement> statements = new HashMap<>();
     private final Map<String, Portal> portals = new HashMap<>();
+    private final CursorCommands cursors;
+    /** Binary encoders of the columns an Execute sends now (null entries: text). */
+    private ValueEncoder[] rowEncoders;
+    private final PortalRows.RowConsumer toClient;
     private boolean skipping;
     /** A statement whose rows could not run as a backend batch in the current pipeline. */
     private PreparedStatement batchRefused;
@@ -120,6 +128,8 @@ public final class FrontendSession implements ResultSink {
         this.out = new OutputBuffer(channel);
         this.processId = processId;
         this.onClose = onClose;
+        this.cursors = new CursorCommands(portals, backend, this);
+        this.toClient = row -> out.dataRow(row, rowEncoders);
     }
 
     public int processId() {
@@ -356,24 +366,125 @@ public final class FrontendSession implements ResultSink {
     private void simpleQuery(String sql) {
         statements.remove(UNNAMED);
         Portal unnamed = portals.remove(UNNAMED);
-        if (unnamed != null && unnamed.result != null) {
-            unnamed.result.close();
+        if (unnamed != null) {
+            unnamed.close();
         }
         Optional<CannedAnswer> canned = openGauss ? OpenGaussConnectQueries.answer(sql) : Optional.empty();
+        boolean failed = false;
+        List<StatementRange> withCursors;
         if (isBlank(sql)) {
             out.write(EmptyQueryResponse.INSTANCE);
         } else if (canned.isPresent()) {
             answer(canned.get());
         } else if (ParameterCounter.startsWithKeyword(sql, "copy") && mentionsClientStream(sql)) {
             copy(sql);
+        } else if (CursorCommands.mentionsCommand(sql) && (withCursors = cursorStatements(sql)) != null) {
+            failed = runStatements(sql, withCursors);
         } else {
             try {
                 backend.executeSimple(sql, this);
             } catch (StatementFailure failure) {
                 out.error(failure.fields());
+                failed = true;
             }
         }
+        afterTransactionStep(failed);
         readyForQuery();
+    }
+
+    /** The statements of a query string when one of them is a cursor statement, else null. */
+    private static List<StatementRange> cursorStatements(String sql) {
+        List<StatementRange> result;
+        try {
+            result = StatementSplitter.split(sql);
+        } catch (SqlSyntaxException e) {
+            return null; // the backend session reports it
+        }
+        for (StatementRange range : result) {
+            if (CursorCommands.startsCommand(range.text(sql))) {
+                return result;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A query string with cursor statements, run one statement at a time: the cursor statements
+     * here, the rest by the backend session. Several statements outside a transaction block run
+     * in one transaction, as PostgreSQL runs a query string (a cursor without HOLD may be
+     * declared and read in it). True when one failed (its error was sent; the rest did not run).
+     */
+    private boolean runStatements(String sql, List<StatementRange> ranges) {
+        boolean wrap = ranges.size() > 1 && backend.transactionStatus() == 'I' && !controlsTransaction(sql, ranges);
+        try {
+            if (wrap) {
+                backend.executeSimple("BEGIN", ResultSink.DISCARD);
+            }
+            for (StatementRange range : ranges) {
+                String text = range.text(sql);
+                CursorCommands.Command command = CursorCommands.startsCommand(text)
+                        ? cursors.prepare(text, new int[0]) : null;
+                if (command != null) {
+                    emit(cursors.run(command, ParameterValues.NONE));
+                } else {
+                    backend.executeSimple(text, this);
+                }
+            }
+            if (wrap) {
+                backend.executeSimple("COMMIT", ResultSink.DISCARD);
+            }
+            return false;
+        } catch (StatementFailure failure) {
+            out.error(failure.fields());
+            backend.abortTransaction();
+            if (wrap) {
+                try {
+                    backend.executeSimple("ROLLBACK", ResultSink.DISCARD);
+                } catch (StatementFailure ignored) {
+                    // The statement's own error is the one the client gets.
+                }
+            }
+            return true;
+        }
+    }
+
+    private static boolean controlsTransaction(String sql, List<StatementRange> ranges) {
+        for (StatementRange range : ranges) {
+            if (PreparedStatement.isTransactionControl(range.text(sql))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A cursor statement's result in a simple query: a BINARY cursor's rows go out in binary. */
+    private void emit(QueryResult result) throws StatementFailure {
+        for (ErrorFields notice : result.notices()) {
+            out.notice(notice);
+        }
+        if (result.hasRows()) {
+            short[] formats = result instanceof FetchedRows fetched ? fetched.cursorFormats() : new short[0];
+            short[] columnFormats = new short[result.columns().length];
+            if (formats.length == 1) {
+                java.util.Arrays.fill(columnFormats, formats[0]);
+            }
+            ValueEncoder[] encoders = encoders(result.columns(), columnFormats);
+            out.rowDescription(result.columns(), columnFormats);
+            while (result.next()) {
+                out.dataRow(result.row(), encoders);
+            }
+        }
+        out.commandComplete(result.tag());
+    }
+
+    /**
+     * After a query or a Sync: when no transaction is open any more, the one that was (or the
+     * statement's own) has ended, and its portals with it (cursors WITH HOLD stay if it committed).
+     */
+    private void afterTransactionStep(boolean failed) {
+        if (!portals.isEmpty() && backend.transactionStatus() == 'I') {
+            cursors.transactionEnded(!failed && !out.lastTag().equals("ROLLBACK"));
+        }
     }
 
     /** The proxy's own answer to a simple query. */
@@ -522,6 +633,7 @@ public final class FrontendSession implements ResultSink {
         out.error(error);
         out.flush();
         skipping = true;
+        backend.abortTransaction();
     }
 
     private void parse(Parse parse) {
@@ -546,6 +658,9 @@ public final class FrontendSession implements ResultSink {
             out.write(ParseComplete.INSTANCE);
             return;
         }
+        if (CursorCommands.startsCommand(parse.sql()) && parseCursorCommand(name, parse)) {
+            return;
+        }
         BackendSession.Prepared prepared;
         try {
             prepared = backend.prepare(parse.sql(), parse.parameterTypeOids());
@@ -568,6 +683,34 @@ public final class FrontendSession implements ResultSink {
         }
         statements.put(name, statement);
         out.write(ParseComplete.INSTANCE);
+    }
+
+    /**
+     * Parse of a cursor statement, which the proxy answers itself (DECLARE's query is prepared,
+     * and checked as PostgreSQL checks it at Parse, by the backend session). False when the text
+     * is no cursor statement after all.
+     */
+    private boolean parseCursorCommand(String name, Parse parse) {
+        CursorCommands.Command command;
+        try {
+            command = cursors.prepare(parse.sql(), parse.parameterTypeOids());
+            if (command == null) {
+                return false;
+            }
+            int[] types = command.query() != null ? command.query().parameterTypes() : parse.parameterTypeOids();
+            PreparedStatement statement = new PreparedStatement(new BackendSession.Prepared(parse.sql(), types, command),
+                    parse.parameterTypeOids());
+            if (command.query() != null && (!name.isEmpty() || describesNext(name))) {
+                statement.description(new BackendSession.Description(
+                        backend.describe(command.query()).parameterTypes(), Optional.empty()));
+            }
+            statements.put(name, statement);
+        } catch (StatementFailure failure) {
+            failExtended(failure.fields());
+            return true;
+        }
+        out.write(ParseComplete.INSTANCE);
+        return true;
     }
 
     /** Whether the next queued message is a Describe of this statement. */
@@ -603,8 +746,8 @@ public final class FrontendSession implements ResultSink {
         Portal portal = new Portal(statement, ParameterValues.of(statement.prepared.parameterTypes(), formats, values),
                 bind.resultFormats());
         Portal previous = portals.put(portalName, portal);
-        if (previous != null && previous.result != null) {
-            previous.result.close();
+        if (previous != null) {
+            previous.close();
         }
         out.write(BindComplete.INSTANCE);
         if (statement != batchRefused) {
@@ -644,8 +787,8 @@ public final class FrontendSession implements ResultSink {
         }
         // The batch binds the portal it names (the unnamed one): what that portal held is gone.
         Portal previous = portals.remove(batch.portal());
-        if (previous != null && previous.result != null) {
-            previous.result.close();
+        if (previous != null) {
+            previous.close();
         }
         BatchCount count = new BatchCount();
         int[] types = statement.prepared.parameterTypes();
@@ -715,12 +858,15 @@ public final class FrontendSession implements ResultSink {
         BackendSession.Description description = statement.description();
         if (description == null) {
             try {
-                description = backend.describe(statement.prepared);
+                description = statement.prepared.analysis() instanceof CursorCommands.Command command
+                        ? describeCursorCommand(statement, command) : backend.describe(statement.prepared);
             } catch (StatementFailure failure) {
                 failExtended(failure.fields());
                 return;
             }
-            statement.description(description);
+            if (!(statement.prepared.analysis() instanceof CursorCommands.Command)) {
+                statement.description(description);
+            }
         }
         out.write(new ParameterDescription(description.parameterTypes()));
         if (description.columns().isPresent()) {
@@ -728,6 +874,24 @@ public final class FrontendSession implements ResultSink {
         } else {
             out.write(NoData.INSTANCE);
         }
+    }
+
+    /**
+     * A cursor statement's description: DECLARE takes its query's parameters and returns no rows;
+     * FETCH returns the rows of its cursor, if that exists now (as PostgreSQL describes it).
+     */
+    private BackendSession.Description describeCursorCommand(PreparedStatement statement, CursorCommands.Command command)
+            throws StatementFailure {
+        if (command.query() != null) {
+            return new BackendSession.Description(backend.describe(command.query()).parameterTypes(), Optional.empty());
+        }
+        if (command.statement().body() instanceof io.ashlar.parser.statement.FetchStatement fetch && !fetch.move()) {
+            Portal cursor = portals.get(fetch.cursor());
+            if (cursor != null && cursor.result != null && cursor.result.hasRows()) {
+                return new BackendSession.Description(new int[0], Optional.of(cursor.result.columns()));
+            }
+        }
+        return new BackendSession.Description(statement.prepared.parameterTypes(), Optional.empty());
     }
 
     private void describePortal(String name) {
@@ -742,7 +906,10 @@ public final class FrontendSession implements ResultSink {
         QueryResult result = portal.result;
         if (result.hasRows()) {
             short[] formats = portal.formats(result.columns().length);
-            if (encoders(result.columns(), formats) == UNSUPPORTED) {
+            try {
+                encoders(result.columns(), formats);
+            } catch (StatementFailure failure) {
+                failExtended(failure.fields());
                 return;
             }
             out.rowDescription(result.columns(), formats);
@@ -765,6 +932,10 @@ public final class FrontendSession implements ResultSink {
             return true;
         }
         try {
+            if (portal.statement.prepared.analysis() instanceof CursorCommands.Command command) {
+                portal.result = cursors.run(command, portal.parameters);
+                return true;
+            }
             boolean transactionControl = portal.statement.isTransactionControl();
             if (transactionControl) {
                 backend.forgetImplicitTransaction();
@@ -779,32 +950,33 @@ public final class FrontendSession implements ResultSink {
         }
     }
 
-    private static final ValueEncoder[] UNSUPPORTED = new ValueEncoder[0];
-
-    /** Binary encoders per column (null entries for text); {@link #UNSUPPORTED} after reporting an error. */
-    private ValueEncoder[] encoders(ColumnDescription[] columns, short[] formats) {
+    /** Binary encoders per column (null entries for text; null when all are text). */
+    private static ValueEncoder[] encoders(ColumnDescription[] columns, short[] formats) throws StatementFailure {
         ValueEncoder[] result = null;
         for (int i = 0; i < formats.length; i++) {
             if (formats[i] == 1) {
                 ValueEncoder encoder = BinaryEncoders.find(columns[i].typeOid()).orElse(null);
                 if (encoder == null) {
-                    failExtended(ErrorFields.error("0A000", "binary output format is not supported by Ashlar for type oid "
+                    throw new StatementFailure(ErrorFields.error("0A000", "binary output format is not supported by Ashlar for type oid "
                             + columns[i].typeOid() + " (column \"" + columns[i].name() + "\")",
                             "Ask for this column in text format."));
-                    return UNSUPPORTED;
                 }
                 if (result == null) {
                     result = new ValueEncoder[formats.length];
                 }
                 result[i] = encoder;
             } else if (formats[i] != 0) {
-                failExtended(ErrorFields.error("22023", "unsupported format code: " + formats[i]));
-                return UNSUPPORTED;
+                throw new StatementFailure(ErrorFields.error("22023", "unsupported format code: " + formats[i]));
             }
         }
         return result;
     }
 
+    /**
+     * Execute: the portal's next rows, up to the row limit. As in PostgreSQL, a limit that the rows
+     * reached leaves the portal suspended (PortalSuspended), even when no row is left; the next
+     * Execute then completes it with no rows. A cursor's Execute completes with {@code SELECT n}.
+     */
     private void execute(Execute execute) {
         Portal portal = portals.get(execute.portal());
         if (portal == null) {
@@ -829,37 +1001,24 @@ public final class FrontendSession implements ResultSink {
             out.commandComplete(result.tag());
             return;
         }
-        if (portal.completed) {
-            out.commandComplete(rowsTag(result.tag(), 0));
-            return;
-        }
-        ValueEncoder[] encoders = encoders(result.columns(), portal.formats(result.columns().length));
-        if (encoders == UNSUPPORTED) {
-            return;
-        }
+        PortalRows rows = portal.rows();
+        boolean resumed = rows.position() > 0;
         long limit = execute.maxRows() <= 0 ? Long.MAX_VALUE : execute.maxRows();
-        long sent = 0;
+        long sent;
         try {
-            while (sent < limit && (portal.rowPending || result.next())) {
-                portal.rowPending = false;
-                out.dataRow(result.row(), encoders);
-                sent++;
-            }
-            if (sent == limit && result.next()) {
-                portal.rowPending = true;
-                portal.rowsSent += sent;
-                out.write(PortalSuspended.INSTANCE);
-                return;
-            }
+            rowEncoders = encoders(result.columns(), portal.formats(result.columns().length));
+            sent = rows.forward(limit, toClient);
         } catch (StatementFailure failure) {
-            result.close();
             failExtended(failure.fields());
             return;
+        } finally {
+            rowEncoders = null;
         }
-        boolean resumed = portal.rowsSent > 0;
-        portal.completed = true;
-        result.close();
-        out.commandComplete(resumed ? rowsTag(result.tag(), sent) : result.tag());
+        if (sent == limit && limit != Long.MAX_VALUE) {
+            out.write(PortalSuspended.INSTANCE);
+            return;
+        }
+        out.commandComplete(portal.cursor ? "SELECT " + sent : resumed ? rowsTag(result.tag(), sent) : result.tag());
     }
 
     /**
@@ -964,7 +1123,7 @@ public final class FrontendSession implements ResultSink {
             return;
         }
         Portal last = new Portal(statement, rows[rowCount - 1], portal.resultFormats);
-        last.completed = true;
+        last.result = new io.ashlar.backend.sharding.TagResult(tags.length > 0 ? tags[tags.length - 1] : "", List.of());
         portals.put(portalName, last);
     }
 
@@ -1002,8 +1161,8 @@ public final class FrontendSession implements ResultSink {
             statements.remove(close.name());
         } else {
             Portal portal = portals.remove(close.name());
-            if (portal != null && portal.result != null) {
-                portal.result.close();
+            if (portal != null) {
+                portal.close();
             }
         }
         out.write(CloseComplete.INSTANCE);
@@ -1031,14 +1190,13 @@ public final class FrontendSession implements ResultSink {
     }
 
     private void sync() {
+        boolean failed = skipping;
         skipping = false;
         batchRefused = null;
         backend.endImplicitTransaction();
+        afterTransactionStep(failed);
         char status = backend.transactionStatus();
         lastStatus = status;
-        if (status == 'I') {
-            closePortals();
-        }
         out.write(ReadyForQuery.of(status));
         out.flush();
     }
@@ -1062,9 +1220,7 @@ public final class FrontendSession implements ResultSink {
 
     private void closePortals() {
         for (Portal portal : portals.values()) {
-            if (portal.result != null) {
-                portal.result.close();
-            }
+            portal.close();
         }
         portals.clear();
     }

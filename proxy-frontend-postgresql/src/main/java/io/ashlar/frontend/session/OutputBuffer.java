@@ -24,6 +24,7 @@ import java.util.concurrent.locks.LockSupport;
 final class OutputBuffer {
 
     /** Hand over to Netty once this much is pending, even mid-result. */
+    private String lastTag = "";
     private static final int FLUSH_THRESHOLD = 64 * 1024;
 
     private final Channel channel;
@@ -59,6 +60,16 @@ final class OutputBuffer {
 
     void commandComplete(String tag) {
         CommandComplete.encode(buffer(), tag);
+        lastTag = tag;
+    }
+
+    /**
+     * The tag of the last CommandComplete written: whether the statement that ended a transaction
+     * committed it ({@code COMMIT}) or not ({@code ROLLBACK}, also what a COMMIT of a failed
+     * transaction answers).
+     */
+    String lastTag() {
+        return lastTag;
     }
 
     void parameterStatus(String name, String value) {

@@ -4,26 +4,61 @@ import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.QueryResult;
 
 /**
- * A bound statement (Bind): statement, parameter values and the result formats the client asked
- * for; after it ran, its result and how far the client has read it (Execute with a row limit
- * reads it in pieces).
+ * A portal: a bound statement (Bind) or a cursor (DECLARE), one namespace as in PostgreSQL, so that
+ * a client may FETCH from a portal it bound and Execute a cursor it declared. A bound statement
+ * runs when it is first described or executed; a cursor's query ran when it was declared. Then
+ * {@link #rows} reads the result by position.
+ *
+ * @see <a href="https://www.postgresql.org/docs/current/protocol-overview.html#PROTOCOL-QUERY-CONCEPTS">Portals</a>
  */
 final class Portal {
 
     final PreparedStatement statement;
     final ParameterValues parameters;
     final short[] resultFormats;
+    /** Declared with SQL's DECLARE rather than bound. */
+    final boolean cursor;
+    /** WITH HOLD: the cursor outlives the transaction that declared it, if that commits. */
+    final boolean hold;
+    final boolean scrollable;
+    /** Declared in the transaction now open: a rollback takes it away, hold or not. */
+    boolean uncommitted;
     QueryResult result;
-    /** A row read ahead to learn whether more remain after an Execute's limit. */
-    boolean rowPending;
-    long rowsSent;
+    PortalRows rows;
     boolean noticesSent;
-    boolean completed;
 
     Portal(PreparedStatement statement, ParameterValues parameters, short[] resultFormats) {
         this.statement = statement;
         this.parameters = parameters;
         this.resultFormats = resultFormats;
+        this.cursor = false;
+        this.hold = false;
+        this.scrollable = false;
+    }
+
+    private Portal(QueryResult result, short[] resultFormats, boolean hold, boolean scrollable) {
+        this.statement = null;
+        this.parameters = ParameterValues.NONE;
+        this.resultFormats = resultFormats;
+        this.cursor = true;
+        this.hold = hold;
+        this.scrollable = scrollable;
+        this.uncommitted = true;
+        this.result = result;
+        this.rows = new PortalRows(result, scrollable);
+    }
+
+    /** A cursor over the result of its query, which has run. */
+    static Portal declared(QueryResult result, boolean binary, boolean hold, boolean scrollable) {
+        return new Portal(result, binary ? new short[] {1} : new short[0], hold, scrollable);
+    }
+
+    /** The rows of the result, once the statement ran. */
+    PortalRows rows() {
+        if (rows == null) {
+            rows = new PortalRows(result, scrollable);
+        }
+        return rows;
     }
 
     /** The format of each result column: the Bind's codes (none: all text; one: all that one). */
@@ -35,5 +70,11 @@ final class Portal {
             System.arraycopy(resultFormats, 0, result, 0, columnCount);
         }
         return result;
+    }
+
+    void close() {
+        if (result != null) {
+            result.close();
+        }
     }
 }

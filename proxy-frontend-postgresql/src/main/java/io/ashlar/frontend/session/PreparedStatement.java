@@ -30,7 +30,7 @@ final class PreparedStatement {
         return transactionControl;
     }
 
-    private static boolean isTransactionControl(String sql) {
+    static boolean isTransactionControl(String sql) {
         for (String keyword : TRANSACTION_KEYWORDS) {
             if (ParameterCounter.startsWithKeyword(sql, keyword)) {
                 return true;
