@@ -1,0 +1,26 @@
+package io.ashlar.frontend.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A client's {@code client_encoding} is compared as PostgreSQL compares encoding names
+ * ({@code clean_encoding_name} in src/common/encnames.c keeps letters and digits, lower-cased):
+ * asyncpg sends {@code 'utf-8'} with the quotes, JDBC drivers {@code UTF8}, others {@code utf_8}.
+ */
+final class ClientEncodingTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"UTF8", "utf8", "'utf-8'", "UTF-8", "utf_8", "\"Utf8\"", " utf8 "})
+    void everySpellingOfUtf8IsOneName(String spelling) {
+        assertEquals("utf8", PgConnectionHandler.encodingKey(spelling));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"SQL_ASCII", "sql-ascii", "'SQL_ASCII'"})
+    void everySpellingOfSqlAsciiIsOneName(String spelling) {
+        assertEquals("sqlascii", PgConnectionHandler.encodingKey(spelling));
+    }
+}
