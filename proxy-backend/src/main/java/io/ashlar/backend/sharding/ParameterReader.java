@@ -372,24 +372,40 @@ final class ParameterReader {
     // ------------------------------------------------------------------ binary
 
     private static Object binary(int type, byte[] raw) {
-        ByteBuffer b = ByteBuffer.wrap(raw);
         switch (type) {
             case INT2 -> {
-                return raw.length == 2 ? (Object) (int) b.getShort() : wrongLength(raw, 2, "int2");
+                return raw.length == 2 ? (Object) (int) (short) ((raw[0] << 8) | (raw[1] & 0xFF)) : wrongLength(raw, 2, "int2");
             }
             case INT4 -> {
-                return raw.length == 4 ? (Object) b.getInt() : wrongLength(raw, 4, "int4");
+                return raw.length == 4 ? (Object) int32(raw) : wrongLength(raw, 4, "int4");
             }
             case OID -> {
-                return raw.length == 4 ? (Object) Integer.toUnsignedLong(b.getInt()) : wrongLength(raw, 4, "oid");
+                return raw.length == 4 ? (Object) Integer.toUnsignedLong(int32(raw)) : wrongLength(raw, 4, "oid");
             }
             case INT8 -> {
                 if (raw.length != 8) {
                     return wrongLength(raw, 8, "int8");
                 }
-                long value = b.getLong();
+                long value = ((long) int32(raw) << 32) | (int32(raw, 4) & 0xFFFF_FFFFL);
                 return value == (int) value ? (Object) (int) value : (Object) value;
             }
+            default -> {
+                return binaryOther(type, raw);
+            }
+        }
+    }
+
+    private static int int32(byte[] raw) {
+        return int32(raw, 0);
+    }
+
+    private static int int32(byte[] raw, int offset) {
+        return (raw[offset] << 24) | ((raw[offset + 1] & 0xFF) << 16) | ((raw[offset + 2] & 0xFF) << 8) | (raw[offset + 3] & 0xFF);
+    }
+
+    private static Object binaryOther(int type, byte[] raw) {
+        ByteBuffer b = ByteBuffer.wrap(raw);
+        switch (type) {
             case FLOAT4 -> {
                 if (raw.length != 4) {
                     return wrongLength(raw, 4, "float4");
