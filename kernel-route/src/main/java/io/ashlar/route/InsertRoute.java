@@ -9,10 +9,12 @@ import io.ashlar.parser.statement.AnalyzedStatement;
 import io.ashlar.parser.statement.ColumnReference;
 import io.ashlar.parser.statement.InsertStatement;
 import io.ashlar.parser.statement.InsertValue;
+import io.ashlar.parser.statement.ParameterValue;
 import io.ashlar.parser.statement.ProjectionItem;
 import io.ashlar.parser.statement.ProjectionKind;
 import io.ashlar.parser.statement.SelectStatement;
 import io.ashlar.parser.statement.SetOperation;
+import io.ashlar.parser.statement.SqlValue;
 import io.ashlar.parser.statement.TableReference;
 import io.ashlar.parser.statement.ValuesRow;
 import io.ashlar.route.rule.NodeSet;
@@ -93,19 +95,16 @@ final class InsertRoute {
             if (generate) {
                 keys.add(key);
             }
-            if (table.nodeCount() == 1) {
+            if (table.nodeCount() == 1 || tables.parameters.placeholders()) {
                 nodeOfRow[r] = 0;
                 first = 0;
                 continue;
             }
             List<InsertValue> row = rows.get(r).values();
             for (int c = 0; c < positions.length; c++) {
-                values[c] = c == keyColumnId ? key : positions[c] < 0 ? null : rowValue(tables, table, columns.get(c), row, positions[c], r);
+                values[c] = c == keyColumnId ? key : positions[c] < 0 ? null : rowValue(tables, table, columns.get(c), row, positions[c], r, rows.size());
             }
             int node = table.routeRow(values);
-            if (node == ShardingTable.UNUSABLE_VALUE && hasText(values)) {
-                node = 0;
-            }
             if (node < 0) {
                 throw unroutable(table, columns, values, node, r, rows.size());
             }
@@ -143,20 +142,15 @@ final class InsertRoute {
     }
 
     /**
-     * Whether a row gives a sharding value as text. Text an algorithm cannot use ({@code 'abc'} for a number) is for
-     * PostgreSQL to convert to the column's type: the row goes to the first node, where PostgreSQL rejects it with
-     * its own error (22P02), as it would have without the proxy.
+     * The value a row stores into a sharding column, in canonical form. Text of a known text type (a typed parameter,
+     * a cast to text) is the string it is; text of unknown type (a quoted literal, a parameter whose type nobody
+     * knows) that spells an integer is stored as that integer, as PostgreSQL does into an integer column.
+     *
+     * @throws RouteException with the value's own SQLSTATE when the proxy could not read a bound value: a row is
+     *         never placed by a guess
      */
-    private static boolean hasText(Object[] values) {
-        for (Object each : values) {
-            if (each instanceof String) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static Object rowValue(StatementTables tables, ShardingTable table, String column, List<InsertValue> row, int position, int rowIndex) {
+    private static Object rowValue(StatementTables tables, ShardingTable table, String column, List<InsertValue> row, int position, int rowIndex,
+                                   int rowCount) {
         if (position >= row.size()) {
             throw new RouteException("42601", "INSERT has more target columns than expressions (row " + (rowIndex + 1) + ")");
         }
@@ -165,12 +159,29 @@ final class InsertRoute {
             throw ShardedConstructs.refuse("sharding column " + column + " of INSERT into sharded table " + table.logicTable() + " given as "
                     + value.kind().name().toLowerCase(Locale.ROOT) + " " + value.range().text(tables.statement.sql()), "give a literal or a parameter");
         }
-        Object result = ShardingValues.normaliseStored(SqlValues.value(value.value().get(), tables.parameters));
+        SqlValue sqlValue = value.value().get();
+        Object read = SqlValues.value(sqlValue, tables.parameters);
+        if (read instanceof UnreadableValue unreadable) {
+            throw unreadable(table, column, sqlValue, unreadable, rowIndex, rowCount);
+        }
+        Object result = SqlValues.isKnownText(sqlValue, tables.parameters) ? read : ShardingValues.normaliseStored(read);
         if (result == null) {
             throw ShardedConstructs.refuse("NULL in sharding column " + column + " of INSERT into sharded table " + table.logicTable(),
                     "a row without a sharding value has no shard");
         }
         return result;
+    }
+
+    /**
+     * The refusal of a row whose sharding value the proxy could not read: routing it anywhere would be a guess, and a
+     * row on the wrong shard is found by no later query.
+     */
+    private static RouteException unreadable(ShardingTable table, String column, SqlValue value, UnreadableValue unreadable, int row, int rows) {
+        String parameter = value instanceof ParameterValue marker ? "parameter $" + marker.number() : "the value";
+        return new RouteException(unreadable.sqlState(), "cannot route INSERT into sharded table " + table.logicTable() + (rows > 1 ? " (row " + (row + 1) + ")" : "")
+                + ": " + parameter + " for sharding column " + column + " " + unreadable.reason()
+                + "; Ashlar does not place a row by a value it cannot read: bind the value as text or in the binary format of its type,"
+                + " or cast the parameter in the statement ($n::bigint, $n::text)");
     }
 
     private static RouteException unroutable(ShardingTable table, List<String> columns, Object[] values, int node, int row, int rows) {

@@ -63,7 +63,9 @@ public final class RouteEngine {
      * @param parameters the values bound to its parameters
      * @param rules the logical database's compiled rules
      * @throws RouteException with SQLSTATE 0A000 for a construct that cannot be answered across shards, 22023 for a
-     *         sharding value no algorithm accepts, 08P01 for a missing parameter value
+     *         sharding value no algorithm accepts, 08P01 for a missing parameter value, and the value's own SQLSTATE
+     *         for an INSERT row whose sharding value the proxy could not read ({@link UnreadableValue}): no row is
+     *         ever placed on a default node
      */
     public RouteResult route(AnalyzedStatement statement, RouteParameters parameters, ShardingRules rules) {
         switch (statement.kind()) {

@@ -1,5 +1,6 @@
 package io.ashlar.route;
 
+import io.ashlar.parser.statement.LiteralKind;
 import io.ashlar.parser.statement.LiteralValue;
 import io.ashlar.parser.statement.ParameterValue;
 import io.ashlar.parser.statement.SqlValue;
@@ -76,6 +77,27 @@ final class SqlValues {
         return ShardingValues.normalise(result);
     }
 
+    /**
+     * Whether a value is text of a known text type, which PostgreSQL compares and stores as the string it is: a
+     * parameter of a declared or backend-inferred type ({@link RouteParameters#typed}), or a literal or parameter cast
+     * to a text type ({@code '41'::text}, {@code $1::varchar}). A quoted literal or a parameter of unknown type is not:
+     * PostgreSQL converts it to the type of the column it meets, which may be a number.
+     */
+    static boolean isKnownText(SqlValue value, RouteParameters parameters) {
+        return switch (value) {
+            case LiteralValue literal -> literal.kind() == LiteralKind.STRING && isText(typeName(literal.typeName()));
+            case ParameterValue parameter -> parameter.typeName().isPresent() ? isText(typeName(parameter.typeName()))
+                    : parameter.number() >= 1 && parameter.number() <= parameters.count() && parameters.typed(parameter.number() - 1);
+        };
+    }
+
+    private static boolean isText(String type) {
+        return switch (type) {
+            case "text", "varchar", "character varying", "bpchar", "character", "char", "name" -> true;
+            default -> false;
+        };
+    }
+
     static Object literal(LiteralValue literal) {
         String text = literal.value();
         String type = typeName(literal.typeName());
@@ -101,8 +123,15 @@ final class SqlValues {
                 case "numeric", "decimal" -> {
                     return ShardingValues.normalise(new BigDecimal(trimmed));
                 }
-                case "float4", "real", "float8", "float", "double precision" -> {
+                case "float4", "real" -> {
+                    return ShardingValues.normalise(Float.valueOf(trimmed));
+                }
+                case "float8", "float", "double precision" -> {
                     return ShardingValues.normalise(Double.valueOf(trimmed));
+                }
+                case "uuid" -> {
+                    String uuid = ShardingValues.uuid(text);
+                    return uuid == null ? text : uuid;
                 }
                 case "date" -> {
                     return LocalDate.parse(trimmed);
@@ -111,7 +140,7 @@ final class SqlValues {
                     return LocalDateTime.parse(normaliseDateTime(trimmed), DATE_TIME);
                 }
                 case "timestamptz", "timestamp with time zone" -> {
-                    return offsetDateTime(trimmed);
+                    return ShardingValues.normalise(offsetDateTime(trimmed));
                 }
                 case "time", "time without time zone" -> {
                     return LocalTime.parse(trimmed);

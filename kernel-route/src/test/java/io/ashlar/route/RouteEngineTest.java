@@ -140,4 +140,30 @@ class RouteEngineTest {
         assertSame(literal, route("SELECT * FROM t_user WHERE id = $1", "7L"));
         assertSame(literal, route("SELECT * FROM t_user WHERE id = $1", "7.000"));
     }
+
+    @Test
+    void aDescribeRoutesAnInsertOfValuesNotBoundYetToTheFirstNode() {
+        RouteParameters standIns = new RouteParameters() {
+            @Override
+            public int count() {
+                return 2;
+            }
+
+            @Override
+            public Object value(int index) {
+                return null;
+            }
+
+            @Override
+            public boolean placeholders() {
+                return true;
+            }
+        };
+        RouteResult result = engine.route(StatementAnalyzer.analyze("INSERT INTO t_order (order_id, user_id) VALUES ($1, $2)"), standIns, rules);
+        ShardingTable table = (ShardingTable) rules.find("t_order").orElseThrow();
+        assertEquals(List.of(table.unit(0)), result.units());
+        RouteException refused = assertThrows(RouteException.class,
+                () -> route("INSERT INTO t_order (order_id, user_id) VALUES ($1, $2)", "null, null"));
+        assertTrue(refused.getMessage().startsWith("NULL in sharding column"), refused.getMessage());
+    }
 }

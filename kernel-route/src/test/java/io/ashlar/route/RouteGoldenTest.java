@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -28,7 +29,8 @@ import org.junit.jupiter.api.TestFactory;
  * rules: sharding.yaml          (the rule file of the following cases, under route/rules/)
  * === name
  * SQL, one or more lines
- * params: 1, 7L, 'text', null, 2.5, date:2024-01-01, ts:2024-01-01T10:00   (optional)
+ * params: 1, 7L, 'text', null, 2.5, date:2024-01-01, ts:2024-01-01T10:00, tstz:2024-01-01T10:00+01:00   (optional)
+ *         typed:'text' (text of a known type), unreadable:22P03 (a value the proxy could not read)
  * ---
  * expected output (see {@link #print})
  * </pre>
@@ -149,9 +151,12 @@ class RouteGoldenTest {
 
     static RouteParameters parameters(String text) {
         List<Object> values = new ArrayList<>();
+        List<Boolean> typed = new ArrayList<>();
         if (!text.isBlank()) {
             for (String each : split(text)) {
-                values.add(value(each.trim()));
+                String token = each.trim();
+                typed.add(token.startsWith("typed:"));
+                values.add(value(token.startsWith("typed:") ? token.substring("typed:".length()) : token));
             }
         }
         return new RouteParameters() {
@@ -163,6 +168,11 @@ class RouteGoldenTest {
             @Override
             public Object value(int index) {
                 return values.get(index);
+            }
+
+            @Override
+            public boolean typed(int index) {
+                return typed.get(index);
             }
         };
     }
@@ -193,6 +203,12 @@ class RouteGoldenTest {
         }
         if (text.startsWith("date:")) {
             return LocalDate.parse(text.substring(5));
+        }
+        if (text.startsWith("unreadable:")) {
+            return new UnreadableValue(text.substring("unreadable:".length()), "is 3 bytes, but a binary int4 is 4");
+        }
+        if (text.startsWith("tstz:")) {
+            return OffsetDateTime.parse(text.substring(5));
         }
         if (text.startsWith("ts:")) {
             return LocalDateTime.parse(text.substring(3));

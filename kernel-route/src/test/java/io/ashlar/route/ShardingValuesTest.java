@@ -9,6 +9,9 @@ import io.ashlar.route.rule.ShardingValues;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The canonical form of sharding values: the hash of a value must not depend on how the client spelled it. */
@@ -69,5 +72,27 @@ class ShardingValuesTest {
         assertEquals(Integer.valueOf(13), ShardingValues.normaliseStored("13"));
         assertEquals("abc", ShardingValues.normaliseStored("abc"));
         assertEquals(Integer.valueOf(13), ShardingValues.normaliseStored(13L));
+    }
+
+    @Test
+    void everySpellingUuidInAcceptsIsTheCanonicalText() {
+        String canonical = "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11";
+        for (String each : List.of(canonical, "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11", "{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}",
+                "a0eebc999c0b4ef8bb6d6bb9bd380a11", "a0ee-bc99-9c0b-4ef8-bb6d-6bb9-bd38-0a11", "{a0eebc99-9c0b4ef8-bb6d6bb9-bd380a11}")) {
+            assertEquals(canonical, ShardingValues.uuid(each), each);
+        }
+        for (String each : List.of("", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a111", "-a0eebc999c0b4ef8bb6d6bb9bd380a11",
+                "a0eebc999c0b4ef8bb6d6bb9bd380a11-", "a0e-ebc999c0b4ef8bb6d6bb9bd380a11", "{a0eebc999c0b4ef8bb6d6bb9bd380a11", " a0eebc999c0b4ef8bb6d6bb9bd380a11",
+                "g0eebc999c0b4ef8bb6d6bb9bd380a11")) {
+            assertNull(ShardingValues.uuid(each), each);
+        }
+    }
+
+    @Test
+    void aTimestampWithTimeZoneIsItsInstantAtUtc() {
+        OffsetDateTime paris = OffsetDateTime.of(2024, 2, 1, 0, 30, 0, 0, ZoneOffset.ofHours(1));
+        assertEquals(OffsetDateTime.of(2024, 1, 31, 23, 30, 0, 0, ZoneOffset.UTC), ShardingValues.normalise(paris));
+        OffsetDateTime utc = OffsetDateTime.of(2024, 1, 31, 23, 30, 0, 0, ZoneOffset.UTC);
+        assertSame(utc, ShardingValues.normalise(utc));
     }
 }

@@ -2,6 +2,8 @@ package io.ashlar.route.rule;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 
 /**
  * The one canonical Java form of a sharding value that is a number, whatever its spelling: PostgreSQL compares
@@ -30,8 +32,9 @@ public final class ShardingValues {
      * The canonical form of a value: an integral number (Short, Long, BigInteger, a BigDecimal or a finite Double or
      * Float without fraction) becomes the smallest of Integer, Long and BigInteger holding it; another BigDecimal loses
      * its trailing zeros ({@code 1.50} is {@code 1.5}); another Double or Float becomes the BigDecimal of its shortest
-     * decimal form. Anything else (text, dates, {@code null}) is returned as it is. Allocates only when the value
-     * changes form.
+     * decimal form. A timestamp with time zone is the same instant at UTC, whatever offset the client wrote it with
+     * (PostgreSQL stores and compares the instant). Anything else (text, dates, {@code null}) is returned as it is.
+     * Allocates only when the value changes form.
      */
     public static Object normalise(Object value) {
         return switch (value) {
@@ -44,6 +47,7 @@ public final class ShardingValues {
             case BigDecimal number -> decimal(number);
             case Double number -> floating(number);
             case Float number -> floating(number.doubleValue());
+            case OffsetDateTime time -> time.getOffset() == ZoneOffset.UTC ? time : time.withOffsetSameInstant(ZoneOffset.UTC);
             default -> value;
         };
     }
@@ -86,6 +90,50 @@ public final class ShardingValues {
             return number == null ? text : number;
         }
         return normalise(value);
+    }
+
+    /**
+     * The canonical spelling of a UUID ({@code a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}, lower case) from any spelling
+     * PostgreSQL's {@code uuid_in} accepts: optional braces, upper or lower case hex digits, a hyphen optionally after
+     * any group of four digits. PostgreSQL compares UUIDs by their 16 bytes, so every spelling of one must route alike.
+     *
+     * @return the canonical text, or {@code null} when {@code uuid_in} would reject the text
+     * @see <a href="https://www.postgresql.org/docs/current/datatype-uuid.html">8.12. UUID Type</a>
+     */
+    public static String uuid(String text) {
+        int length = text.length();
+        int i = 0;
+        boolean braces = length > 0 && text.charAt(0) == '{';
+        if (braces) {
+            i++;
+        }
+        char[] result = new char[36];
+        int out = 0;
+        for (int b = 0; b < 16; b++) {
+            if (i + 1 >= length || !isHexDigit(text.charAt(i)) || !isHexDigit(text.charAt(i + 1))) {
+                return null;
+            }
+            if (out == 8 || out == 13 || out == 18 || out == 23) {
+                result[out++] = '-';
+            }
+            result[out++] = Character.toLowerCase(text.charAt(i));
+            result[out++] = Character.toLowerCase(text.charAt(i + 1));
+            i += 2;
+            if (i < length && text.charAt(i) == '-' && b % 2 == 1 && b < 15) {
+                i++;
+            }
+        }
+        if (braces) {
+            if (i >= length || text.charAt(i) != '}') {
+                return null;
+            }
+            i++;
+        }
+        return i == length ? new String(result) : null;
+    }
+
+    private static boolean isHexDigit(char c) {
+        return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F';
     }
 
     private static Object integer(BigInteger value) {

@@ -179,10 +179,47 @@ public final class ShardedSession implements BackendSession {
     @Override
     public QueryResult execute(Prepared statement, ParameterValues parameters, ResultSink statusSink,
                                boolean implicitTransaction) throws StatementFailure {
+        int[] routeTypes = routeTypes(statement);
         if (implicitTransaction && !explicit) {
             implicit = true;
         }
-        return run((Plan) statement.analysis(), parameters, statusSink);
+        return run((Plan) statement.analysis(), parameters, routeTypes, statusSink);
+    }
+
+    /**
+     * The types the parameters' values are read with to route the statement: PostgreSQL's. The
+     * declared ones when the client declared every type; else what a backend's Describe of the
+     * statement reported (its ParameterDescription: for {@code user_id = $1} the column's type),
+     * learnt once per SQL text and declared types for all sessions, and asked for here when no
+     * Describe happened yet (a Bind of an unnamed statement with no Describe before it). Without
+     * this, asyncpg's binary int4 of unspecified type read as garbage text and its rows all went
+     * to one shard. A Describe refused by the route (stand-in values) leaves the types unknown:
+     * text is then considered both as text and as number, binary is unreadable.
+     */
+    private int[] routeTypes(Prepared statement) throws StatementFailure {
+        int[] declared = statement.parameterTypes();
+        boolean unspecified = false;
+        for (int each : declared) {
+            unspecified |= each == 0;
+        }
+        Plan plan = (Plan) statement.analysis();
+        if (!unspecified || plan.statement().tables().isEmpty()) {
+            return declared;
+        }
+        int[] learnt = plan.parameterTypes(declared, database.plans().schemaEpoch());
+        if (learnt != Plan.NOT_LEARNT) {
+            return learnt;
+        }
+        try {
+            int[] result = describe(statement).parameterTypes();
+            return result.length == declared.length ? result : declared;
+        } catch (StatementFailure failure) {
+            if (failure.getCause() == null) {
+                return declared;
+            }
+            afterFailure(false);
+            throw failure;
+        }
     }
 
     /**
@@ -204,13 +241,14 @@ public final class ShardedSession implements BackendSession {
             return new BatchOutcome(new String[0], 0, ErrorFields.error("25P02",
                     "current transaction is aborted, commands ignored until end of transaction block"));
         }
+        int[] routeTypes = routeTypes(statement);
         int dataSourceCount = database.dataSources().size();
         ShardedExecution.SingleUnit[] units = new ShardedExecution.SingleUnit[rows.length];
         int[] perDataSource = new int[dataSourceCount];
         for (int i = 0; i < rows.length; i++) {
             ShardedExecution execution;
             try {
-                execution = ShardedExecution.plan(database, plan, rows[i], new RouteValues(rows[i]));
+                execution = ShardedExecution.plan(database, plan, rows[i], new RouteValues(rows[i], routeTypes));
             } catch (RouteException e) {
                 return null;
             }
@@ -312,6 +350,7 @@ public final class ShardedSession implements BackendSession {
     @Override
     public Description describe(Prepared statement) throws StatementFailure {
         Plan plan = (Plan) statement.analysis();
+        long schemaEpoch = database.plans().schemaEpoch();
         ShardedExecution.Target target;
         try {
             target = ShardedExecution.representative(database, plan, new UnknownParameters(statement.parameterTypes().length, null));
@@ -336,6 +375,7 @@ public final class ShardedSession implements BackendSession {
         if (result.error() != null) {
             throw new StatementFailure(ErrorFields.from(result.error()), result.error());
         }
+        plan.learnParameterTypes(statement.parameterTypes(), types, schemaEpoch);
         return new Description(types, result.hasRows() ? Optional.of(target.visible(result.columns())) : Optional.empty());
     }
 
@@ -345,11 +385,20 @@ public final class ShardedSession implements BackendSession {
         public Object value(int index) {
             return standIn;
         }
+
+        @Override
+        public boolean placeholders() {
+            return true;
+        }
     }
 
     // ------------------------------------------------------------------ one statement
 
     private QueryResult run(Plan plan, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+        return run(plan, parameters, parameters.types(), sink);
+    }
+
+    private QueryResult run(Plan plan, ParameterValues parameters, int[] routeTypes, ResultSink sink) throws StatementFailure {
         AnalyzedStatement statement = plan.statement();
         StatementKind kind = statement.kind();
         if (failed && !(kind == StatementKind.TRANSACTION && endsFailedBlock((TransactionStatement) statement.body()))) {
@@ -379,7 +428,7 @@ public final class ShardedSession implements BackendSession {
             case DEALLOCATE:
                 return sqlDeallocate((DeallocateStatement) statement.body());
             default:
-                return routed(plan, parameters, sink);
+                return routed(plan, parameters, routeTypes, sink);
         }
     }
 
@@ -463,10 +512,10 @@ public final class ShardedSession implements BackendSession {
                 || command == TransactionCommand.ROLLBACK_TO_SAVEPOINT;
     }
 
-    private QueryResult routed(Plan plan, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+    private QueryResult routed(Plan plan, ParameterValues parameters, int[] routeTypes, ResultSink sink) throws StatementFailure {
         ShardedExecution execution;
         try {
-            execution = ShardedExecution.plan(database, plan, parameters, new RouteValues(parameters));
+            execution = ShardedExecution.plan(database, plan, parameters, new RouteValues(parameters, routeTypes));
         } catch (RouteException e) {
             throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
         }
@@ -507,7 +556,10 @@ public final class ShardedSession implements BackendSession {
         if (execution.changesRules()) {
             database.updateRules(execution::rulesAfter);
         }
-        CommandTags.Effect text = CommandTags.textEffect(plan.statement().sql());
+        if (plan.statement().kind() == StatementKind.DDL) {
+            database.plans().schemaChanged();
+        }
+        CommandTags.Effect text = plan.textEffect();
         for (int i = 0; i < dataSources.length; i++) {
             if (execution.boundSession() || text == CommandTags.Effect.SESSION_STATE) {
                 bound[dataSources[i]] = true;

@@ -9,12 +9,27 @@ import io.ashlar.rewrite.StatementRewriter;
  */
 public final class Plan {
 
+    /** {@link #parameterTypes(int[], long)} when no backend has described the statement yet. */
+    public static final int[] NOT_LEARNT = new int[0];
+
     private final AnalyzedStatement statement;
     private final StatementRewriter rewriter;
+    private final io.ashlar.backend.execute.CommandTags.Effect textEffect;
+    private volatile LearntTypes learntTypes;
+
+    /** Parameter types a backend inferred for declared types, at a schema epoch of the {@link PlanCache}. */
+    private record LearntTypes(int[] declared, int[] types, long epoch) {
+    }
 
     Plan(AnalyzedStatement statement) {
         this.statement = statement;
         this.rewriter = StatementRewriter.of(statement);
+        this.textEffect = io.ashlar.backend.execute.CommandTags.textEffect(statement.sql());
+    }
+
+    /** What the text says about the session (a set_config call, a session advisory lock), worked out once. */
+    public io.ashlar.backend.execute.CommandTags.Effect textEffect() {
+        return textEffect;
     }
 
     public AnalyzedStatement statement() {
@@ -24,5 +39,29 @@ public final class Plan {
     /** The statement's rewriter, which caches the SQL it builds per unit shape. */
     public StatementRewriter rewriter() {
         return rewriter;
+    }
+
+    /**
+     * The types PostgreSQL gives this statement's parameters when the client declares
+     * {@code declared} (0 where it leaves the type to the server), as a backend's Describe
+     * reported them (its ParameterDescription) since the last schema change the proxy saw.
+     * Clients that leave types unspecified (asyncpg, node-postgres, psycopg's text) send the
+     * same text again and again: one Describe serves every session and execution of it.
+     *
+     * @return the types, or {@link #NOT_LEARNT}
+     */
+    public int[] parameterTypes(int[] declared, long schemaEpoch) {
+        LearntTypes learnt = learntTypes;
+        if (learnt != null && learnt.epoch == schemaEpoch && java.util.Arrays.equals(learnt.declared, declared)) {
+            return learnt.types;
+        }
+        return NOT_LEARNT;
+    }
+
+    /** Remembers what a backend's Describe said the parameter types are (one set of declared types at a time). */
+    public void learnParameterTypes(int[] declared, int[] types, long schemaEpoch) {
+        if (types.length == declared.length) {
+            learntTypes = new LearntTypes(declared.clone(), types.clone(), schemaEpoch);
+        }
     }
 }

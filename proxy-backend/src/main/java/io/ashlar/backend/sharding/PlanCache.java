@@ -14,6 +14,7 @@ public final class PlanCache {
     private static final int MAX_ENTRIES = 20_000;
 
     private final ConcurrentHashMap<String, Plan> plans = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong schemaEpoch = new java.util.concurrent.atomic.AtomicLong();
 
     /** The plan for this SQL text; analyses it on a miss. Lexer errors propagate as SqlSyntaxException. */
     public Plan get(String sql) {
@@ -33,5 +34,15 @@ public final class PlanCache {
 
     public int size() {
         return plans.size();
+    }
+
+    /** Counts the schema changes the proxy ran (DDL): parameter types learnt before one are not trusted after it. */
+    public long schemaEpoch() {
+        return schemaEpoch.get();
+    }
+
+    /** A DDL statement ran: what backends said about parameter types may have changed. */
+    public void schemaChanged() {
+        schemaEpoch.incrementAndGet();
     }
 }
