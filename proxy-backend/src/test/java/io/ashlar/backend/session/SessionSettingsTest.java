@@ -13,9 +13,9 @@ class SessionSettingsTest {
                 new String[] {"\"$user\", public", "it's"});
         assertEquals("SELECT pg_catalog.set_config('search_path', '\"$user\", public', false), "
                 + "pg_catalog.set_config('application_name', 'it''s', false)", s.applySql(false));
-        assertEquals("RESET ALL;SELECT pg_catalog.set_config('search_path', '\"$user\", public', false), "
+        assertEquals("SET SESSION AUTHORIZATION DEFAULT;RESET ROLE;RESET ALL;SELECT pg_catalog.set_config('search_path', '\"$user\", public', false), "
                 + "pg_catalog.set_config('application_name', 'it''s', false)", s.applySql(true));
-        assertEquals("RESET ALL;", SessionSettings.EMPTY.applySql(true));
+        assertEquals("SET SESSION AUTHORIZATION DEFAULT;RESET ROLE;RESET ALL;", SessionSettings.EMPTY.applySql(true));
     }
 
     @Test
