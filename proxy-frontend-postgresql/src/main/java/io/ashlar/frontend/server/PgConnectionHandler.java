@@ -13,6 +13,7 @@ import io.ashlar.frontend.protocol.CancelRequest;
 import io.ashlar.frontend.protocol.ClientDialect;
 import io.ashlar.frontend.protocol.EncryptionRefused;
 import io.ashlar.frontend.protocol.ErrorResponse;
+import io.ashlar.frontend.protocol.ErrorResponseProtocol2;
 import io.ashlar.frontend.protocol.FrontendMessage;
 import io.ashlar.frontend.protocol.GSSENCRequest;
 import io.ashlar.frontend.protocol.NegotiateProtocolVersion;
@@ -98,6 +99,10 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
                 ctx.close();
             }
             case StartupMessage s -> startup(ctx, s);
+            case FrontendMessage.Malformed m when m.protocol2() -> {
+                state = State.CLOSED;
+                ctx.writeAndFlush(ErrorResponseProtocol2.fatal(m.reason())).addListener(ChannelFutureListener.CLOSE);
+            }
             case FrontendMessage.Malformed m -> fatal(ctx, m.sqlState(), m.reason());
             default -> fatal(ctx, "08P01", "expected a startup packet");
         }
