@@ -10,7 +10,9 @@ import java.util.Objects;
  * @param name user name
  * @param host host pattern ({@code %} for any)
  * @param password clear-text password; the proxy derives SCRAM/MD5/SHA256 verifiers from it
- * @param authenticationMethod {@code scram-sha-256} (the default), {@code md5} or {@code password}
+ * @param authenticationMethod {@code scram-sha-256}, {@code md5}, {@code password}, or {@link #PROTOCOL_DEFAULT}
+ *     when the configuration names none
+ * @see <a href="https://shardingsphere.apache.org/document/5.4.1/en/user-manual/shardingsphere-proxy/yaml-config/authority/">ShardingSphere-Proxy authority</a>
  */
 public record ProxyUser(String name, String host, String password, String authenticationMethod) {
 
@@ -18,10 +20,19 @@ public record ProxyUser(String name, String host, String password, String authen
     public static final String MD5 = "md5";
     public static final String PASSWORD = "password";
 
+    /**
+     * No method named in the configuration: the client protocol's own default, as ShardingSphere-Proxy
+     * chooses it ("according to the frontend protocol"): MD5 for PostgreSQL clients, which every
+     * PostgreSQL driver speaks (pgjdbc before 42.2 and BenchmarkSQL's bundled driver have no SCRAM),
+     * and openGauss's SHA256 exchange for openGauss clients. Never written to configuration: a user
+     * with this method is a user without {@code authenticationMethod}.
+     */
+    public static final String PROTOCOL_DEFAULT = "protocol-default";
+
     public ProxyUser {
         Objects.requireNonNull(name, "name");
         host = host == null || host.isEmpty() ? "%" : host;
         password = password == null ? "" : password;
-        authenticationMethod = authenticationMethod == null ? SCRAM_SHA_256 : authenticationMethod;
+        authenticationMethod = authenticationMethod == null ? PROTOCOL_DEFAULT : authenticationMethod;
     }
 }

@@ -21,7 +21,12 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * A user's authentication method is, in order: Ashlar's own per-user {@code authenticationMethod}
  * ({@code scram-sha-256}, {@code md5}, {@code password}); the type of the authenticator its
- * {@code authenticationMethodName} names; the type of {@code defaultAuthenticator}; {@code scram-sha-256}.
+ * {@code authenticationMethodName} names; the type of {@code defaultAuthenticator}; and when none of
+ * these is given, {@link ProxyUser#PROTOCOL_DEFAULT}, ShardingSphere-Proxy's "according to the frontend
+ * protocol": MD5 for PostgreSQL clients, SHA256 for openGauss clients. The authenticator types are
+ * ShardingSphere's for PostgreSQL and openGauss ({@code MD5}, {@code PASSWORD}, {@code SCRAM_SHA256}),
+ * where {@code SCRAM_SHA256} is real SCRAM-SHA-256 for PostgreSQL clients (ShardingSphere 5.4 and 5.5
+ * still answer it with MD5) and openGauss's SHA256 for openGauss clients.
  *
  * <p>Privilege providers that restrict users to some databases ({@code DATABASE_PERMITTED}) are refused rather than
  * silently widened: every Ashlar user may use every logical database.
@@ -53,7 +58,7 @@ final class AuthorityReader {
         List<ProxyUser> result = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (ConfigNode each : authority.list("users")) {
-            ProxyUser user = readUser(authority, each, authenticators, defaultMethod.orElse(ProxyUser.SCRAM_SHA_256));
+            ProxyUser user = readUser(authority, each, authenticators, defaultMethod.orElse(ProxyUser.PROTOCOL_DEFAULT));
             if (!seen.add(user.name().toLowerCase(Locale.ROOT) + "@" + user.host().toLowerCase(Locale.ROOT))) {
                 throw authority.error(each, "user " + user.name() + "@" + user.host() + " is defined twice");
             }

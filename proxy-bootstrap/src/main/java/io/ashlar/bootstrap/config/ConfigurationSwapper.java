@@ -74,7 +74,8 @@ public final class ConfigurationSwapper {
 
     /**
      * Server configuration as server.yaml text (users in the 5.4+ {@code authority:} form, with Ashlar's
-     * {@code authenticationMethod}).
+     * {@code authenticationMethod} for a user that has one; a user without one reads back as the
+     * protocol's default, as written).
      *
      * @param server the server configuration
      * @return YAML text
@@ -98,7 +99,9 @@ public final class ConfigurationSwapper {
             List<NodeTuple> user = new ArrayList<>();
             put(user, "user", text(each.name() + "@" + each.host()));
             put(user, "password", text(each.password()));
-            put(user, "authenticationMethod", text(each.authenticationMethod()));
+            if (!ProxyUser.PROTOCOL_DEFAULT.equals(each.authenticationMethod())) {
+                put(user, "authenticationMethod", text(each.authenticationMethod()));
+            }
             users.add(mapping(user));
         }
         List<NodeTuple> authority = new ArrayList<>();

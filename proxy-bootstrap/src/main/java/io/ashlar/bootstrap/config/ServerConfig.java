@@ -16,7 +16,7 @@ import java.util.Objects;
 public record ServerConfig(ModeConfig mode, List<ProxyUser> users, ServerProps props) {
 
     /** The user of a server.yaml that names none, as in ShardingSphere's examples. */
-    public static final ProxyUser DEFAULT_USER = new ProxyUser("root", "%", "root", ProxyUser.SCRAM_SHA_256);
+    public static final ProxyUser DEFAULT_USER = new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT);
 
     /** The configuration without any server.yaml. */
     public static final ServerConfig DEFAULTS = new ServerConfig(ModeConfig.STANDALONE, List.of(DEFAULT_USER), ServerProps.DEFAULTS);

@@ -26,12 +26,27 @@ class ExampleConfigTest {
 
     private static final Pattern INSERT = Pattern.compile("INSERT INTO (t_order|t_order_item)_(\\d) .*");
 
+    /** SCRAM-SHA-256 for every user of the shipped server.yaml is one "#" away, as its comment says. */
+    @Test
+    void scramForEveryUserIsOneLineAway() throws java.io.IOException {
+        String shipped = Files.readString(projectRoot().resolve("conf/server.yaml"));
+        String scram = shipped.replace("\n#  defaultAuthenticator: scram_sha256\n", "\n  defaultAuthenticator: scram_sha256\n");
+        assertFalse(scram.equals(shipped), "conf/server.yaml no longer has the commented-out defaultAuthenticator line");
+        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.SCRAM_SHA_256),
+                new ProxyUser("sharding", "%", "sharding", ProxyUser.SCRAM_SHA_256)),
+                ProxyConfigurationLoader.loadServer("server.yaml", scram).users());
+        String oneUser = shipped.replace("\n#      authenticationMethodName: scram_sha256\n", "\n      authenticationMethodName: scram_sha256\n");
+        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT),
+                new ProxyUser("sharding", "%", "sharding", ProxyUser.SCRAM_SHA_256)),
+                ProxyConfigurationLoader.loadServer("server.yaml", oneUser).users());
+    }
+
     @Test
     void loadsTheExampleConfDirectory() {
         ProxyConfiguration config = ProxyConfigurationLoader.load(projectRoot().resolve("conf"));
         assertEquals(ModeConfig.STANDALONE, config.server().mode());
-        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.SCRAM_SHA_256),
-                new ProxyUser("sharding", "%", "sharding", ProxyUser.SCRAM_SHA_256)), config.server().users());
+        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT),
+                new ProxyUser("sharding", "%", "sharding", ProxyUser.PROTOCOL_DEFAULT)), config.server().users());
         assertEquals(ServerProps.DEFAULTS, new ServerProps(5433, "0.0.0.0", 0, false, false, -1, 1, Optional.empty(), 128, 0, 1024));
         assertEquals(new ServerProps(5433, "0.0.0.0", 0, false, false, -1, 1, Optional.of("PostgreSQL"), 128, 0, 1024), config.server().props());
         checkShardingLayout(config.databases().get(0));

@@ -27,7 +27,7 @@ class ServerConfigTest {
 
     @Test
     void emptyOrUserlessServerYamlGivesRootRoot() {
-        ProxyUser root = new ProxyUser("root", "%", "root", ProxyUser.SCRAM_SHA_256);
+        ProxyUser root = new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT);
         assertEquals(ServerConfig.DEFAULTS, load(""));
         assertEquals(ServerConfig.DEFAULTS, load("# nothing but a comment\n"));
         assertEquals(List.of(root), load("props:\n  sql-show: true\n").users());
@@ -53,10 +53,10 @@ class ServerConfigTest {
                   - !SQL_PARSER
                     sqlCommentParseEnabled: true
                 """);
-        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.SCRAM_SHA_256),
-                new ProxyUser("sharding", "%", "sharding", ProxyUser.SCRAM_SHA_256),
-                new ProxyUser("app", "10.1.2.3", "pa:ss@word", ProxyUser.SCRAM_SHA_256),
-                new ProxyUser("nohost", "%", "secret", ProxyUser.SCRAM_SHA_256)), server.users());
+        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT),
+                new ProxyUser("sharding", "%", "sharding", ProxyUser.PROTOCOL_DEFAULT),
+                new ProxyUser("app", "10.1.2.3", "pa:ss@word", ProxyUser.PROTOCOL_DEFAULT),
+                new ProxyUser("nohost", "%", "secret", ProxyUser.PROTOCOL_DEFAULT)), server.users());
     }
 
     @Test
@@ -73,7 +73,7 @@ class ServerConfigTest {
                     privilege:
                       type: ALL_PERMITTED
                 """);
-        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.SCRAM_SHA_256),
+        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT),
                 new ProxyUser("old", "127.0.0.1", "123", ProxyUser.MD5)), server.users());
     }
 
@@ -103,6 +103,40 @@ class ServerConfigTest {
     }
 
     @Test
+    void noAuthenticatorNamedMeansTheProtocolDefaultAndScramIsOneLineAway() {
+        String users = """
+                authority:
+                  users:
+                    - user: root@%
+                      password: root
+                    - user: old
+                      password: old
+                      authenticationMethodName: md5
+                  authenticators:
+                    md5:
+                      type: md5
+                    scram_sha256:
+                      type: SCRAM_SHA256
+                """;
+        assertEquals(List.of(ProxyUser.PROTOCOL_DEFAULT, ProxyUser.MD5),
+                load(users).users().stream().map(ProxyUser::authenticationMethod).toList());
+        assertEquals(List.of(ProxyUser.SCRAM_SHA_256, ProxyUser.MD5),
+                load(users + "  defaultAuthenticator: scram_sha256\n").users().stream().map(ProxyUser::authenticationMethod).toList());
+        ServerConfig rule53 = load("""
+                rules:
+                  - !AUTHORITY
+                    users:
+                      - user: root@%
+                        password: root
+                    authenticators:
+                      scram:
+                        type: SCRAM_SHA256
+                    defaultAuthenticator: scram
+                """);
+        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.SCRAM_SHA_256)), rule53.users());
+    }
+
+    @Test
     void userErrors() {
         assertErrorContains("authority.users[0]: expected <user>@<host>:<password>, got 'root'", "authority:\n  users:\n    - root\n");
         assertErrorContains("authority.users[1]: user ROOT@% is defined twice",
@@ -113,6 +147,13 @@ class ServerConfigTest {
                 "authority:\n  users:\n    - user: a\n      authenticationMethod: sha1\n");
         assertErrorContains("authority.authenticators.native.type: authenticator type 'MYSQL_NATIVE_PASSWORD' is not supported by Ashlar",
                 "authority:\n  authenticators:\n    native:\n      type: MYSQL_NATIVE_PASSWORD\n");
+        assertErrorContains("authority.authenticators.scram.type: authenticator type 'SCRAM_SHA512' is not supported by Ashlar "
+                + "(expected MD5, SCRAM_SHA256 or PASSWORD)",
+                "authority:\n  users: [root@%:root]\n  authenticators:\n    scram:\n      type: SCRAM_SHA512\n");
+        assertErrorContains("authority.authenticators.scram: missing 'type'",
+                "authority:\n  users: [root@%:root]\n  authenticators:\n    scram:\n      props: {}\n");
+        assertErrorContains("authority.defaultAuthenticator: defaultAuthenticator 'scram' is not defined in 'authenticators'",
+                "authority:\n  users: [root@%:root]\n  defaultAuthenticator: scram\n");
         assertErrorContains("authority.privilege.type: privilege type 'DATABASE_PERMITTED' is not supported by Ashlar",
                 "authority:\n  users: [root@%:root]\n  privilege:\n    type: DATABASE_PERMITTED\n    props:\n      user-database-mappings: root@%=sharding_db\n");
         assertErrorContains("users are configured twice: in 'authority' and in a '!AUTHORITY' rule",

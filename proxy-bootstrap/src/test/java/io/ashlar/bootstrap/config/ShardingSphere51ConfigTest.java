@@ -24,8 +24,8 @@ class ShardingSphere51ConfigTest {
         ProxyConfiguration config = ProxyConfigurationLoader.load(ConfigTestSupport.resourceDir("ss51-2shard"));
         ServerConfig server = config.server();
         assertEquals(ModeConfig.STANDALONE, server.mode());
-        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.SCRAM_SHA_256),
-                new ProxyUser("sharding", "%", "sharding", ProxyUser.SCRAM_SHA_256)), server.users());
+        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT),
+                new ProxyUser("sharding", "%", "sharding", ProxyUser.PROTOCOL_DEFAULT)), server.users());
         assertEquals(ServerProps.DEFAULT_PORT, server.props().port());
         assertEquals(-1, server.props().backendQueryFetchSize());
         assertEquals(1, server.props().maxConnectionsSizePerQuery());

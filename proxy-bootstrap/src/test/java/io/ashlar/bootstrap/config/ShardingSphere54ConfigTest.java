@@ -111,7 +111,7 @@ class ShardingSphere54ConfigTest {
         assertEquals("JDBC", config55.server().mode().repository().orElseThrow().type());
         assertEquals(6543, config55.server().props().port());
         assertEquals("127.0.0.1", config55.server().props().bindAddress());
-        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.SCRAM_SHA_256)), config55.server().users());
+        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT)), config55.server().users());
         assertEquals(1, config55.databases().size());
         assertEquals("sharding_db", config55.databases().get(0).name());
     }

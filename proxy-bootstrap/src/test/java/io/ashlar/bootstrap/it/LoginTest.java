@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.postgresql.PGConnection;
 
@@ -57,7 +60,8 @@ final class LoginTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {ProxiedPostgres.SCRAM_USER, ProxiedPostgres.MD5_USER, ProxiedPostgres.PASSWORD_USER})
+    @ValueSource(strings = {ProxiedPostgres.SCRAM_USER, ProxiedPostgres.MD5_USER, ProxiedPostgres.PASSWORD_USER,
+            ProxiedPostgres.DEFAULT_METHOD_USER})
     void rightPasswordLogsIn(String user) throws SQLException {
         try (Connection c = login(ProxiedPostgres.DATABASE, user, ProxiedPostgres.password(user));
              Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT 40 + 2")) {
@@ -68,17 +72,35 @@ final class LoginTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {ProxiedPostgres.SCRAM_USER, ProxiedPostgres.MD5_USER, ProxiedPostgres.PASSWORD_USER})
+    @ValueSource(strings = {ProxiedPostgres.SCRAM_USER, ProxiedPostgres.MD5_USER, ProxiedPostgres.PASSWORD_USER,
+            ProxiedPostgres.DEFAULT_METHOD_USER})
     void wrongPasswordIsRefusedWith28P01(String user) {
         assertLoginFails("28P01", ProxiedPostgres.DATABASE, user, ProxiedPostgres.password(user) + "x");
         assertLoginFails("28P01", ProxiedPostgres.DATABASE, user, ProxiedPostgres.password(user).toUpperCase(Locale.ROOT));
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {ProxiedPostgres.SCRAM_USER, ProxiedPostgres.MD5_USER, ProxiedPostgres.PASSWORD_USER})
+    @ValueSource(strings = {ProxiedPostgres.SCRAM_USER, ProxiedPostgres.MD5_USER, ProxiedPostgres.PASSWORD_USER,
+            ProxiedPostgres.DEFAULT_METHOD_USER})
     void anotherUsersPasswordIsRefusedWith28P01(String user) {
         String other = user.equals(ProxiedPostgres.SCRAM_USER) ? ProxiedPostgres.MD5_USER : ProxiedPostgres.SCRAM_USER;
         assertLoginFails("28P01", ProxiedPostgres.DATABASE, user, ProxiedPostgres.password(other));
+    }
+
+    /**
+     * The request each user gets after its StartupMessage: a user whose configuration names no method
+     * gets AuthenticationMD5Password, as from ShardingSphere-Proxy, so that every PostgreSQL client can log in.
+     */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({ProxiedPostgres.DEFAULT_METHOD_USER + ", 5", ProxiedPostgres.MD5_USER + ", 5",
+            ProxiedPostgres.SCRAM_USER + ", 10", ProxiedPostgres.PASSWORD_USER + ", 3"})
+    void eachUserIsAskedForItsMethod(String user, int authenticationCode) throws IOException {
+        try (RawConnection raw = new RawConnection(server.proxyPort())) {
+            raw.send(RawConnection.startupPacket(user, ProxiedPostgres.DATABASE));
+            RawConnection.Message request = raw.read();
+            assertEquals('R', request.type(), request::toString);
+            assertEquals(authenticationCode, ByteBuffer.wrap(request.body()).getInt(), request::toString);
+        }
     }
 
     @Test

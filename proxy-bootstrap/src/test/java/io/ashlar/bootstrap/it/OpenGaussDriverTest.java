@@ -95,11 +95,12 @@ final class OpenGaussDriverTest {
      * Driver 6.0.2-og refuses {@code protocolVersion=350} itself (its PGProperty allows only "3"),
      * so protocol 3.50 is spoken by hand here, with the driver's own SHA256 digest code.
      */
-    @Test
-    void sha256LoginOverProtocol350() throws Exception {
-        String password = ProxiedPostgres.password(ProxiedPostgres.SCRAM_USER);
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {ProxiedPostgres.SCRAM_USER, ProxiedPostgres.DEFAULT_METHOD_USER})
+    void sha256LoginOverProtocol350(String user) throws Exception {
+        String password = ProxiedPostgres.password(user);
         try (RawConnection raw = new RawConnection(server.proxyPort())) {
-            List<RawConnection.Message> messages = logIn350(raw, password);
+            List<RawConnection.Message> messages = logIn350(raw, user, password);
             assertEquals('Z', messages.getLast().type(), messages::toString);
             for (RawConnection.Message m : messages) {
                 assertTrue(m.type() != 'E' && m.type() != 'v', () -> "unexpected " + m);
@@ -113,15 +114,15 @@ final class OpenGaussDriverTest {
                     && new String(m.body(), StandardCharsets.UTF_8).endsWith("42")), answer::toString);
         }
         try (RawConnection raw = new RawConnection(server.proxyPort())) {
-            List<RawConnection.Message> messages = logIn350(raw, password + "x");
+            List<RawConnection.Message> messages = logIn350(raw, user, password + "x");
             assertEquals('E', messages.getLast().type(), messages::toString);
             assertTrue(new String(messages.getLast().body(), StandardCharsets.UTF_8).contains("C28P01"), messages::toString);
         }
     }
 
     /** Startup for protocol 3.50, the SHA256 request (no iteration count: 2048), the driver's answer to it. */
-    private static List<RawConnection.Message> logIn350(RawConnection raw, String password) throws Exception {
-        byte[] startup = RawConnection.startupPacket(ProxiedPostgres.SCRAM_USER, ProxiedPostgres.DATABASE);
+    private static List<RawConnection.Message> logIn350(RawConnection raw, String user, String password) throws Exception {
+        byte[] startup = RawConnection.startupPacket(user, ProxiedPostgres.DATABASE);
         startup[7] = 50; // Int32 length, then Int16 major 3, Int16 minor 50
         raw.send(startup);
         RawConnection.Message request = raw.read();
@@ -153,7 +154,7 @@ final class OpenGaussDriverTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {ProxiedPostgres.SCRAM_USER, ProxiedPostgres.MD5_USER})
+    @ValueSource(strings = {ProxiedPostgres.SCRAM_USER, ProxiedPostgres.MD5_USER, ProxiedPostgres.DEFAULT_METHOD_USER})
     void wrongPasswordIsRefusedWith28P01(String user) {
         SQLException e = assertThrows(SQLException.class,
                 () -> connect("", user, ProxiedPostgres.password(user) + "x").close());

@@ -21,8 +21,9 @@ import java.util.Map;
  * {@value #DATABASE} as a pooler over the server's {@code postgres} database. Tests talk to both:
  * through the proxy, and directly to the server, with the same client code, and compare.
  *
- * <p>Users of the proxy: {@value #SCRAM_USER} (SCRAM-SHA-256), {@value #MD5_USER} (MD5) and
- * {@value #PASSWORD_USER} (clear-text password), each with the password {@link #password(String)} gives.
+ * <p>Users of the proxy: {@value #SCRAM_USER} (SCRAM-SHA-256), {@value #MD5_USER} (MD5),
+ * {@value #PASSWORD_USER} (clear-text password) and {@value #DEFAULT_METHOD_USER} (no method named: the
+ * protocol's default, MD5 for PostgreSQL clients), each with the password {@link #password(String)} gives.
  */
 final class ProxiedPostgres implements AutoCloseable {
 
@@ -30,13 +31,15 @@ final class ProxiedPostgres implements AutoCloseable {
     static final String SCRAM_USER = "root";
     static final String MD5_USER = "md5_user";
     static final String PASSWORD_USER = "plain_user";
+    static final String DEFAULT_METHOD_USER = "default_user";
     static final String BACKEND_DATABASE = "postgres";
     static final String BACKEND_USER = "postgres";
 
     private static final List<ProxyUser> USERS = List.of(
             new ProxyUser(SCRAM_USER, "%", "root", ProxyUser.SCRAM_SHA_256),
             new ProxyUser(MD5_USER, "%", "md5-secret", ProxyUser.MD5),
-            new ProxyUser(PASSWORD_USER, "%", "plain-secret", ProxyUser.PASSWORD));
+            new ProxyUser(PASSWORD_USER, "%", "plain-secret", ProxyUser.PASSWORD),
+            new ProxyUser(DEFAULT_METHOD_USER, "%", "default-secret", ProxyUser.PROTOCOL_DEFAULT));
 
     private final EmbeddedPostgres postgres;
     private final ProxyRuntime proxy;

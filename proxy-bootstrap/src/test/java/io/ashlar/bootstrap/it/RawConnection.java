@@ -139,7 +139,12 @@ final class RawConnection implements AutoCloseable {
      * @return the login messages after authentication (ParameterStatus, BackendKeyData, ReadyForQuery)
      */
     List<Message> logIn(String user, String database, String password) throws IOException {
-        send(startupPacket(user, database));
+        return logIn(user, database, password, Map.of());
+    }
+
+    /** The same, with more run-time parameters in the startup packet (DateStyle, options, ...). */
+    List<Message> logIn(String user, String database, String password, Map<String, String> parameters) throws IOException {
+        send(startupPacket(user, database, parameters));
         Message request = read();
         assertEquals('R', request.type(), () -> "expected an authentication request, got " + request);
         int code = ByteBuffer.wrap(request.body()).getInt();
@@ -183,11 +188,20 @@ final class RawConnection implements AutoCloseable {
 
     /** StartupMessage for protocol 3.0 with UTF8 and a fixed application name. */
     static byte[] startupPacket(String user, String database) {
+        return startupPacket(user, database, Map.of());
+    }
+
+    /** The same, with more run-time parameters after those. */
+    static byte[] startupPacket(String user, String database, Map<String, String> parameters) {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         body.writeBytes(new byte[] {0, 3, 0, 0});
         for (String s : new String[] {"user", user, "database", database, "client_encoding", "UTF8",
                 "application_name", "raw"}) {
             body.writeBytes(cString(s));
+        }
+        for (Map.Entry<String, String> each : parameters.entrySet()) {
+            body.writeBytes(cString(each.getKey()));
+            body.writeBytes(cString(each.getValue()));
         }
         body.write(0);
         byte[] bytes = body.toByteArray();

@@ -168,6 +168,32 @@ final class WireTraceTest {
         assertEquals(expected, actual, "ParameterStatus at login");
     }
 
+    /**
+     * A client that sets DateStyle at startup (pgjdbc sends {@code DateStyle=ISO}) is told the value as
+     * PostgreSQL normalizes it ({@code ISO, MDY}), not as it asked: told only {@code ISO}, it got a second
+     * DateStyle ParameterStatus after its next SET of anything.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"DateStyle=ISO", "DateStyle=iso, dmy", "DateStyle=ISO,YMD",
+            "DateStyle=ISO, European", "options=-c DateStyle=ISO,US", "DateStyle=ISO, MDY"})
+    void dateStyleAtStartupIsReportedAsPostgresqlReportsIt(String parameter) throws IOException {
+        Map<String, String> startup = Map.of(parameter.substring(0, parameter.indexOf('=')), parameter.substring(parameter.indexOf('=') + 1));
+        List<String> expected = new ArrayList<>();
+        try (RawConnection c = new RawConnection(server.backendPort())) {
+            expected.add(parameterStatuses(c.logIn(ProxiedPostgres.BACKEND_USER, DIRECT_DATABASE, "", startup)).get("DateStyle"));
+            expected.addAll(trace(c, query("SET application_name = 'after'"), 1));
+            expected.addAll(trace(c, query("SELECT current_setting('DateStyle')"), 1));
+        }
+        List<String> actual = new ArrayList<>();
+        try (RawConnection c = new RawConnection(server.proxyPort())) {
+            actual.add(parameterStatuses(c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE,
+                    ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER), startup)).get("DateStyle"));
+            actual.addAll(trace(c, query("SET application_name = 'after'"), 1));
+            actual.addAll(trace(c, query("SELECT current_setting('DateStyle')"), 1));
+        }
+        assertEquals(String.join("\n", expected), String.join("\n", actual), "DateStyle at login and after a SET");
+    }
+
     private static Map<String, String> parameterStatuses(List<RawConnection.Message> login) {
         Map<String, String> result = new java.util.TreeMap<>();
         for (RawConnection.Message m : login) {

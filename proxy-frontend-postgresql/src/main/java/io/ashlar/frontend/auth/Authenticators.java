@@ -6,9 +6,10 @@ import java.util.random.RandomGenerator;
 
 /**
  * Picks the {@link Authenticator} for a login from the user's configured method and the client's
- * dialect. PostgreSQL clients get what is configured: SCRAM-SHA-256 (SASL), MD5 or cleartext.
- * openGauss clients are never offered SASL (their driver cannot do it): {@code scram-sha-256}
- * becomes openGauss's SHA256 exchange; MD5 and cleartext work as in PostgreSQL.
+ * dialect. PostgreSQL clients get what is configured: SCRAM-SHA-256 (SASL), MD5 or cleartext, and
+ * MD5 when nothing is configured (ShardingSphere-Proxy's PostgreSQL default, which every driver
+ * speaks). openGauss clients are never offered SASL (their driver cannot do it): {@code scram-sha-256},
+ * and nothing configured, become openGauss's SHA256 exchange; MD5 and cleartext work as in PostgreSQL.
  *
  * <p>An unknown user gets {@link #forUnknownUser}: a full exchange against a secret nobody knows,
  * ending in the same {@code password authentication failed} as a wrong password, so that a
@@ -42,12 +43,18 @@ public final class Authenticators {
                                 String userName, RandomGenerator random) {
         return switch (method) {
             case SCRAM_SHA_256 -> dialect.isOpenGauss()
-                    ? new OpenGaussSha256Authenticator(verifiers.openGauss(dialect),
-                            dialect == ClientDialect.OPENGAUSS_3_51, random)
+                    ? openGaussSha256(verifiers, dialect, random)
                     : new ScramSha256Authenticator(userName, verifiers.scram(), random);
             case MD5 -> new Md5Authenticator(userName, verifiers.md5Hash(), random);
             case PASSWORD -> new CleartextPasswordAuthenticator(userName, verifiers.password());
+            case PROTOCOL_DEFAULT -> dialect.isOpenGauss()
+                    ? openGaussSha256(verifiers, dialect, random)
+                    : new Md5Authenticator(userName, verifiers.md5Hash(), random);
         };
+    }
+
+    private static Authenticator openGaussSha256(PasswordVerifiers verifiers, ClientDialect dialect, RandomGenerator random) {
+        return new OpenGaussSha256Authenticator(verifiers.openGauss(dialect), dialect == ClientDialect.OPENGAUSS_3_51, random);
     }
 
     /** A login by a user that is not configured: it always fails, after a complete exchange. */

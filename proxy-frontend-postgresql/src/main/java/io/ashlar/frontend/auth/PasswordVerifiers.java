@@ -41,7 +41,7 @@ public final class PasswordVerifiers {
      * Derives the verifiers of a configured user, with fresh random salts.
      *
      * @throws IllegalArgumentException when the user's {@code authenticationMethod} is not one of
-     *     {@code scram-sha-256}, {@code md5}, {@code password}
+     *     {@code scram-sha-256}, {@code md5}, {@code password}, {@link ProxyUser#PROTOCOL_DEFAULT}
      */
     public static PasswordVerifiers forUser(ProxyUser user) {
         return forUser(user, new SecureRandom());

@@ -15,7 +15,7 @@ public sealed interface BackendMessage
         permits AuthenticationOk, AuthenticationCleartextPassword, AuthenticationMD5Password, AuthenticationSASL,
         AuthenticationSASLContinue, AuthenticationSASLFinal, AuthenticationSHA256Password, ParameterStatus,
         BackendKeyData, ReadyForQuery, RowDescription, DataRow, CommandComplete, EmptyQueryResponse,
-        ErrorResponse, NoticeResponse, ParseComplete, BindComplete, CloseComplete, NoData, ParameterDescription,
+        ErrorResponse, ErrorResponseProtocol2, NoticeResponse, ParseComplete, BindComplete, CloseComplete, NoData, ParameterDescription,
         PortalSuspended, CopyInResponse, CopyOutResponse, CopyData, CopyDone, NegotiateProtocolVersion,
         EncryptionRefused {
 

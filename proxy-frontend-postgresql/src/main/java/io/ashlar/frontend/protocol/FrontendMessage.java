@@ -31,8 +31,10 @@ public sealed interface FrontendMessage
      *     ({@code invalid frontend message type 120}, {@code invalid message length})
      * @param sqlState {@value #PROTOCOL_VIOLATION} (protocol_violation), or 0A000 for an
      *     unsupported protocol version
+     * @param protocol2 the startup packet asked for protocol 1.x or 2.x: the answer is
+     *     {@link ErrorResponseProtocol2}, which such a client can read, as PostgreSQL answers it
      */
-    record Malformed(String reason, String sqlState) implements FrontendMessage {
+    record Malformed(String reason, String sqlState, boolean protocol2) implements FrontendMessage {
 
         public static final String PROTOCOL_VIOLATION = "08P01";
         public static final String FEATURE_NOT_SUPPORTED = "0A000";
@@ -40,6 +42,11 @@ public sealed interface FrontendMessage
         public Malformed {
             Objects.requireNonNull(reason, "reason");
             Objects.requireNonNull(sqlState, "sqlState");
+        }
+
+        /** Bad input from a protocol 3 client. */
+        public Malformed(String reason, String sqlState) {
+            this(reason, sqlState, false);
         }
 
         /** A protocol violation (08P01). */

@@ -14,7 +14,8 @@ import java.util.List;
  * most {@value #MAX_STARTUP_PACKET_LENGTH} bytes, then an Int32 code: SSLRequest and
  * GSSENCRequest (each allowed once; the client then sends another packet), CancelRequest, or a
  * protocol version. Any 3.x is accepted (a minor above 0 is negotiated down to 3.0 by the
- * session); 3.50 and 3.51 mark an openGauss client.</li>
+ * session); 3.50 and 3.51 mark an openGauss client; 1.x and 2.x are refused in their own error
+ * format (pgjdbc 9.3 still speaks 2.0 when told to).</li>
  * <li>{@link State#MESSAGES}: Byte1 type, Int32 length counting itself, capped per type like
  * PostgreSQL ({@value #PQ_SMALL_MESSAGE_LIMIT} for small messages,
  * {@value #PQ_LARGE_MESSAGE_LIMIT} for Query, Parse, Bind, CopyData, FunctionCall and
@@ -131,7 +132,7 @@ public final class PgFrontendDecoder extends ByteToMessageDecoder {
         } else if (code >>> 16 != 3) {
             reject(in, out, new FrontendMessage.Malformed("unsupported frontend protocol " + (code >>> 16) + "."
                     + (code & 0xffff) + ": server supports 3.0 to 3.0",
-                    FrontendMessage.Malformed.FEATURE_NOT_SUPPORTED));
+                    FrontendMessage.Malformed.FEATURE_NOT_SUPPORTED, code >>> 16 < 3));
         } else {
             reader.reset(in, start + 8, start + length);
             FrontendMessage message = StartupMessage.decodeBody(reader, code);

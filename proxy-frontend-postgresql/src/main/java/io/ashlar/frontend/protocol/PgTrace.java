@@ -121,6 +121,7 @@ public final class PgTrace {
             case CommandComplete m -> string(backHeader(result, "CommandComplete", m), m.tag());
             case EmptyQueryResponse m -> backHeader(result, "EmptyQueryResponse", m);
             case ErrorResponse m -> fields(backHeader(result, "ErrorResponse", m), m.fields());
+            case ErrorResponseProtocol2 m -> string(backHeader(result, "ErrorResponseProtocol2", m), m.text());
             case NoticeResponse m -> fields(backHeader(result, "NoticeResponse", m), m.fields());
             case ParseComplete m -> backHeader(result, "ParseComplete", m);
             case BindComplete m -> backHeader(result, "BindComplete", m);

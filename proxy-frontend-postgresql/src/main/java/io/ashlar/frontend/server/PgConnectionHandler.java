@@ -13,6 +13,7 @@ import io.ashlar.frontend.protocol.CancelRequest;
 import io.ashlar.frontend.protocol.ClientDialect;
 import io.ashlar.frontend.protocol.EncryptionRefused;
 import io.ashlar.frontend.protocol.ErrorResponse;
+import io.ashlar.frontend.protocol.ErrorResponseProtocol2;
 import io.ashlar.frontend.protocol.FrontendMessage;
 import io.ashlar.frontend.protocol.GSSENCRequest;
 import io.ashlar.frontend.protocol.NegotiateProtocolVersion;
@@ -98,6 +99,10 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
                 ctx.close();
             }
             case StartupMessage s -> startup(ctx, s);
+            case FrontendMessage.Malformed m when m.protocol2() -> {
+                state = State.CLOSED;
+                ctx.writeAndFlush(ErrorResponseProtocol2.fatal(m.reason())).addListener(ChannelFutureListener.CLOSE);
+            }
             case FrontendMessage.Malformed m -> fatal(ctx, m.sqlState(), m.reason());
             default -> fatal(ctx, "08P01", "expected a startup packet");
         }
@@ -214,7 +219,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         for (String[] p : List.of(
                 new String[] {"application_name", startup.applicationName().orElse("")},
                 new String[] {"client_encoding", clientEncoding()},
-                new String[] {"DateStyle", startup.parameter("DateStyle").orElse(backendParameters.getOrDefault("DateStyle", "ISO, MDY"))},
+                new String[] {"DateStyle", dateStyle(parameterValue(parameters, "DateStyle"), backendParameters.getOrDefault("DateStyle", "ISO, MDY"))},
                 new String[] {"default_transaction_read_only", "off"},
                 new String[] {"in_hot_standby", "off"},
                 new String[] {"integer_datetimes", "on"},
@@ -232,6 +237,35 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         ctx.writeAndFlush(ReadyForQuery.IDLE);
         state = State.READY;
         session.start(context.sessionOwnsIo() ? ioFactory : null);
+    }
+
+    /**
+     * The DateStyle that PostgreSQL reports for a session whose startup packet asked for {@code requested}
+     * (null: nothing asked): like its {@code check_datestyle}, the value always names both the output style
+     * and the field order, and the part not asked for keeps the server's default, so pgjdbc's
+     * {@code DateStyle=ISO} is reported as {@code ISO, MDY}. Told only {@code ISO}, a client would get a
+     * second ParameterStatus after its next SET, when the backend's own report is passed on. The style is ISO:
+     * {@link #startupSettings} refuses any other.
+     *
+     * @see <a href="https://www.postgresql.org/docs/current/runtime-config-client.html#GUC-DATESTYLE">DateStyle</a>
+     */
+    static String dateStyle(String requested, String serverDefault) {
+        if (requested == null) {
+            return serverDefault;
+        }
+        String order = null;
+        for (String each : (requested + "," + serverDefault).toUpperCase(Locale.ROOT).split("[,\\s]+")) {
+            String token = switch (each) {
+                case "DMY", "EURO", "EUROPEAN" -> "DMY";
+                case "MDY", "US", "NONEURO", "NONEUROPEAN" -> "MDY";
+                case "YMD" -> "YMD";
+                default -> null;
+            };
+            if (token != null && order == null) {
+                order = token;
+            }
+        }
+        return "ISO, " + (order == null ? "MDY" : order);
     }
 
     /** Whether the startup packet sets this GUC (names are case-insensitive), directly or in options. */

@@ -95,9 +95,28 @@ final class PasswordAuthenticatorsTest {
                 ((AuthStep.Failure) twoStrings.onPassword(new byte[] {'a', 0, 'b', 0})).message());
     }
 
+    /**
+     * A user whose configuration names no method is asked for MD5 by a PostgreSQL client (as ShardingSphere-Proxy's
+     * PostgreSQL frontend does: every driver has MD5) and for openGauss's SHA256 by an openGauss client.
+     */
+    @Test
+    void noMethodNamedIsMd5ForPostgresqlAndSha256ForOpenGauss() throws NoSuchAlgorithmException {
+        PasswordVerifiers user = PasswordVerifiers.forUser(new ProxyUser("postgres", "%", "postgres", null));
+        assertEquals(AuthenticationMethod.PROTOCOL_DEFAULT, user.method());
+        Authenticator postgres = Authenticators.create(user, ClientDialect.POSTGRESQL);
+        byte[] salt = ((AuthenticationMD5Password) postgres.start()).salt();
+        String answer = "md5" + md5Hex("3175bce1d3201d16594cebf9d7eb3f9d".getBytes(StandardCharsets.US_ASCII), salt);
+        assertSame(AuthStep.Success.PLAIN, postgres.onPassword(cString(answer)));
+        AuthenticationSHA256Password og351 = (AuthenticationSHA256Password) Authenticators.create(user,
+                ClientDialect.OPENGAUSS_3_51).start();
+        assertEquals(java.util.OptionalInt.of(10000), og351.iterations());
+        assertInstanceOf(AuthenticationSHA256Password.class, Authenticators.create(user, ClientDialect.OPENGAUSS_3_50).start());
+        assertEquals(Optional.of(AuthenticationMethod.PROTOCOL_DEFAULT), AuthenticationMethod.fromConfig(ProxyUser.PROTOCOL_DEFAULT));
+    }
+
     @Test
     void dialectDecidesTheScramExchange() {
-        PasswordVerifiers user = PasswordVerifiers.forUser(new ProxyUser("root", "%", "root", null));
+        PasswordVerifiers user = PasswordVerifiers.forUser(new ProxyUser("root", "%", "root", "SCRAM-SHA-256"));
         assertEquals(AuthenticationMethod.SCRAM_SHA_256, user.method());
         assertInstanceOf(AuthenticationSASL.class, Authenticators.create(user, ClientDialect.POSTGRESQL).start());
         AuthenticationSHA256Password og351 = (AuthenticationSHA256Password) Authenticators.create(user,

@@ -149,6 +149,20 @@ final class BackendMessageEncodingTest {
                 b(0)));                             // end of fields
     }
 
+    /** What PostgreSQL sends a client that asked for protocol 2.0: 'E', the text, NUL; no length, no fields. */
+    @Test
+    void protocol2ErrorResponseIsTypeAndText() {
+        ErrorResponseProtocol2 error = ErrorResponseProtocol2.fatal("unsupported frontend protocol 2.0: server supports 3.0 to 3.0");
+        byte[] expected = concat(
+                b('E'),
+                str("FATAL:  unsupported frontend protocol 2.0: server supports 3.0 to 3.0\n")); // two spaces, a newline, NUL
+        assertArrayEquals(expected, encoded(error));
+        ByteBuf in = Unpooled.wrappedBuffer(expected);
+        assertEquals(error, ErrorResponseProtocol2.decode(in));
+        assertFalse(in.isReadable());
+        assertThrows(IllegalArgumentException.class, () -> ErrorResponseProtocol2.decode(Unpooled.wrappedBuffer(concat(b('E'), ascii("no nul")))));
+    }
+
     @Test
     void errorFieldsPassThroughInOrderWithUnknownCodes() {
         PgErrorFields fields = PgErrorFields.of(

@@ -179,7 +179,13 @@ final class MalformedInputTest {
     void unsupportedProtocolVersion() {
         assertMalformed(atStartup(), concat(int32(9), int32(2 << 16), b(0)), new FrontendMessage.Malformed(
                 "unsupported frontend protocol 2.0: server supports 3.0 to 3.0",
-                FrontendMessage.Malformed.FEATURE_NOT_SUPPORTED));
+                FrontendMessage.Malformed.FEATURE_NOT_SUPPORTED, true));
+        assertMalformed(atStartup(), concat(int32(9), int32((1 << 16) | 9), b(0)), new FrontendMessage.Malformed(
+                "unsupported frontend protocol 1.9: server supports 3.0 to 3.0",
+                FrontendMessage.Malformed.FEATURE_NOT_SUPPORTED, true));
+        assertMalformed(atStartup(), concat(int32(9), int32(4 << 16), b(0)), new FrontendMessage.Malformed(
+                "unsupported frontend protocol 4.0: server supports 3.0 to 3.0",
+                FrontendMessage.Malformed.FEATURE_NOT_SUPPORTED, false));
     }
 
     @Test
