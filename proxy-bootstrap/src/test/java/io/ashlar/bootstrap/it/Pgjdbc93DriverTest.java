@@ -538,9 +538,10 @@ final class Pgjdbc93DriverTest {
                 query(out, "after rolling back the failure", count::executeQuery);
                 c.commit();
             }
-            // Not getTransactionIsolation: believing PostgreSQL 14 older than 7.3 (see above), the driver reads the
-            // level with Execute(limit 1), which PostgreSQL answers with PortalSuspended, and then fails on
-            // its own ("This ResultSet is closed"); the proxy answers CommandComplete and the call succeeds.
+            // Believing PostgreSQL 14 older than 7.3 (see above), the driver reads the level with Execute(limit 1),
+            // which PostgreSQL answers with PortalSuspended, and then fails on its own ("This ResultSet is
+            // closed"): through the proxy it must fail the same way.
+            see(out, "isolation read", c::getTransactionIsolation);
             c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
             query(out, "isolation set", () -> c.createStatement().executeQuery("SHOW transaction_isolation"));
             c.commit();
