@@ -85,16 +85,16 @@ final class PythonDriversTest {
         return result;
     }
 
-    /** The venv's interpreter, after making the venv if it is missing or was made from another requirements.txt. */
+    /** The venv's interpreter, after making the venv if it is missing or was made by another interpreter or requirements.txt. */
     private static Path virtualEnvironment() throws IOException, InterruptedException {
         Path python = VENV.resolve("bin").resolve("python").toAbsolutePath();
         Path stamp = VENV.resolve("requirements.sha256");
-        String wanted = sha256(Files.readString(REQUIREMENTS, StandardCharsets.UTF_8));
+        String interpreter = System.getProperty("ashlar.python", "python3");
+        String wanted = sha256(interpreter + "\n" + Files.readString(REQUIREMENTS, StandardCharsets.UTF_8));
         if (Files.isExecutable(python) && Files.exists(stamp) && Files.readString(stamp).equals(wanted)) {
             return python;
         }
         deleteTree(VENV);
-        String interpreter = System.getProperty("ashlar.python", "python3");
         Path log = Files.createDirectories(REPORTS).resolve("venv.log");
         run(List.of(interpreter, "-m", "venv", VENV.toAbsolutePath().toString()), log, VENV_TIMEOUT_SECONDS,
                 "making the Python virtual environment with '" + interpreter + " -m venv'"
