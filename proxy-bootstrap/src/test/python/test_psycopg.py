@@ -1,0 +1,330 @@
+"""psycopg 3 through Ashlar, compared with psycopg straight to PostgreSQL.
+
+psycopg sends text or binary parameters (%s lets it choose, %t and %b force text and binary), asks for binary results
+with cursor(binary=True), pipelines Bind/Execute groups before one Sync in pipeline mode (and in executemany), and
+implements named cursors with DECLARE, a Describe of the cursor's portal, FETCH, MOVE and CLOSE.
+"""
+
+import datetime
+import decimal
+import uuid
+
+import psycopg
+import pytest
+from psycopg.types.json import Jsonb
+
+from support import Target, assert_rows_placed, run
+
+ALL_TARGETS = ["proxy_sharded", "proxy_pooled", "direct"]
+
+INSERT = "insert into t_order (order_id, user_id, status) values (%s, %s, %s)"
+SELECT_WRITTEN = "select order_id, user_id, status from t_order where order_id >= %s order by order_id"
+
+
+def written(first: int) -> list[tuple[int, int, str]]:
+    """Rows for every node of the sharded layout (both parities of user_id and order_id), int8 keys too."""
+    return [(first + 0, 1, "NEW"), (first + 1, 1, "PAID"), (first + 2, 2, "SHIPPED"), (first + 3, 2, "né"),
+            (first + 4, 11, "a"), (first + 5, 12, ""), (2**33 + first, 9, "int8 key"), (2**33 + first + 1, 10, "int8 key")]
+
+
+def described(cursor) -> list[tuple[str, int]]:
+    return [(column.name, column.type_code) for column in cursor.description or []]
+
+
+QUERIES = [
+    ("select order_id, user_id, status from t_order where user_id = %s and order_id > %s order by order_id", (3, 10)),
+    ("select * from t_order where order_id = %b", (42,)),
+    ("select * from t_order where order_id = %t", (43,)),
+    ("select user_id, count(*), sum(order_id) from t_order_item where user_id = any(%s) group by user_id order by 1",
+     ([1, 2, 3],)),
+    ("select order_id, status from t_order where status = %t order by order_id", ("Returned ünïcode",)),
+    ("select order_id, status from t_order where status = %b order by order_id", ("PAID",)),
+    ("select o.order_id, i.order_item_id from t_order o join t_order_item i on o.order_id = i.order_id "
+     "and o.user_id = i.user_id where o.user_id = %s order by 1, 2", (6,)),
+    ("select * from t_address where address_id > %b order by address_id", (1,)),
+    ("select count(*), min(order_id), max(order_id) from t_order", ()),
+]
+
+
+@pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)
+@pytest.mark.parametrize("binary", [False, True], ids=["text-results", "binary-results"])
+@pytest.mark.parametrize("sql, params", QUERIES, ids=[f"q{i}" for i in range(len(QUERIES))])
+def test_text_and_binary_parameters_and_results(target: Target, reference, binary, sql, params):
+    with target.endpoint.connect() as conn, reference.connect() as ref:
+        expected_cursor = ref.cursor(binary=binary)
+        expected = expected_cursor.execute(sql, params).fetchall()
+        cursor = conn.cursor(binary=binary)
+        assert cursor.execute(sql, params).fetchall() == expected
+        assert described(cursor) == described(expected_cursor)
+
+
+#: (type, value) pairs, sent as binary (%b) or text (%t) parameters.
+TYPED_VALUES = [
+    ("int2", 12), ("int4", -7), ("int8", 2**62), ("numeric", decimal.Decimal("-1.2300")), ("float8", 0.1),
+    ("text", "ü ☃"), ("bytea", b"\x00\x01\xff"), ("bool", True), ("date", datetime.date(1999, 12, 31)),
+    ("timestamp", datetime.datetime(2020, 1, 2, 3, 4, 5, 6)),
+    ("timestamptz", datetime.datetime(2020, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc)),
+    ("interval", datetime.timedelta(days=1, microseconds=1)), ("uuid", uuid.UUID(int=12345)),
+    ("jsonb", Jsonb({"a": [1, None]})), ("int8[]", [1, None, 3]), ("text[]", ["x", None, "y z"]),
+]
+
+
+@pytest.mark.parametrize("target", ["proxy_pooled", "direct"], indirect=True)
+@pytest.mark.parametrize("binary", [False, True], ids=["text", "binary"])
+@pytest.mark.parametrize("type_name, value", TYPED_VALUES, ids=[t for t, _ in TYPED_VALUES])
+def test_typed_value_round_trip(target: Target, reference, binary, type_name, value):
+    marker = "%b" if binary else "%t"
+    sql = f"select {marker}::{type_name} as v, {marker}::{type_name}::text as as_text"
+    with target.endpoint.connect() as conn, reference.connect() as ref:
+        expected = ref.cursor(binary=binary).execute(sql, (value, value)).fetchall()
+        assert conn.cursor(binary=binary).execute(sql, (value, value)).fetchall() == expected
+
+
+@pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)
+@pytest.mark.parametrize("binary", [False, True], ids=["text", "binary"])
+def test_executemany_puts_each_row_where_its_keys_say(target: Target, written_rows, binary):
+    rows = written(written_rows)
+    with target.endpoint.connect(autocommit=False) as conn:
+        cursor = conn.cursor(binary=binary)
+        cursor.executemany(INSERT, rows)
+        conn.commit()
+        assert conn.execute(SELECT_WRITTEN, (written_rows,)).fetchall() == sorted(rows)
+    assert_rows_placed(target, "t_order", rows)
+
+
+@pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)
+def test_executemany_returning(target: Target, written_rows):
+    rows = written(written_rows)
+    with target.endpoint.connect() as conn:
+        cursor = conn.cursor()
+        cursor.executemany(INSERT + " returning order_id, user_id", rows, returning=True)
+        returned = []
+        while True:
+            returned.extend(cursor.fetchall())
+            if not cursor.nextset():
+                break
+        assert returned == [row[:2] for row in rows]
+    assert_rows_placed(target, "t_order", rows)
+
+
+def pipelined(conn, first: int) -> list:
+    """Statements of one pipeline, reads and writes mixed; returns what each gave."""
+    rows = written(first)
+    with conn.pipeline():
+        reads = [conn.execute("select order_id, status from t_order where user_id = %s order by order_id", (user,))
+                 for user in (1, 2, 3)]
+        writes = [conn.execute(INSERT, row) for row in rows[:4]]
+        count = conn.execute("select count(*) from t_order where order_id >= %s", (first,))
+        binary = conn.cursor(binary=True).execute("select order_id, user_id from t_order where order_id = any(%s) "
+                                                  "order by 1", ([row[0] for row in rows[:4]],))
+        address = conn.execute("select address_name from t_address order by address_id")
+    return ([r.fetchall() for r in reads] + [w.rowcount for w in writes] + [count.fetchall(), binary.fetchall(),
+                                                                            address.fetchall()])
+
+
+@pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)
+@pytest.mark.parametrize("autocommit", [True, False], ids=["autocommit", "transaction"])
+def test_pipeline(target: Target, reference, written_rows, autocommit):
+    with target.endpoint.connect(autocommit=autocommit) as conn, reference.connect(autocommit=autocommit) as ref:
+        expected = pipelined(ref, written_rows)
+        ref.rollback()
+        ref.execute("delete from t_order where order_id >= %s", (written_rows,))
+        ref.commit()
+        assert pipelined(conn, written_rows) == expected
+        conn.commit()
+    assert_rows_placed(target, "t_order", written(written_rows)[:4])
+
+
+async def apipelined(conn, first: int) -> list:
+    rows = written(first)
+    async with conn.pipeline():
+        reads = [await conn.execute("select order_id, status from t_order where user_id = %s order by order_id",
+                                    (user,)) for user in (4, 5)]
+        writes = [await conn.execute(INSERT, row) for row in rows[4:]]
+        count = await conn.execute("select count(*), sum(user_id) from t_order where order_id >= %s", (first,))
+    return [await r.fetchall() for r in reads] + [w.rowcount for w in writes] + [await count.fetchall()]
+
+
+@pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)
+@pytest.mark.parametrize("autocommit", [True, False], ids=["autocommit", "transaction"])
+def test_async_pipeline(target: Target, reference, written_rows, autocommit):
+    async def body():
+        ref = await reference.aconnect(autocommit=autocommit)
+        conn = await target.endpoint.aconnect(autocommit=autocommit)
+        async with ref, conn:
+            expected = await apipelined(ref, written_rows)
+            await ref.rollback()
+            await ref.execute("delete from t_order where order_id >= %s", (written_rows,))
+            await ref.commit()
+            assert await apipelined(conn, written_rows) == expected
+            await conn.commit()
+    run(body())
+    assert_rows_placed(target, "t_order", written(written_rows)[4:])
+
+
+class Outcomes:
+    """What the client saw, in order: each error as (class, SQLSTATE), wherever psycopg raised it.
+
+    psycopg raises a pipeline's error from whichever call reads its result first (an execute, sync, or the end of the
+    pipeline block), which depends on timing; so every call is tried on its own and only the errors' order counts.
+    psycopg's own PipelineAborted (a statement it did not send after an error) comes or not with the same timing, so
+    it is left out.
+    """
+
+    def __init__(self):
+        self.seen = []
+
+    def error(self, e: psycopg.Error) -> None:
+        if isinstance(e, psycopg.errors.PipelineAborted):
+            return
+        if not self.seen or self.seen[-1] != (type(e).__name__, e.sqlstate):
+            self.seen.append((type(e).__name__, e.sqlstate))
+
+    def attempt(self, call):
+        try:
+            return call()
+        except psycopg.Error as e:
+            self.error(e)
+            return None
+
+    async def aattempt(self, awaitable):
+        try:
+            return await awaitable
+        except psycopg.Error as e:
+            self.error(e)
+            return None
+
+
+def aborted_pipeline(conn, first: int, failing: str) -> list:
+    """An error mid-pipeline, more statements after it, a Sync, more statements, then a rollback: what the client saw."""
+    rows = written(first)
+    outcomes = Outcomes()
+    try:
+        with conn.pipeline() as pipeline:
+            outcomes.attempt(lambda: conn.execute(INSERT, rows[0]))
+            outcomes.attempt(lambda: conn.execute(failing))
+            outcomes.attempt(lambda: conn.execute(INSERT, rows[1]))
+            outcomes.attempt(pipeline.sync)
+            outcomes.attempt(lambda: conn.execute(INSERT, rows[2]))
+            outcomes.attempt(lambda: conn.execute("select count(*) from t_order where order_id >= %s", (first,)))
+    except psycopg.Error as e:
+        outcomes.error(e)
+    outcomes.seen.append(("status", conn.info.transaction_status.name))
+    conn.rollback()
+    outcomes.seen.append(("after rollback", conn.execute(
+        "select order_id from t_order where order_id >= %s order by 1", (first,)).fetchall()))
+    return outcomes.seen
+
+
+@pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)
+@pytest.mark.parametrize("autocommit", [True, False], ids=["autocommit", "transaction"])
+def test_aborted_pipeline(target: Target, reference, written_rows, autocommit):
+    failing = "select * from no_such_table"
+    with reference.connect(autocommit=autocommit) as ref:
+        expected = aborted_pipeline(ref, written_rows, failing)
+    assert expected[0] == ("UndefinedTable", "42P01")
+    with reference.connect() as ref:
+        ref.execute("delete from t_order where order_id >= %s", (written_rows,))
+    with target.endpoint.connect(autocommit=autocommit) as conn:
+        assert aborted_pipeline(conn, written_rows, failing) == expected
+        assert conn.execute("select 1").fetchone() == (1,)
+
+
+async def aaborted_pipeline(conn, first: int, failing: str) -> list:
+    rows = written(first)
+    outcomes = Outcomes()
+    try:
+        async with conn.pipeline() as pipeline:
+            await outcomes.aattempt(conn.execute(INSERT, rows[0]))
+            await outcomes.aattempt(conn.execute(failing))
+            await outcomes.aattempt(conn.execute(INSERT, rows[1]))
+            await outcomes.aattempt(pipeline.sync())
+            await outcomes.aattempt(conn.execute(INSERT, rows[2]))
+            await outcomes.aattempt(conn.execute("select count(*) from t_order where order_id >= %s", (first,)))
+    except psycopg.Error as e:
+        outcomes.error(e)
+    outcomes.seen.append(("status", conn.info.transaction_status.name))
+    await conn.rollback()
+    cursor = await conn.execute("select order_id from t_order where order_id >= %s order by 1", (first,))
+    outcomes.seen.append(("after rollback", await cursor.fetchall()))
+    return outcomes.seen
+
+
+@pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)
+@pytest.mark.parametrize("autocommit", [True, False], ids=["autocommit", "transaction"])
+def test_async_aborted_pipeline(target: Target, reference, written_rows, autocommit):
+    failing = "select 1 / (select count(*) - count(*) from t_address)"
+
+    async def body():
+        async with await reference.aconnect(autocommit=autocommit) as ref:
+            expected = await aaborted_pipeline(ref, written_rows, failing)
+        assert expected[0] == ("DivisionByZero", "22012")
+        async with await reference.aconnect() as ref:
+            await ref.execute("delete from t_order where order_id >= %s", (written_rows,))
+        async with await target.endpoint.aconnect(autocommit=autocommit) as conn:
+            assert await aaborted_pipeline(conn, written_rows, failing) == expected
+            assert await (await conn.execute("select 1")).fetchone() == (1,)
+    run(body())
+
+
+CURSOR_QUERIES = {
+    "t_order": ("select order_id, user_id, status from t_order where order_id < %s order by order_id", (100,)),
+    "join": ("select i.order_item_id, o.status from t_order o join t_order_item i on o.order_id = i.order_id "
+             "and o.user_id = i.user_id where o.user_id = %s order by 1", (5,)),
+}
+
+
+def walk_named_cursor(conn, kind: str, sql: str, params) -> list:
+    """Reads a named (server-side) cursor piece by piece; returns every piece and the cursor's description."""
+    seen = []
+    if kind == "withhold":
+        cursor = conn.cursor(name="c_hold", withhold=True)
+        cursor.execute(sql, params)
+        seen.append(described(cursor))
+        seen.append(cursor.fetchmany(5))
+        seen.append(conn.execute("select count(*) from t_address").fetchall())
+        seen.append(cursor.fetchone())
+        seen.append(cursor.fetchmany(10))
+        seen.append(cursor.fetchall())
+        cursor.close()
+        return seen
+    with conn.transaction():
+        if kind == "scrollable":
+            cursor = conn.cursor(name="c_scroll", scrollable=True)
+            cursor.execute(sql, params)
+            seen.append(described(cursor))
+            seen.append(cursor.fetchmany(3))
+            cursor.scroll(10, mode="absolute")
+            seen.append(cursor.fetchone())
+            cursor.scroll(-5)
+            seen.append(cursor.fetchmany(4))
+            cursor.scroll(0, mode="absolute")
+            seen.append(cursor.fetchone())
+            cursor.scroll(3)
+            seen.append(cursor.fetchall())
+            cursor.scroll(-2)
+            seen.append(cursor.fetchall())
+        else:
+            cursor = conn.cursor(name="c", binary=(kind == "binary"))
+            cursor.itersize = 7
+            cursor.execute(sql, params)
+            seen.append(described(cursor))
+            seen.append(cursor.fetchmany(5))
+            seen.append(cursor.fetchone())
+            seen.append(list(cursor))
+        cursor.close()
+    return seen
+
+
+@pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)
+@pytest.mark.parametrize("kind", ["plain", "binary", "withhold", "scrollable"])
+@pytest.mark.parametrize("query", list(CURSOR_QUERIES))
+def test_named_cursor(target: Target, reference, kind, query):
+    sql, params = CURSOR_QUERIES[query]
+    with reference.connect() as ref:
+        expected = walk_named_cursor(ref, kind, sql, params)
+    assert sum(len(piece) for piece in expected if isinstance(piece, list)) > 10, "the test needs more rows"
+    with target.endpoint.connect() as conn:
+        assert walk_named_cursor(conn, kind, sql, params) == expected
+        assert conn.execute("select 1").fetchone() == (1,)
+        assert conn.execute("select count(*) from pg_cursors").fetchone() == (0,)
