@@ -32,6 +32,9 @@ final class SettingsTracker {
     private final SessionSettings startupSettings;
     private final Map<String, String> reported = new HashMap<>();
     private SessionSettings settings;
+    /** The user the client logged in as, reported as its session_authorization. */
+    private String loginUser = "";
+    private boolean applied;
 
     SettingsTracker(SessionSettings startupSettings) {
         this.startupSettings = startupSettings;
@@ -74,6 +77,18 @@ final class SettingsTracker {
             }
         }
         connection.settings(wanted);
+        applied = true;
+    }
+
+    /**
+     * Whether settings were given to a connection since the last call: the backend then reported
+     * the values it made of them (a time zone's canonical name, an enum in lower case), which the
+     * client must hear where they differ from what it was told at login.
+     */
+    boolean takeApplied() {
+        boolean result = applied;
+        applied = false;
+        return result;
     }
 
     /**
@@ -142,11 +157,14 @@ final class SettingsTracker {
     void report(BackendConnection connection, ResultSink sink) {
         for (Map.Entry<String, String> e : connection.parameterStatuses().entrySet()) {
             String name = e.getKey();
-            if (name.equals("client_encoding") || name.equals("session_authorization") || name.equals("is_superuser")
-                    || name.equals("server_version") || name.equals("server_encoding")) {
+            if (name.equals("client_encoding") || name.equals("server_version") || name.equals("server_encoding")) {
                 continue;
             }
             String value = e.getValue();
+            if (name.equals("session_authorization") && value.equals(connection.loginUser())) {
+                // The backend's own login user stands for the proxy user the client logged in as.
+                value = loginUser;
+            }
             String before = reported.put(name, value);
             if (before != null && !before.equals(value)) {
                 sink.parameterStatus(name, value);
@@ -157,6 +175,9 @@ final class SettingsTracker {
     /** Remembers what the client was told at login, so that later changes are reported once. */
     void reported(String name, String value) {
         reported.put(name, value);
+        if (name.equals("session_authorization")) {
+            loginUser = value;
+        }
     }
 
     /**

@@ -573,10 +573,12 @@ public final class ShardedSession implements BackendSession {
         }
         if (startedImplicit) {
             implicit = false;
-            endTransaction(true);
+            endTransaction(true, sink);
         }
         if (settingsDirty && !explicit && !implicit) {
-            settingsAfterTransaction(null, sink);
+            settingsAfterTransaction(sink);
+        } else if (settings.takeApplied() && dataSources.length > 0 && held[dataSources[0]] != null) {
+            settings.report(held[dataSources[0]], sink);
         }
         afterStatement();
         return result;
@@ -657,10 +659,7 @@ public final class ShardedSession implements BackendSession {
                     return new TagResult("COMMIT", notices);
                 }
                 boolean commit = !failed;
-                int defaultIndex = database.dataSourceIndex(database.defaultDataSource().name());
-                BackendConnection settingsConnection = held[defaultIndex];
-                endTransaction(commit);
-                settingsAfterTransaction(settingsConnection, sink);
+                endTransaction(commit, sink);
                 return new TagResult(commit ? "COMMIT" : "ROLLBACK", notices);
             }
             case ROLLBACK -> {
@@ -668,10 +667,7 @@ public final class ShardedSession implements BackendSession {
                     notices.add(warning("25P01", "there is no transaction in progress"));
                     return new TagResult("ROLLBACK", notices);
                 }
-                int defaultIndex = database.dataSourceIndex(database.defaultDataSource().name());
-                BackendConnection settingsConnection = held[defaultIndex];
-                endTransaction(false);
-                settingsAfterTransaction(settingsConnection, sink);
+                endTransaction(false, sink);
                 return new TagResult("ROLLBACK", notices);
             }
             case SAVEPOINT, RELEASE_SAVEPOINT, ROLLBACK_TO_SAVEPOINT -> {
@@ -748,11 +744,17 @@ public final class ShardedSession implements BackendSession {
         }
     }
 
+    /** {@link #endTransaction(boolean, ResultSink)} where nobody hears of settings changes. */
+    private void endTransaction(boolean commit) throws StatementFailure {
+        endTransaction(commit, ResultSink.DISCARD);
+    }
+
     /**
      * Ends the transaction on every data source that joined it: COMMIT, or ROLLBACK. A failed
-     * COMMIT rolls back the data sources not yet committed and is reported.
+     * COMMIT rolls back the data sources not yet committed and is reported. Settings changed in
+     * it are read back (and changes reported to {@code sink}) before its connections go back.
      */
-    private void endTransaction(boolean commit) throws StatementFailure {
+    private void endTransaction(boolean commit, ResultSink sink) throws StatementFailure {
         StatementFailure first = null;
         for (int i = 0; i < held.length; i++) {
             BackendConnection connection = held[i];
@@ -774,7 +776,11 @@ public final class ShardedSession implements BackendSession {
         beginSql = null;
         savepoints.clear();
         transactionSettings.clear();
-        afterStatement();
+        try {
+            settingsAfterTransaction(sink);
+        } finally {
+            afterStatement();
+        }
         if (first != null) {
             throw first;
         }
@@ -854,18 +860,18 @@ public final class ShardedSession implements BackendSession {
      * After a transaction in which settings changed: read them back from the default data
      * source's connection (a rolled-back SET is gone) and tell the client what changed.
      */
-    private void settingsAfterTransaction(BackendConnection connection, ResultSink sink) throws StatementFailure {
+    private void settingsAfterTransaction(ResultSink sink) throws StatementFailure {
         if (!settingsDirty) {
             return;
         }
         settingsDirty = false;
+        // Read from the connection the session still holds (not one handed back already: another
+        // session may hold it by now), or from one borrowed for the purpose.
         int index = database.dataSourceIndex(database.defaultDataSource().name());
-        BackendConnection current = connection != null && !connection.isBroken() ? connection : acquire(index);
+        BackendConnection held = this.held[index];
+        BackendConnection current = held != null && !held.isBroken() ? held : acquire(index);
         settings.readBack(current);
         settings.report(current, sink);
-        if (connection == null || connection.isBroken()) {
-            afterStatement();
-        }
     }
 
     @Override

@@ -217,14 +217,15 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         Map<String, String> backendParameters = database.backendParameters();
         String user = startup.user();
         for (String[] p : List.of(
-                new String[] {"application_name", startup.applicationName().orElse("")},
+                new String[] {"application_name", valueOr(parameterValue(parameters, "application_name"), "")},
                 new String[] {"client_encoding", clientEncoding()},
                 new String[] {"DateStyle", dateStyle(parameterValue(parameters, "DateStyle"), backendParameters.getOrDefault("DateStyle", "ISO, MDY"))},
                 new String[] {"default_transaction_read_only", "off"},
                 new String[] {"in_hot_standby", "off"},
                 new String[] {"integer_datetimes", "on"},
-                new String[] {"IntervalStyle", startup.parameter("IntervalStyle").orElse(backendParameters.getOrDefault("IntervalStyle", "postgres"))},
-                new String[] {"is_superuser", "on"},
+                new String[] {"IntervalStyle", valueOr(lowerCase(parameterValue(parameters, "IntervalStyle")),
+                        backendParameters.getOrDefault("IntervalStyle", "postgres"))},
+                new String[] {"is_superuser", backendParameters.getOrDefault("is_superuser", "on")},
                 new String[] {"server_encoding", backendParameters.getOrDefault("server_encoding", "UTF8")},
                 new String[] {"server_version", backendParameters.getOrDefault("server_version", "14.0")},
                 new String[] {"session_authorization", user},
@@ -237,6 +238,15 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         ctx.writeAndFlush(ReadyForQuery.IDLE);
         state = State.READY;
         session.start(context.sessionOwnsIo() ? ioFactory : null);
+    }
+
+    private static String valueOr(String value, String otherwise) {
+        return value != null ? value : otherwise;
+    }
+
+    /** An enum setting's value as PostgreSQL reports it: its canonical name is lower case. */
+    private static String lowerCase(String value) {
+        return value == null ? null : value.trim().toLowerCase(Locale.ROOT);
     }
 
     /**
