@@ -307,6 +307,27 @@ public final class BackendConnection {
         return at <= sql.length() ? result : new int[0];
     }
 
+    /**
+     * Passes on the notifications the backend delivered to this connection (it LISTENs for the
+     * session that holds it) while its statements ran.
+     */
+    public void relayNotifications(io.ashlar.backend.execute.ResultSink sink) {
+        org.postgresql.PGNotification[] notifications;
+        try {
+            notifications = executor.getNotifications();
+        } catch (SQLException e) {
+            return;
+        }
+        if (notifications == null) {
+            return;
+        }
+        int own = executor.getBackendPID();
+        for (org.postgresql.PGNotification each : notifications) {
+            sink.notification(each.getPID(), each.getPID() == own, each.getName(),
+                    each.getParameter() == null ? "" : each.getParameter());
+        }
+    }
+
     /** The user this connection logged in as (what {@code SET SESSION AUTHORIZATION DEFAULT} returns to). */
     public String loginUser() {
         return executor.getUser();

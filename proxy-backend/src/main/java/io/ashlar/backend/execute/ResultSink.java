@@ -51,4 +51,12 @@ public interface ResultSink {
 
     /** A GUC the client is told about changed (ParameterStatus). */
     void parameterStatus(String name, String value);
+
+    /**
+     * A NOTIFY on a channel the session listens to (NotificationResponse).
+     *
+     * @param self whether this session sent it (the client then sees its own process id)
+     */
+    default void notification(int processId, boolean self, String channel, String payload) {
+    }
 }

@@ -294,6 +294,9 @@ public final class PassthroughSession implements BackendSession {
     }
 
     private void after(BackendConnection connection, boolean settingsChanged, boolean sessionBound, ResultSink sink) {
+        if (sink != null && bound) {
+            connection.relayNotifications(sink);
+        }
         if (settings.takeApplied() && sink != null && !settingsChanged) {
             settings.report(connection, sink);
         }

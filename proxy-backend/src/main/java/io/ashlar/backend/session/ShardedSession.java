@@ -350,6 +350,12 @@ public final class ShardedSession implements BackendSession {
     @Override
     public Description describe(Prepared statement) throws StatementFailure {
         Plan plan = (Plan) statement.analysis();
+        if (plan.statement().body() instanceof ExecuteStatement execute) {
+            // EXECUTE returns what its prepared statement returns (PostgreSQL describes it so).
+            Plan executed = sqlPrepared.containsKey(execute.name()) ? executedPlan(plan.statement(), execute) : null;
+            return executed == null ? new Description(statement.parameterTypes(), Optional.empty())
+                    : describe(new Prepared(executed.statement().sql(), new int[0], executed));
+        }
         long schemaEpoch = database.plans().schemaEpoch();
         ShardedExecution.Target target;
         try {
@@ -459,6 +465,11 @@ public final class ShardedSession implements BackendSession {
      */
     private QueryResult sqlExecute(AnalyzedStatement execute, ExecuteStatement body, ResultSink sink)
             throws StatementFailure {
+        return run(executedPlan(execute, body), ParameterValues.NONE, sink);
+    }
+
+    /** The statement EXECUTE runs: the prepared text with its arguments in place of its parameters. */
+    private Plan executedPlan(AnalyzedStatement execute, ExecuteStatement body) throws StatementFailure {
         SqlPrepared prepared = sqlPrepared.get(body.name());
         if (prepared == null) {
             throw new StatementFailure(ErrorFields.error("26000", "prepared statement \"" + body.name() + "\" does not exist"));
@@ -486,13 +497,11 @@ public final class ShardedSession implements BackendSession {
             at = marker.range().end();
         }
         text.append(sql, at, sql.length());
-        Plan plan;
         try {
-            plan = database.plans().get(text.toString());
+            return database.plans().get(text.toString());
         } catch (SqlSyntaxException e) {
             throw syntaxError(e, 0);
         }
-        return run(plan, ParameterValues.NONE, sink);
     }
 
     private QueryResult sqlDeallocate(DeallocateStatement body) throws StatementFailure {
@@ -553,6 +562,11 @@ public final class ShardedSession implements BackendSession {
             throw failure;
         }
         markJoined(dataSources, begin);
+        for (int dataSource : dataSources) {
+            if (bound[dataSource] && held[dataSource] != null) {
+                held[dataSource].relayNotifications(sink);
+            }
+        }
         if (execution.changesRules()) {
             database.updateRules(execution::rulesAfter);
         }
@@ -833,6 +847,9 @@ public final class ShardedSession implements BackendSession {
         }
         if (begin && connection.transactionState() != TransactionState.IDLE) {
             joined[index] = true;
+        }
+        if (bound[index]) {
+            connection.relayNotifications(sink);
         }
         CommandTags.Effect effect = CommandTags.combine(CommandTags.effect(result.tag()), CommandTags.textEffect(sql));
         if (effect == CommandTags.Effect.SETTINGS) {

@@ -39,6 +39,7 @@ public final class BackendMessages {
             case 'd' -> CopyData.decode(in);
             case 'c' -> CopyDone.decode(in);
             case 'v' -> NegotiateProtocolVersion.decode(in);
+            case 'A' -> NotificationResponse.decode(in);
             default -> throw new IllegalArgumentException("unknown backend message type " + (type & 0xff));
         };
     }

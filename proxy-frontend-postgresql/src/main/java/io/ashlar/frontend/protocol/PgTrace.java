@@ -105,6 +105,8 @@ public final class PgTrace {
                 m.iterations().ifPresent(each -> result.append(' ').append(each));
             }
             case ParameterStatus m -> string(string(backHeader(result, "ParameterStatus", m), m.name()), m.value());
+            case NotificationResponse m -> string(string(backHeader(result, "NotificationResponse", m).append(' ')
+                    .append(m.processId()), m.channel()), m.payload());
             case BackendKeyData m -> backHeader(result, "BackendKeyData", m).append(' ').append(m.processId()).append(' ')
                     .append(m.secretKey());
             case ReadyForQuery m -> backHeader(result, "ReadyForQuery", m).append(' ').append(m.status());

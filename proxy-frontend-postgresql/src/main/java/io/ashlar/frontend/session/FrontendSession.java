@@ -536,6 +536,11 @@ public final class FrontendSession implements ResultSink {
         out.parameterStatus(name, value);
     }
 
+    @Override
+    public void notification(int processId, boolean self, String channel, String payload) {
+        out.write(new io.ashlar.frontend.protocol.NotificationResponse(self ? this.processId : processId, channel, payload));
+    }
+
     // ---------------------------------------------------------------- COPY
 
     private void copy(String sql) {
