@@ -244,6 +244,25 @@ public final class BackendConnection {
             markIfBroken(e);
             throw e;
         }
+        keepUtf8();
+    }
+
+    /**
+     * Undoes a client's change of client_encoding: pgjdbc writes every statement and parameter
+     * in UTF-8 whatever the backend expects, so a connection in another encoding would store
+     * garbage. The client is told why instead (the native data path will relay other encodings).
+     */
+    private void keepUtf8() throws SQLException {
+        String encoding = executor.getParameterStatus("client_encoding");
+        if (encoding == null || encoding.equals("UTF8")) {
+            return;
+        }
+        NativeQuery reset = new NativeQuery("SET client_encoding TO 'UTF8'", null, true,
+                SqlCommand.createStatementTypeInfo(SqlCommandType.BLANK));
+        executor.execute(executor.wrap(List.of(reset)), null, new org.postgresql.core.ResultHandlerBase() { },
+                0, 0, BASE_FLAGS | QueryExecutor.QUERY_EXECUTE_AS_SIMPLE | QueryExecutor.QUERY_ONESHOT);
+        throw new SQLException("client_encoding " + encoding + " is not supported by Ashlar yet: the session stays in UTF8",
+                "0A000");
     }
 
     /** Starts a COPY; the caller drives the returned operation to its end. */

@@ -29,27 +29,6 @@ final class CopyOptions {
     /** The data formats of COPY. */
     enum Format { TEXT, CSV, BINARY }
 
-    /** Client encodings whose multi-byte characters may hold bytes that look like ASCII delimiters and quotes. */
-    private static final List<String> ASCII_EMBEDDING = List.of("sjis", "shiftjis", "mskanji", "win932", "windows932",
-            "shiftjis2004", "big5", "win950", "windows950", "gbk", "win936", "windows936", "uhc", "win949", "windows949",
-            "gb18030", "johab");
-
-    /** PostgreSQL encoding names (lower case, letters and digits only) and the Java charset of the same bytes. */
-    private static final Map<String, String> CHARSETS = Map.ofEntries(
-            Map.entry("utf8", "UTF-8"), Map.entry("unicode", "UTF-8"), Map.entry("sqlascii", "ISO-8859-1"),
-            Map.entry("latin1", "ISO-8859-1"), Map.entry("latin2", "ISO-8859-2"), Map.entry("latin3", "ISO-8859-3"),
-            Map.entry("latin4", "ISO-8859-4"), Map.entry("latin5", "ISO-8859-9"), Map.entry("latin6", "ISO-8859-10"),
-            Map.entry("latin7", "ISO-8859-13"), Map.entry("latin8", "ISO-8859-14"), Map.entry("latin9", "ISO-8859-15"),
-            Map.entry("latin10", "ISO-8859-16"), Map.entry("iso88591", "ISO-8859-1"), Map.entry("iso88592", "ISO-8859-2"),
-            Map.entry("iso88595", "ISO-8859-5"), Map.entry("iso88596", "ISO-8859-6"), Map.entry("iso88597", "ISO-8859-7"),
-            Map.entry("iso88598", "ISO-8859-8"), Map.entry("iso885915", "ISO-8859-15"), Map.entry("win1250", "windows-1250"),
-            Map.entry("win1251", "windows-1251"), Map.entry("win1252", "windows-1252"), Map.entry("win1253", "windows-1253"),
-            Map.entry("win1254", "windows-1254"), Map.entry("win1255", "windows-1255"), Map.entry("win1256", "windows-1256"),
-            Map.entry("win1257", "windows-1257"), Map.entry("win1258", "windows-1258"), Map.entry("win866", "IBM866"),
-            Map.entry("win874", "x-windows-874"), Map.entry("koi8r", "KOI8-R"), Map.entry("koi8", "KOI8-R"),
-            Map.entry("koi8u", "KOI8-U"), Map.entry("eucjp", "EUC-JP"), Map.entry("euckr", "EUC-KR"),
-            Map.entry("euccn", "GB2312"), Map.entry("euctw", "x-EUC-TW"));
-
     private final Format format;
     private final byte delimiter;
     private final byte quote;
@@ -387,21 +366,13 @@ final class CopyOptions {
 
     /** The Java charset of a PostgreSQL encoding name, matched as PostgreSQL matches them (case and punctuation ignored). */
     static Charset charset(String encoding) throws SQLException {
-        StringBuilder key = new StringBuilder(encoding.length());
-        for (int i = 0; i < encoding.length(); i++) {
-            char c = encoding.charAt(i);
-            if (Character.isLetterOrDigit(c)) {
-                key.append(Character.toLowerCase(c));
-            }
-        }
-        String name = key.toString();
-        if (ASCII_EMBEDDING.contains(name)) {
+        io.ashlar.backend.execute.ClientEncoding known = io.ashlar.backend.execute.ClientEncoding.find(encoding);
+        if (known != null && !known.asciiSafe()) {
             throw CopyErrors.error("0A000", "COPY into a sharded table in encoding " + encoding + " is not supported",
                     "its characters may hold bytes that look like delimiters; convert the data to UTF8");
         }
-        String java = CHARSETS.get(name);
-        if (java != null && Charset.isSupported(java)) {
-            return Charset.forName(java);
+        if (known != null) {
+            return known.charset();
         }
         if (Charset.isSupported(encoding)) {
             return Charset.forName(encoding);

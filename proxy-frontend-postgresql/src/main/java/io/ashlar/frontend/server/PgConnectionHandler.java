@@ -1,5 +1,6 @@
 package io.ashlar.frontend.server;
 
+import io.ashlar.backend.execute.ClientEncoding;
 import io.ashlar.backend.session.BackendSession;
 import io.ashlar.backend.session.LogicalDatabase;
 import io.ashlar.backend.session.SessionSettings;
@@ -122,8 +123,13 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         String encoding = message.clientEncoding().orElse("UTF8");
-        if (!isSupportedEncoding(encoding)) {
-            fatal(ctx, "0A000", "client_encoding \"" + encoding + "\" is not supported by Ashlar: use UTF8");
+        ClientEncoding requested = clientEncoding(encoding);
+        if (requested == null) {
+            fatal(ctx, "22023", "invalid value for parameter \"client_encoding\": \"" + encoding + "\"");
+            return;
+        }
+        if (requested.converts()) {
+            fatal(ctx, "0A000", "client_encoding \"" + encoding + "\" is not supported by Ashlar yet: use UTF8");
             return;
         }
         PasswordVerifiers verifiers = context.user(user);
@@ -139,25 +145,13 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         ctx.writeAndFlush(authenticator.start());
     }
 
-    private static boolean isSupportedEncoding(String encoding) {
-        String e = encodingKey(encoding);
-        return e.equals("utf8") || e.equals("unicode") || e.equals("sqlascii") || e.equals("auto");
-    }
-
     /**
-     * An encoding name as PostgreSQL compares them ({@code clean_encoding_name} in encnames.c):
-     * only letters and digits, lower case, so {@code 'utf-8'} (asyncpg sends the quotes), {@code UTF_8}
-     * and {@code utf8} are one name.
+     * The encoding a startup packet's client_encoding names, as PostgreSQL matches encoding names
+     * ({@code 'utf-8'}, asyncpg's spelling, quotes included, is UTF8; {@code auto} is UTF8 here);
+     * null when PostgreSQL knows no such encoding, or Java has no charset for it.
      */
-    static String encodingKey(String encoding) {
-        StringBuilder result = new StringBuilder(encoding.length());
-        for (int i = 0; i < encoding.length(); i++) {
-            char c = encoding.charAt(i);
-            if (c < 128 && Character.isLetterOrDigit(c)) {
-                result.append(Character.toLowerCase(c));
-            }
-        }
-        return result.toString();
+    static ClientEncoding clientEncoding(String requested) {
+        return ClientEncoding.key(requested).equals("auto") ? ClientEncoding.UTF8 : ClientEncoding.find(requested);
     }
 
     private void onAuthentication(ChannelHandlerContext ctx, FrontendMessage message) {
@@ -218,7 +212,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         String user = startup.user();
         for (String[] p : List.of(
                 new String[] {"application_name", valueOr(parameterValue(parameters, "application_name"), "")},
-                new String[] {"client_encoding", clientEncoding()},
+                new String[] {"client_encoding", clientEncoding().name()},
                 new String[] {"DateStyle", dateStyle(parameterValue(parameters, "DateStyle"), backendParameters.getOrDefault("DateStyle", "ISO, MDY"))},
                 new String[] {"default_transaction_read_only", "off"},
                 new String[] {"in_hot_standby", "off"},
@@ -303,9 +297,8 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         return result;
     }
 
-    private String clientEncoding() {
-        String requested = startup.clientEncoding().orElse("UTF8");
-        return encodingKey(requested).equals("sqlascii") ? "SQL_ASCII" : "UTF8";
+    private ClientEncoding clientEncoding() {
+        return clientEncoding(startup.clientEncoding().orElse("UTF8"));
     }
 
     /**

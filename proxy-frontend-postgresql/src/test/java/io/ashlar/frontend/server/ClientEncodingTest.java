@@ -15,12 +15,18 @@ final class ClientEncodingTest {
     @ParameterizedTest
     @ValueSource(strings = {"UTF8", "utf8", "'utf-8'", "UTF-8", "utf_8", "\"Utf8\"", " utf8 "})
     void everySpellingOfUtf8IsOneName(String spelling) {
-        assertEquals("utf8", PgConnectionHandler.encodingKey(spelling));
+        assertEquals("UTF8", PgConnectionHandler.clientEncoding(spelling).name());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"LATIN1", "latin-1", "ISO_8859_1", "iso88591"})
+    void everySpellingOfLatin1IsOneName(String spelling) {
+        assertEquals("LATIN1", PgConnectionHandler.clientEncoding(spelling).name());
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"SQL_ASCII", "sql-ascii", "'SQL_ASCII'"})
     void everySpellingOfSqlAsciiIsOneName(String spelling) {
-        assertEquals("sqlascii", PgConnectionHandler.encodingKey(spelling));
+        assertEquals("SQL_ASCII", PgConnectionHandler.clientEncoding(spelling).name());
     }
 }
