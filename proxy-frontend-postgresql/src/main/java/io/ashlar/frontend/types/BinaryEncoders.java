@@ -46,6 +46,8 @@ public final class BinaryEncoders {
     private static final ValueEncoder POINT_ARRAY = new ArrayEncoder(TypeOids.POINT_ARRAY, GeometryEncoder.POINT);
     private static final ValueEncoder TIMETZ_ARRAY = new ArrayEncoder(TypeOids.TIMETZ_ARRAY, TimetzEncoder.INSTANCE);
 
+    private static final ValueEncoder CHAR_ARRAY = new ArrayEncoder(TypeOids.CHAR_ARRAY, CharEncoder.INSTANCE);
+
     private BinaryEncoders() {
     }
 
@@ -114,6 +116,8 @@ public final class BinaryEncoders {
             case TypeOids.NUMERIC_ARRAY -> NUMERIC_ARRAY;
             case TypeOids.UUID_ARRAY -> UUID_ARRAY;
             case TypeOids.JSONB_ARRAY -> JSONB_ARRAY;
+            case TypeOids.CHAR -> CharEncoder.INSTANCE;
+            case TypeOids.CHAR_ARRAY -> CHAR_ARRAY;
             default -> null;
         };
     }

@@ -64,4 +64,9 @@ public final class TypeOids {
     public static final int POINT_ARRAY = 1017;
     /** {@code timetz[]}. */
     public static final int TIMETZ_ARRAY = 1270;
+
+    /** {@code "char"}, the single-byte type of the catalogs. */
+    public static final int CHAR = 18;
+    /** {@code "char"[]}. */
+    public static final int CHAR_ARRAY = 1002;
 }

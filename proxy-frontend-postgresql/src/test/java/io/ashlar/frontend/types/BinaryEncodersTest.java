@@ -23,7 +23,7 @@ final class BinaryEncodersTest {
     private static final int[] SUPPORTED = {
         16, 17, 19, 20, 21, 23, 25, 26, 114, 700, 701, 1042, 1043, 1082, 1083, 1114, 1184, 1186, 1700, 2950, 3802,
         1000, 1001, 1005, 1007, 1009, 1015, 1016, 1021, 1022, 1115, 1182, 1183, 1185, 1231, 2951, 199, 3807, 1003,
-        1014, 1028, 1187,
+        1014, 1028, 1187, 18, 1002,
     };
 
     @Test
@@ -36,7 +36,7 @@ final class BinaryEncodersTest {
 
     @Test
     void refusesOtherTypesWithFeatureNotSupported() {
-        for (int oid : new int[] {0, 18, 601, 869, 142, 790, -1}) {
+        for (int oid : new int[] {0, 601, 142, 790, 1560, 3614, 2249, 3831, -1}) {
             assertFalse(BinaryEncoders.supports(oid), "supports " + oid);
             assertTrue(BinaryEncoders.find(oid).isEmpty());
         }
@@ -82,6 +82,21 @@ final class BinaryEncodersTest {
                 + "00000002" + "00000001" // inner dimension: 2
                 + "00000002" + "6122" // a" once the backslash is gone
                 + "00000001" + "62"); // b
+    }
+
+    @Test
+    void charReadsTheOctalFormOfPostgres15AndTheRawByteOfEarlierVersions() {
+        assertBinary(TypeOids.CHAR, "\\377", "ff");
+        assertBinary(TypeOids.CHAR, "\\200", "80");
+        assertBinary(TypeOids.CHAR, "\\", "5c");
+        assertBinary(TypeOids.CHAR, "", "00");
+        assertArrayEquals(new byte[] {(byte) 0xFF}, BinaryEncoders.find(TypeOids.CHAR).orElseThrow()
+                .toBinary(new byte[] {(byte) 0xFF}));
+        assertBinary(TypeOids.CHAR_ARRAY, "{\"\\\\377\",\"\"}",
+                "00000001" + "00000000" + "00000012" // one dimension, no NULL, element type "char"
+                + "00000002" + "00000001" // size 2, lower bound 1
+                + "00000001" + "ff" // \377
+                + "00000001" + "00"); // the empty text is the zero byte
     }
 
     @Test
@@ -132,6 +147,10 @@ final class BinaryEncodersTest {
         assertMalformed(TypeOids.INT4_ARRAY, "[1:2]={{1,2}}");
         assertMalformed(TypeOids.TEXT_ARRAY, "{\"a}");
         assertMalformed(TypeOids.INT4_ARRAY, "1,2");
+        assertMalformed(TypeOids.CHAR, "ab");
+        assertMalformed(TypeOids.CHAR, "\\400");
+        assertMalformed(TypeOids.CHAR, "\\12");
+        assertMalformed(TypeOids.CHAR, "a\\77");
     }
 
     @Test

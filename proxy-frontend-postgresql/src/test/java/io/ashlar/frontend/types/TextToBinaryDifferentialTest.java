@@ -312,6 +312,31 @@ final class TextToBinaryDifferentialTest {
         assertConverted(arrayValues);
     }
 
+    @Test
+    void chars() throws Exception {
+        assertColumns(TypeOids.CHAR, "'a'::\"char\"", "''::\"char\"", "'\\377'::\"char\"", "(-1)::\"char\"",
+                "(-128)::\"char\"", "127::\"char\"", "0::\"char\"", "1::\"char\"", "' '::\"char\"", "','::\"char\"",
+                "'\"'::\"char\"", "'\\'::\"char\"", "'{'::\"char\"", "'é'::\"char\"", "'N'::\"char\"",
+                "'abc'::\"char\"");
+        List<String> everyByte = new ArrayList<>();
+        for (int b = -128; b < 128; b++) {
+            everyByte.add("(" + b + ")::\"char\"");
+        }
+        assertRows(TypeOids.CHAR, everyByte);
+        List<PostgresValues.Value> catalog =
+                postgres.values("SELECT typtype, typcategory, typalign, typstorage, typdelim FROM pg_type");
+        assertTypes(TypeOids.CHAR, catalog);
+        assertConverted(catalog);
+    }
+
+    @Test
+    void charArrays() throws Exception {
+        assertColumns(TypeOids.CHAR_ARRAY, "'{}'::\"char\"[]", "ARRAY['a', 'b']::\"char\"[]",
+                "ARRAY['', ',', '\"', '\\', ' ', 'N', '{', '}', NULL]::\"char\"[]",
+                "ARRAY[(-1)::\"char\", NULL, 0::\"char\", (-128)::\"char\", 'é'::\"char\"]",
+                "ARRAY[ARRAY['a', 'b'], ARRAY['c', NULL]]::\"char\"[]", "(SELECT array_agg(typtype) FROM pg_type)");
+    }
+
     private static void assertColumns(int typeOid, String... expressions) throws SQLException, IOException {
         List<PostgresValues.Value> values = postgres.values(select(Arrays.asList(expressions)));
         assertTypes(typeOid, values);
