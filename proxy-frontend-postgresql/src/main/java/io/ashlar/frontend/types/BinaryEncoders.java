@@ -47,6 +47,11 @@ public final class BinaryEncoders {
     private static final ValueEncoder TIMETZ_ARRAY = new ArrayEncoder(TypeOids.TIMETZ_ARRAY, TimetzEncoder.INSTANCE);
 
     private static final ValueEncoder CHAR_ARRAY = new ArrayEncoder(TypeOids.CHAR_ARRAY, CharEncoder.INSTANCE);
+    private static final ValueEncoder INET_ARRAY = new ArrayEncoder(TypeOids.INET_ARRAY, InetEncoder.INET);
+    private static final ValueEncoder CIDR_ARRAY = new ArrayEncoder(TypeOids.CIDR_ARRAY, InetEncoder.CIDR);
+    private static final ValueEncoder MACADDR_ARRAY = new ArrayEncoder(TypeOids.MACADDR_ARRAY, MacaddrEncoder.MACADDR);
+    private static final ValueEncoder MACADDR8_ARRAY =
+            new ArrayEncoder(TypeOids.MACADDR8_ARRAY, MacaddrEncoder.MACADDR8);
 
     private BinaryEncoders() {
     }
@@ -118,6 +123,14 @@ public final class BinaryEncoders {
             case TypeOids.JSONB_ARRAY -> JSONB_ARRAY;
             case TypeOids.CHAR -> CharEncoder.INSTANCE;
             case TypeOids.CHAR_ARRAY -> CHAR_ARRAY;
+            case TypeOids.INET -> InetEncoder.INET;
+            case TypeOids.CIDR -> InetEncoder.CIDR;
+            case TypeOids.INET_ARRAY -> INET_ARRAY;
+            case TypeOids.CIDR_ARRAY -> CIDR_ARRAY;
+            case TypeOids.MACADDR -> MacaddrEncoder.MACADDR;
+            case TypeOids.MACADDR8 -> MacaddrEncoder.MACADDR8;
+            case TypeOids.MACADDR_ARRAY -> MACADDR_ARRAY;
+            case TypeOids.MACADDR8_ARRAY -> MACADDR8_ARRAY;
             default -> null;
         };
     }

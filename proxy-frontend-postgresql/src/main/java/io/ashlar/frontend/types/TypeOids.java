@@ -69,4 +69,20 @@ public final class TypeOids {
     public static final int CHAR = 18;
     /** {@code "char"[]}. */
     public static final int CHAR_ARRAY = 1002;
+    /** {@code cidr}. */
+    public static final int CIDR = 650;
+    /** {@code cidr[]}. */
+    public static final int CIDR_ARRAY = 651;
+    /** {@code inet}. */
+    public static final int INET = 869;
+    /** {@code inet[]}. */
+    public static final int INET_ARRAY = 1041;
+    /** {@code macaddr}. */
+    public static final int MACADDR = 829;
+    /** {@code macaddr[]}. */
+    public static final int MACADDR_ARRAY = 1040;
+    /** {@code macaddr8}. */
+    public static final int MACADDR8 = 774;
+    /** {@code macaddr8[]}. */
+    public static final int MACADDR8_ARRAY = 775;
 }

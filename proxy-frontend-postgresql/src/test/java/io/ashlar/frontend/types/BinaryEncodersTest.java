@@ -23,7 +23,7 @@ final class BinaryEncodersTest {
     private static final int[] SUPPORTED = {
         16, 17, 19, 20, 21, 23, 25, 26, 114, 700, 701, 1042, 1043, 1082, 1083, 1114, 1184, 1186, 1700, 2950, 3802,
         1000, 1001, 1005, 1007, 1009, 1015, 1016, 1021, 1022, 1115, 1182, 1183, 1185, 1231, 2951, 199, 3807, 1003,
-        1014, 1028, 1187, 18, 1002,
+        1014, 1028, 1187, 18, 1002, 869, 650, 1041, 651, 829, 774, 1040, 775,
     };
 
     @Test
@@ -100,6 +100,24 @@ final class BinaryEncodersTest {
     }
 
     @Test
+    void inetWritesFamilyBitsCidrFlagLengthAndAddress() {
+        assertBinary(TypeOids.INET, "::ffff:1.2.3.4/120",
+                "03" // PGSQL_AF_INET6
+                + "78" // 120 bits
+                + "00" // inet, not cidr
+                + "10" // 16 address bytes
+                + "00000000000000000000ffff01020304");
+        assertBinary(TypeOids.CIDR, "10.0.0.0/8", "02" + "08" + "01" + "04" + "0a000000");
+        assertBinary(TypeOids.INET, "1.2.3.4", "02" + "20" + "00" + "04" + "01020304");
+        assertBinary(TypeOids.INET, "1:2:3::", "03" + "80" + "00" + "10" + "00010002000300000000000000000000");
+        assertBinary(TypeOids.INET, "1::2:3", "03" + "80" + "00" + "10" + "00010000000000000000000000020003");
+        assertBinary(TypeOids.INET, "1:2:3:4:5:6:1.2.3.4", "03" + "80" + "00" + "10"
+                + "00010002000300040005000601020304");
+        assertBinary(TypeOids.CIDR, "::/0", "03" + "00" + "01" + "10" + "00000000000000000000000000000000");
+        assertBinary(TypeOids.MACADDR8, "08:00:2b:ff:fe:01:02:03", "08002bfffe010203");
+    }
+
+    @Test
     void timestampWithTimeZoneSubtractsOffsetsToTheSecond() {
         // 1900-01-01 00:19:32 at +00:19:32 is 1900-01-01 00:00:00 UTC: -36524 days from 2000-01-01
         long micros = -36524L * 86_400_000_000L;
@@ -151,6 +169,26 @@ final class BinaryEncodersTest {
         assertMalformed(TypeOids.CHAR, "\\400");
         assertMalformed(TypeOids.CHAR, "\\12");
         assertMalformed(TypeOids.CHAR, "a\\77");
+        assertMalformed(TypeOids.INET, "1.2.3");
+        assertMalformed(TypeOids.INET, "1.2.3.4.5");
+        assertMalformed(TypeOids.INET, "256.0.0.1");
+        assertMalformed(TypeOids.INET, "1.2.3.4/33");
+        assertMalformed(TypeOids.INET, "1.2.3.4/");
+        assertMalformed(TypeOids.INET, "");
+        assertMalformed(TypeOids.INET, "::1/129");
+        assertMalformed(TypeOids.INET, "1:2:3:4:5:6:7:8:9");
+        assertMalformed(TypeOids.INET, "1:2:3:4:5:6:7");
+        assertMalformed(TypeOids.INET, "1::2::3");
+        assertMalformed(TypeOids.INET, "1:2:3:4:5:6:7:8::");
+        assertMalformed(TypeOids.INET, ":1::");
+        assertMalformed(TypeOids.INET, "1::2:");
+        assertMalformed(TypeOids.INET, "12345::");
+        assertMalformed(TypeOids.INET, "::1.2.3.4:5");
+        assertMalformed(TypeOids.INET, "g::1");
+        assertMalformed(TypeOids.CIDR, "1:2:3:4:5:6:7:1.2.3.4");
+        assertMalformed(TypeOids.MACADDR, "08:00:2b:01:02");
+        assertMalformed(TypeOids.MACADDR, "08-00-2b-01-02-03");
+        assertMalformed(TypeOids.MACADDR8, "08:00:2b:01:02:03");
     }
 
     @Test

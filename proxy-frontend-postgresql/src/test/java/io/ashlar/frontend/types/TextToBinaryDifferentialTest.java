@@ -337,6 +337,63 @@ final class TextToBinaryDifferentialTest {
                 "ARRAY[ARRAY['a', 'b'], ARRAY['c', NULL]]::\"char\"[]", "(SELECT array_agg(typtype) FROM pg_type)");
     }
 
+    @Test
+    void inets() throws Exception {
+        assertColumns(TypeOids.INET, "'192.168.0.1'::inet", "'192.168.0.1/24'::inet", "'0.0.0.0/0'::inet",
+                "'0.0.0.0'::inet", "'255.255.255.255'::inet", "'255.255.255.255/32'::inet", "'10.0.0.0/8'::inet",
+                "'1.2.3.4/0'::inet", "'::1'::inet", "'::'::inet", "'::/0'::inet", "'::1/128'::inet",
+                "'2001:db8::1'::inet", "'2001:db8::/32'::inet", "'2001:DB8:0:0:1:0:0:1'::inet",
+                "'2001:0:0:1:0:0:0:1'::inet", "'fe80::1:2:3:4/64'::inet", "'1:2:3:4:5:6:7:8'::inet",
+                "'1:0:3:4:5:6:7:8'::inet", "'1:0:0:4:5:6:7:8'::inet", "'::ffff:1.2.3.4'::inet",
+                "'::ffff:1.2.3.4/120'::inet", "'::ffff:0:0'::inet", "'::1.2.3.4'::inet", "'::0.0.0.2'::inet",
+                "'::0.1.0.1'::inet", "'::1:0:0:0'::inet", "'1::'::inet", "'1:2:3:4:5:6:7::'::inet",
+                "'::2:3:4:5:6:7:8'::inet", "'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff/127'::inet",
+                "'64:ff9b::192.0.2.33'::inet", "'0:0:0:0:0:0:0:0/64'::inet", "'1:0:0:0:0:0:0:0'::inet",
+                "'0:0:0:0:0:0:0:1/1'::inet", "'::ffff:255.255.255.255'::inet", "'::ffff:1:2'::inet",
+                "'::fffe:1.2.3.4'::inet", "'1:2:0:0:5:6:0:0'::inet", "'abcd:ef01:2345:6789:abcd:ef01:2345:6789'::inet");
+        assertColumns(TypeOids.CIDR, "'0.0.0.0/0'::cidr", "'10.0.0.0/8'::cidr", "'10'::cidr", "'192.168'::cidr",
+                "'192.168.1.0/24'::cidr", "'192.168.1.1/32'::cidr", "'192.168.1.1'::cidr", "'128.0.0.0/1'::cidr",
+                "'::/0'::cidr", "'2001:db8::/32'::cidr", "'::1/128'::cidr", "'::1'::cidr",
+                "'::ffff:1.2.3.0/120'::cidr", "'::ffff:1.2.3.4'::cidr", "'::1.2.3.4/128'::cidr",
+                "'8000::/1'::cidr", "'ffff:ffff:ffff:ffff:ffff:ffff:ffff:fffe/127'::cidr", "'fe80::/10'::cidr",
+                "'2001:db8:0:0:1::/80'::cidr");
+        Random random = new Random(13);
+        List<String> inets = new ArrayList<>();
+        List<String> cidrs = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            boolean ipv6 = i % 2 == 1;
+            String address = ipv6 ? randomIpv6(random) : randomIpv4(random);
+            int bits = random.nextInt(3) == 0 ? (ipv6 ? 128 : 32) : random.nextInt(ipv6 ? 129 : 33);
+            inets.add("'" + address + "/" + bits + "'::inet");
+            cidrs.add("network('" + address + "/" + bits + "'::inet)");
+        }
+        assertRows(TypeOids.INET, inets);
+        assertRows(TypeOids.CIDR, cidrs);
+    }
+
+    @Test
+    void inetArrays() throws Exception {
+        assertColumns(TypeOids.INET_ARRAY, "'{}'::inet[]", "ARRAY['192.168.0.1/24', NULL, '::1', '::ffff:1.2.3.4', "
+                + "'2001:db8::/32']::inet[]", "ARRAY[ARRAY['1.2.3.4'::inet], ARRAY[NULL::inet]]");
+        assertColumns(TypeOids.CIDR_ARRAY, "'{}'::cidr[]", "ARRAY['10.0.0.0/8', NULL, '::/0', '::1/128', "
+                + "'192.168.1.1/32']::cidr[]");
+    }
+
+    @Test
+    void macaddrs() throws Exception {
+        assertColumns(TypeOids.MACADDR, "'08:00:2b:01:02:03'::macaddr", "'08-00-2B-01-02-03'::macaddr",
+                "'0800.2b01.0203'::macaddr", "'00:00:00:00:00:00'::macaddr", "'ff:ff:ff:ff:ff:ff'::macaddr",
+                "'a0b1c2d3e4f5'::macaddr");
+        assertColumns(TypeOids.MACADDR8, "'08:00:2b:01:02:03:04:05'::macaddr8", "'08:00:2b:01:02:03'::macaddr8",
+                "'08002b:0102030405'::macaddr8", "'00:00:00:00:00:00:00:00'::macaddr8",
+                "'FF:FF:FF:FF:FF:FF:FF:FF'::macaddr8", "macaddr8_set7bit('00:00:2b:01:02:03'::macaddr8)",
+                "'08:00:2b:01:02:03'::macaddr::macaddr8");
+        assertColumns(TypeOids.MACADDR_ARRAY, "'{}'::macaddr[]",
+                "ARRAY['08:00:2b:01:02:03', NULL, 'ff:ff:ff:ff:ff:ff']::macaddr[]");
+        assertColumns(TypeOids.MACADDR8_ARRAY,
+                "ARRAY['08:00:2b:01:02:03:04:05', NULL, '08:00:2b:01:02:03']::macaddr8[]");
+    }
+
     private static void assertColumns(int typeOid, String... expressions) throws SQLException, IOException {
         List<PostgresValues.Value> values = postgres.values(select(Arrays.asList(expressions)));
         assertTypes(typeOid, values);
@@ -435,6 +492,20 @@ final class TextToBinaryDifferentialTest {
         if (count > 0 && random.nextBoolean()) {
             target.setCharAt(target.length() - 1 - random.nextInt(count), (char) ('1' + random.nextInt(9)));
         }
+    }
+
+    private static String randomIpv4(Random random) {
+        return random.nextInt(256) + "." + random.nextInt(256) + "." + random.nextInt(256) + "." + random.nextInt(256);
+    }
+
+    /** Eight groups, each zero half of the time so that runs of zeros of every length and place occur. */
+    private static String randomIpv6(Random random) {
+        StringBuilder result = new StringBuilder();
+        for (int g = 0; g < 8; g++) {
+            result.append(g == 0 ? "" : ":").append(Integer.toHexString(random.nextBoolean() ? 0
+                    : random.nextInt(3) == 0 ? 0xFFFF : random.nextInt(0x10000)));
+        }
+        return result.toString();
     }
 
     private static String signed(Random random, int bound) {
