@@ -23,7 +23,8 @@ final class BinaryEncodersTest {
     private static final int[] SUPPORTED = {
         16, 17, 19, 20, 21, 23, 25, 26, 114, 700, 701, 1042, 1043, 1082, 1083, 1114, 1184, 1186, 1700, 2950, 3802,
         1000, 1001, 1005, 1007, 1009, 1015, 1016, 1021, 1022, 1115, 1182, 1183, 1185, 1231, 2951, 199, 3807, 1003,
-        1014, 1028, 1187, 18, 1002, 869, 650, 1041, 651, 829, 774, 1040, 775,
+        1014, 1028, 1187, 18, 1002, 869, 650, 1041, 651, 829, 774, 1040, 775, 3904, 3926, 3906, 3912, 3908, 3910,
+        3905, 3927, 3907, 3913, 3909, 3911, 4451, 4536, 4532, 4535, 4533, 4534, 6150, 6157, 6151, 6155, 6152, 6153,
     };
 
     @Test
@@ -118,6 +119,27 @@ final class BinaryEncodersTest {
     }
 
     @Test
+    void rangesWriteFlagsThenEachPresentBound() {
+        assertBinary(TypeOids.INT4RANGE, "[1,5)",
+                "02" // RANGE_LB_INC
+                + "00000004" + "00000001" // lower bound 1
+                + "00000004" + "00000005"); // upper bound 5
+        assertBinary(TypeOids.INT4RANGE, "empty", "01");
+        assertBinary(TypeOids.INT4RANGE, "(,)", "18"); // RANGE_LB_INF | RANGE_UB_INF, no bounds
+        assertBinary(TypeOids.NUMRANGE, "(,1.5]", "0c" // RANGE_UB_INC | RANGE_LB_INF
+                + "0000000c" + "0002" + "0000" + "0000" + "0001" + "0001" + "1388");
+        String epoch = "00000008" + "0000000000000000"; // 2000-01-01 00:00:00 UTC
+        assertBinary(TypeOids.TSTZRANGE, "[\"2000-01-01 05:30:00+05:30\",)", "12" + epoch);
+        assertBinary(TypeOids.TSTZRANGE, "[2000-01-01\\ 00:00:00+00,)", "12" + epoch);
+        assertBinary(TypeOids.TSTZRANGE, "(,\"2000-01-01 00:00:0\\0+00\"]", "0c" + epoch);
+        assertBinary(TypeOids.INT4MULTIRANGE, "{[1,3),[5,7)}",
+                "00000002" // two ranges
+                + "00000011" + "02" + "00000004" + "00000001" + "00000004" + "00000003"
+                + "00000011" + "02" + "00000004" + "00000005" + "00000004" + "00000007");
+        assertBinary(TypeOids.INT4MULTIRANGE, "{}", "00000000");
+    }
+
+    @Test
     void timestampWithTimeZoneSubtractsOffsetsToTheSecond() {
         // 1900-01-01 00:19:32 at +00:19:32 is 1900-01-01 00:00:00 UTC: -36524 days from 2000-01-01
         long micros = -36524L * 86_400_000_000L;
@@ -189,6 +211,20 @@ final class BinaryEncodersTest {
         assertMalformed(TypeOids.MACADDR, "08:00:2b:01:02");
         assertMalformed(TypeOids.MACADDR, "08-00-2b-01-02-03");
         assertMalformed(TypeOids.MACADDR8, "08:00:2b:01:02:03");
+        assertMalformed(TypeOids.INT4RANGE, "[1,2");
+        assertMalformed(TypeOids.INT4RANGE, "1,2)");
+        assertMalformed(TypeOids.INT4RANGE, "[1;2)");
+        assertMalformed(TypeOids.INT4RANGE, "emptyx");
+        assertMalformed(TypeOids.INT4RANGE, "[\"1,2)");
+        assertMalformed(TypeOids.INT4RANGE, "[1,2)x");
+        assertMalformed(TypeOids.INT4RANGE, "[1,2\\");
+        assertMalformed(TypeOids.INT4RANGE, "");
+        assertMalformed(TypeOids.INT4RANGE, "[\"\",2)");
+        assertMalformed(TypeOids.INT4MULTIRANGE, "{[1,2),}");
+        assertMalformed(TypeOids.INT4MULTIRANGE, "{[1,2)");
+        assertMalformed(TypeOids.INT4MULTIRANGE, "[1,2)");
+        assertMalformed(TypeOids.INT4MULTIRANGE, "{[1,2)[3,4)}");
+        assertMalformed(TypeOids.INT4MULTIRANGE, "{,[1,2)}");
     }
 
     @Test

@@ -394,6 +394,122 @@ final class TextToBinaryDifferentialTest {
                 "ARRAY['08:00:2b:01:02:03:04:05', NULL, '08:00:2b:01:02:03']::macaddr8[]");
     }
 
+    @Test
+    void discreteRanges() throws Exception {
+        assertColumns(TypeOids.INT4RANGE, "'empty'::int4range", "'[1,2)'::int4range", "'[1,2]'::int4range",
+                "'(1,2)'::int4range", "'(1,3)'::int4range", "'(,5)'::int4range", "'(,5]'::int4range",
+                "'[5,)'::int4range", "'(5,)'::int4range", "'(,)'::int4range", "'[,]'::int4range",
+                "'[-2147483648,2147483647)'::int4range", "int4range(NULL, NULL)", "int4range(1, 10, '(]')",
+                "int4range(-5, -5, '[]')", "int4range(0, 0)", "' [ 3 , 7 ) '::int4range", "'EMPTY'::int4range");
+        assertColumns(TypeOids.INT8RANGE, "'empty'::int8range", "'[1,2)'::int8range",
+                "'[-9223372036854775808,9223372036854775807)'::int8range", "'(,0]'::int8range",
+                "'[1234567890123,)'::int8range", "int8range(NULL, 5, '[]')");
+        assertColumns(TypeOids.DATERANGE, "'empty'::daterange", "'[2024-01-01,2024-02-01)'::daterange",
+                "'[2024-01-01,2024-01-31]'::daterange", "'(2024-01-01,2024-01-31)'::daterange",
+                "'(,2024-01-01)'::daterange", "'[2024-01-01,)'::daterange", "'[-infinity,infinity]'::daterange",
+                "'(-infinity,infinity)'::daterange", "'[0044-03-15 BC,2024-01-01)'::daterange",
+                "'[4713-01-01 BC,5874897-12-31)'::daterange", "daterange(NULL, NULL)", "'(,)'::daterange");
+        Random random = new Random(17);
+        List<String> literals = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            String lower = random.nextInt(8) == 0 ? "" : Integer.toString(random.nextInt(2001) - 1000);
+            String upper = random.nextInt(8) == 0 ? "" : Integer.toString(random.nextInt(2001) - 1000);
+            if (!lower.isEmpty() && !upper.isEmpty() && Integer.parseInt(lower) > Integer.parseInt(upper)) {
+                String swap = lower;
+                lower = upper;
+                upper = swap;
+            }
+            literals.add("'" + (random.nextBoolean() ? "[" : "(") + lower + "," + upper
+                    + (random.nextBoolean() ? "]" : ")") + "'::int4range");
+        }
+        assertRows(TypeOids.INT4RANGE, literals);
+    }
+
+    @Test
+    void continuousRanges() throws Exception {
+        assertColumns(TypeOids.NUMRANGE, "'empty'::numrange", "'[1.5,2.50)'::numrange", "'(1.5,2.50]'::numrange",
+                "'[0,0]'::numrange", "'(,0]'::numrange", "'[0,)'::numrange", "'(,)'::numrange",
+                "'[-Infinity,Infinity]'::numrange", "'[-123456789012345678901234567890.000001,1e30]'::numrange",
+                "numrange(0.0001, 10000.0000)", "'(1.0,1.0]'::numrange", "'[1.0,1.00]'::numrange");
+        assertColumns(TypeOids.TSRANGE, "'empty'::tsrange",
+                "'[\"2024-01-01 00:00:00\",\"2024-02-01 00:00:00\")'::tsrange", "'[2024-01-01,)'::tsrange",
+                "'(,infinity]'::tsrange", "'[-infinity,infinity)'::tsrange",
+                "'(2024-01-01 12:00:00.123456,2024-01-01 12:00:00.123457]'::tsrange",
+                "'[0044-03-15 12:00:00 BC,2024-01-01)'::tsrange", "'[2024-01-01,2024-01-01]'::tsrange",
+                "tsrange('1999-12-31 23:59:59.999999', '294276-12-31 23:59:59.999999', '[]')",
+                "'(,)'::tsrange");
+        List<String> zoned = List.of("'empty'::tstzrange",
+                "'[\"2024-01-01 00:00:00+09\",\"2024-02-01 00:00:00+09\")'::tstzrange",
+                "'(,2024-03-31 01:30:00+00]'::tstzrange", "'[1850-06-01 12:00:00,)'::tstzrange",
+                "'[1900-01-01 00:00:00+00,2024-10-27 01:30:00+00]'::tstzrange", "'[-infinity,infinity)'::tstzrange",
+                "'(0044-03-15 12:00:00+00 BC,1999-12-31 23:59:59.999999+05:30)'::tstzrange", "'(,)'::tstzrange",
+                "tstzrange('2024-07-01 12:00:00.5', NULL, '[)')");
+        for (String zone : ZONES) {
+            postgres.execute("SET TimeZone = '" + zone + "'");
+            assertColumns(TypeOids.TSTZRANGE, zoned.toArray(new String[0]));
+        }
+        Random random = new Random(19);
+        List<String> literals = new ArrayList<>();
+        List<String> timestamps = randomTimestamps(random, "timestamp");
+        for (int i = 0; i + 1 < timestamps.size(); i += 2) {
+            String first = timestamps.get(i);
+            String second = timestamps.get(i + 1);
+            literals.add("tsrange(least(" + first + ", " + second + "), greatest(" + first + ", " + second + "), '"
+                    + (random.nextBoolean() ? "[" : "(") + (random.nextBoolean() ? "]" : ")") + "')");
+        }
+        assertRows(TypeOids.TSRANGE, literals);
+    }
+
+    @Test
+    void rangeArrays() throws Exception {
+        assertColumns(TypeOids.INT4RANGE_ARRAY, "'{}'::int4range[]",
+                "ARRAY['[1,2)', 'empty', NULL, '(,)', '(,5]', '[7,)']::int4range[]",
+                "ARRAY[ARRAY['[1,2)'::int4range], ARRAY[NULL::int4range]]");
+        assertColumns(TypeOids.INT8RANGE_ARRAY, "ARRAY['[1,2)', 'empty', NULL]::int8range[]");
+        assertColumns(TypeOids.NUMRANGE_ARRAY, "ARRAY['[1.5,2.50)', 'empty', NULL, '(,)']::numrange[]");
+        assertColumns(TypeOids.DATERANGE_ARRAY,
+                "ARRAY['[2024-01-01,2024-02-01)', '[0044-03-15 BC,)', 'empty', NULL]::daterange[]");
+        assertColumns(TypeOids.TSRANGE_ARRAY,
+                "ARRAY['[\"2024-01-01 00:00:00\",\"2024-02-01 00:00:00\")', '[-infinity,)', 'empty', NULL]::tsrange[]");
+        for (String zone : ZONES) {
+            postgres.execute("SET TimeZone = '" + zone + "'");
+            assertColumns(TypeOids.TSTZRANGE_ARRAY, "ARRAY['[\"2024-01-01 00:00:00+09\",\"2024-02-01 00:00:00+09\")', "
+                    + "'(,1850-06-01 12:00:00]', 'empty', NULL]::tstzrange[]");
+        }
+    }
+
+    @Test
+    void multiranges() throws Exception {
+        assertColumns(TypeOids.INT4MULTIRANGE, "'{}'::int4multirange", "'{[1,3),[5,7)}'::int4multirange",
+                "'{(,5),[10,)}'::int4multirange", "'{(,)}'::int4multirange", "'{[1,3),[2,7]}'::int4multirange",
+                "'{empty}'::int4multirange", "'{[1,2), empty, [4,5]}'::int4multirange",
+                "int4multirange(int4range(1, 2), int4range(-2147483648, 0))");
+        assertColumns(TypeOids.INT8MULTIRANGE, "'{}'::int8multirange",
+                "'{[-9223372036854775808,0),[1,9223372036854775807)}'::int8multirange");
+        assertColumns(TypeOids.NUMMULTIRANGE, "'{}'::nummultirange", "'{[1.5,2.5],(3,4)}'::nummultirange",
+                "'{(,0.001),(1e10,)}'::nummultirange");
+        assertColumns(TypeOids.DATEMULTIRANGE, "'{}'::datemultirange",
+                "'{[2024-01-01,2024-02-01),[2024-03-01,)}'::datemultirange",
+                "'{[0044-03-15 BC,0001-01-01),[-infinity,infinity]}'::datemultirange");
+        assertColumns(TypeOids.TSMULTIRANGE, "'{}'::tsmultirange",
+                "'{[\"2024-01-01 00:00:00\",\"2024-01-02 00:00:00\"),(2024-02-01,infinity]}'::tsmultirange");
+        for (String zone : ZONES) {
+            postgres.execute("SET TimeZone = '" + zone + "'");
+            assertColumns(TypeOids.TSTZMULTIRANGE, "'{}'::tstzmultirange",
+                    "'{[\"2024-01-01 00:00:00+09\",\"2024-02-01 00:00:00+09\"),[1850-06-01 12:00:00,)}'"
+                            + "::tstzmultirange");
+            assertColumns(TypeOids.TSTZMULTIRANGE_ARRAY,
+                    "ARRAY['{[\"2024-01-01 00:00:00+09\",\"2024-02-01 00:00:00+09\")}', '{}', NULL]::tstzmultirange[]");
+        }
+        assertColumns(TypeOids.INT4MULTIRANGE_ARRAY, "'{}'::int4multirange[]",
+                "ARRAY['{[1,3),[5,7)}', '{}', NULL, '{(,)}']::int4multirange[]");
+        assertColumns(TypeOids.INT8MULTIRANGE_ARRAY, "ARRAY['{[1,3),[5,7)}', NULL]::int8multirange[]");
+        assertColumns(TypeOids.NUMMULTIRANGE_ARRAY, "ARRAY['{[1.5,2.5],(3,4)}', '{}']::nummultirange[]");
+        assertColumns(TypeOids.DATEMULTIRANGE_ARRAY, "ARRAY['{[0044-03-15 BC,2024-01-01)}', NULL]::datemultirange[]");
+        assertColumns(TypeOids.TSMULTIRANGE_ARRAY,
+                "ARRAY['{[\"2024-01-01 00:00:00\",\"2024-01-02 00:00:00\")}', '{(,)}']::tsmultirange[]");
+    }
+
     private static void assertColumns(int typeOid, String... expressions) throws SQLException, IOException {
         List<PostgresValues.Value> values = postgres.values(select(Arrays.asList(expressions)));
         assertTypes(typeOid, values);
