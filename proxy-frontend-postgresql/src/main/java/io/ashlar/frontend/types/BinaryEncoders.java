@@ -46,6 +46,35 @@ public final class BinaryEncoders {
     private static final ValueEncoder POINT_ARRAY = new ArrayEncoder(TypeOids.POINT_ARRAY, GeometryEncoder.POINT);
     private static final ValueEncoder TIMETZ_ARRAY = new ArrayEncoder(TypeOids.TIMETZ_ARRAY, TimetzEncoder.INSTANCE);
 
+    private static final ValueEncoder CHAR_ARRAY = new ArrayEncoder(TypeOids.CHAR_ARRAY, CharEncoder.INSTANCE);
+    private static final ValueEncoder INET_ARRAY = new ArrayEncoder(TypeOids.INET_ARRAY, InetEncoder.INET);
+    private static final ValueEncoder CIDR_ARRAY = new ArrayEncoder(TypeOids.CIDR_ARRAY, InetEncoder.CIDR);
+    private static final ValueEncoder MACADDR_ARRAY = new ArrayEncoder(TypeOids.MACADDR_ARRAY, MacaddrEncoder.MACADDR);
+    private static final ValueEncoder MACADDR8_ARRAY =
+            new ArrayEncoder(TypeOids.MACADDR8_ARRAY, MacaddrEncoder.MACADDR8);
+    private static final ValueEncoder INT4RANGE_ARRAY =
+            new ArrayEncoder(TypeOids.INT4RANGE_ARRAY, RangeEncoder.INT4RANGE);
+    private static final ValueEncoder INT8RANGE_ARRAY =
+            new ArrayEncoder(TypeOids.INT8RANGE_ARRAY, RangeEncoder.INT8RANGE);
+    private static final ValueEncoder NUMRANGE_ARRAY = new ArrayEncoder(TypeOids.NUMRANGE_ARRAY, RangeEncoder.NUMRANGE);
+    private static final ValueEncoder DATERANGE_ARRAY =
+            new ArrayEncoder(TypeOids.DATERANGE_ARRAY, RangeEncoder.DATERANGE);
+    private static final ValueEncoder TSRANGE_ARRAY = new ArrayEncoder(TypeOids.TSRANGE_ARRAY, RangeEncoder.TSRANGE);
+    private static final ValueEncoder TSTZRANGE_ARRAY =
+            new ArrayEncoder(TypeOids.TSTZRANGE_ARRAY, RangeEncoder.TSTZRANGE);
+    private static final ValueEncoder INT4MULTIRANGE_ARRAY =
+            new ArrayEncoder(TypeOids.INT4MULTIRANGE_ARRAY, MultirangeEncoder.INT4MULTIRANGE);
+    private static final ValueEncoder INT8MULTIRANGE_ARRAY =
+            new ArrayEncoder(TypeOids.INT8MULTIRANGE_ARRAY, MultirangeEncoder.INT8MULTIRANGE);
+    private static final ValueEncoder NUMMULTIRANGE_ARRAY =
+            new ArrayEncoder(TypeOids.NUMMULTIRANGE_ARRAY, MultirangeEncoder.NUMMULTIRANGE);
+    private static final ValueEncoder DATEMULTIRANGE_ARRAY =
+            new ArrayEncoder(TypeOids.DATEMULTIRANGE_ARRAY, MultirangeEncoder.DATEMULTIRANGE);
+    private static final ValueEncoder TSMULTIRANGE_ARRAY =
+            new ArrayEncoder(TypeOids.TSMULTIRANGE_ARRAY, MultirangeEncoder.TSMULTIRANGE);
+    private static final ValueEncoder TSTZMULTIRANGE_ARRAY =
+            new ArrayEncoder(TypeOids.TSTZMULTIRANGE_ARRAY, MultirangeEncoder.TSTZMULTIRANGE);
+
     private BinaryEncoders() {
     }
 
@@ -114,6 +143,40 @@ public final class BinaryEncoders {
             case TypeOids.NUMERIC_ARRAY -> NUMERIC_ARRAY;
             case TypeOids.UUID_ARRAY -> UUID_ARRAY;
             case TypeOids.JSONB_ARRAY -> JSONB_ARRAY;
+            case TypeOids.CHAR -> CharEncoder.INSTANCE;
+            case TypeOids.CHAR_ARRAY -> CHAR_ARRAY;
+            case TypeOids.INET -> InetEncoder.INET;
+            case TypeOids.CIDR -> InetEncoder.CIDR;
+            case TypeOids.INET_ARRAY -> INET_ARRAY;
+            case TypeOids.CIDR_ARRAY -> CIDR_ARRAY;
+            case TypeOids.MACADDR -> MacaddrEncoder.MACADDR;
+            case TypeOids.MACADDR8 -> MacaddrEncoder.MACADDR8;
+            case TypeOids.MACADDR_ARRAY -> MACADDR_ARRAY;
+            case TypeOids.MACADDR8_ARRAY -> MACADDR8_ARRAY;
+            case TypeOids.INT4RANGE -> RangeEncoder.INT4RANGE;
+            case TypeOids.INT8RANGE -> RangeEncoder.INT8RANGE;
+            case TypeOids.NUMRANGE -> RangeEncoder.NUMRANGE;
+            case TypeOids.DATERANGE -> RangeEncoder.DATERANGE;
+            case TypeOids.TSRANGE -> RangeEncoder.TSRANGE;
+            case TypeOids.TSTZRANGE -> RangeEncoder.TSTZRANGE;
+            case TypeOids.INT4RANGE_ARRAY -> INT4RANGE_ARRAY;
+            case TypeOids.INT8RANGE_ARRAY -> INT8RANGE_ARRAY;
+            case TypeOids.NUMRANGE_ARRAY -> NUMRANGE_ARRAY;
+            case TypeOids.DATERANGE_ARRAY -> DATERANGE_ARRAY;
+            case TypeOids.TSRANGE_ARRAY -> TSRANGE_ARRAY;
+            case TypeOids.TSTZRANGE_ARRAY -> TSTZRANGE_ARRAY;
+            case TypeOids.INT4MULTIRANGE -> MultirangeEncoder.INT4MULTIRANGE;
+            case TypeOids.INT8MULTIRANGE -> MultirangeEncoder.INT8MULTIRANGE;
+            case TypeOids.NUMMULTIRANGE -> MultirangeEncoder.NUMMULTIRANGE;
+            case TypeOids.DATEMULTIRANGE -> MultirangeEncoder.DATEMULTIRANGE;
+            case TypeOids.TSMULTIRANGE -> MultirangeEncoder.TSMULTIRANGE;
+            case TypeOids.TSTZMULTIRANGE -> MultirangeEncoder.TSTZMULTIRANGE;
+            case TypeOids.INT4MULTIRANGE_ARRAY -> INT4MULTIRANGE_ARRAY;
+            case TypeOids.INT8MULTIRANGE_ARRAY -> INT8MULTIRANGE_ARRAY;
+            case TypeOids.NUMMULTIRANGE_ARRAY -> NUMMULTIRANGE_ARRAY;
+            case TypeOids.DATEMULTIRANGE_ARRAY -> DATEMULTIRANGE_ARRAY;
+            case TypeOids.TSMULTIRANGE_ARRAY -> TSMULTIRANGE_ARRAY;
+            case TypeOids.TSTZMULTIRANGE_ARRAY -> TSTZMULTIRANGE_ARRAY;
             default -> null;
         };
     }

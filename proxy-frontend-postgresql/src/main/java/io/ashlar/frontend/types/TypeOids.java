@@ -64,4 +64,75 @@ public final class TypeOids {
     public static final int POINT_ARRAY = 1017;
     /** {@code timetz[]}. */
     public static final int TIMETZ_ARRAY = 1270;
+
+    /** {@code "char"}, the single-byte type of the catalogs. */
+    public static final int CHAR = 18;
+    /** {@code "char"[]}. */
+    public static final int CHAR_ARRAY = 1002;
+    /** {@code cidr}. */
+    public static final int CIDR = 650;
+    /** {@code cidr[]}. */
+    public static final int CIDR_ARRAY = 651;
+    /** {@code inet}. */
+    public static final int INET = 869;
+    /** {@code inet[]}. */
+    public static final int INET_ARRAY = 1041;
+    /** {@code macaddr}. */
+    public static final int MACADDR = 829;
+    /** {@code macaddr[]}. */
+    public static final int MACADDR_ARRAY = 1040;
+    /** {@code macaddr8}. */
+    public static final int MACADDR8 = 774;
+    /** {@code macaddr8[]}. */
+    public static final int MACADDR8_ARRAY = 775;
+
+    /** {@code int4range}. */
+    public static final int INT4RANGE = 3904;
+    /** {@code int4range[]}. */
+    public static final int INT4RANGE_ARRAY = 3905;
+    /** {@code numrange}. */
+    public static final int NUMRANGE = 3906;
+    /** {@code numrange[]}. */
+    public static final int NUMRANGE_ARRAY = 3907;
+    /** {@code tsrange}. */
+    public static final int TSRANGE = 3908;
+    /** {@code tsrange[]}. */
+    public static final int TSRANGE_ARRAY = 3909;
+    /** {@code tstzrange}. */
+    public static final int TSTZRANGE = 3910;
+    /** {@code tstzrange[]}. */
+    public static final int TSTZRANGE_ARRAY = 3911;
+    /** {@code daterange}. */
+    public static final int DATERANGE = 3912;
+    /** {@code daterange[]}. */
+    public static final int DATERANGE_ARRAY = 3913;
+    /** {@code int8range}. */
+    public static final int INT8RANGE = 3926;
+    /** {@code int8range[]}. */
+    public static final int INT8RANGE_ARRAY = 3927;
+
+    /** {@code int4multirange} (PostgreSQL 14). */
+    public static final int INT4MULTIRANGE = 4451;
+    /** {@code nummultirange}. */
+    public static final int NUMMULTIRANGE = 4532;
+    /** {@code tsmultirange}. */
+    public static final int TSMULTIRANGE = 4533;
+    /** {@code tstzmultirange}. */
+    public static final int TSTZMULTIRANGE = 4534;
+    /** {@code datemultirange}. */
+    public static final int DATEMULTIRANGE = 4535;
+    /** {@code int8multirange}. */
+    public static final int INT8MULTIRANGE = 4536;
+    /** {@code int4multirange[]}. */
+    public static final int INT4MULTIRANGE_ARRAY = 6150;
+    /** {@code nummultirange[]}. */
+    public static final int NUMMULTIRANGE_ARRAY = 6151;
+    /** {@code tsmultirange[]}. */
+    public static final int TSMULTIRANGE_ARRAY = 6152;
+    /** {@code tstzmultirange[]}. */
+    public static final int TSTZMULTIRANGE_ARRAY = 6153;
+    /** {@code datemultirange[]}. */
+    public static final int DATEMULTIRANGE_ARRAY = 6155;
+    /** {@code int8multirange[]}. */
+    public static final int INT8MULTIRANGE_ARRAY = 6157;
 }

@@ -21,7 +21,8 @@ import io.netty.buffer.Unpooled;
 public sealed interface ValueEncoder
         permits ArrayEncoder, BoolEncoder, ByteaEncoder, DateEncoder, Float4Encoder, Float8Encoder,
         IntegerEncoder, IntervalEncoder, JsonbEncoder, NumericEncoder, SameBytesEncoder, TimeEncoder,
-        TimestampEncoder, UuidEncoder, GeometryEncoder, TimetzEncoder {
+        TimestampEncoder, UuidEncoder, GeometryEncoder, TimetzEncoder, CharEncoder, InetEncoder, MacaddrEncoder,
+        RangeEncoder, MultirangeEncoder {
 
     /** The OID of the type this encoder converts, as sent in RowDescription. */
     int typeOid();

@@ -23,7 +23,8 @@ final class BinaryEncodersTest {
     private static final int[] SUPPORTED = {
         16, 17, 19, 20, 21, 23, 25, 26, 114, 700, 701, 1042, 1043, 1082, 1083, 1114, 1184, 1186, 1700, 2950, 3802,
         1000, 1001, 1005, 1007, 1009, 1015, 1016, 1021, 1022, 1115, 1182, 1183, 1185, 1231, 2951, 199, 3807, 1003,
-        1014, 1028, 1187,
+        1014, 1028, 1187, 18, 1002, 869, 650, 1041, 651, 829, 774, 1040, 775, 3904, 3926, 3906, 3912, 3908, 3910,
+        3905, 3927, 3907, 3913, 3909, 3911, 4451, 4536, 4532, 4535, 4533, 4534, 6150, 6157, 6151, 6155, 6152, 6153,
     };
 
     @Test
@@ -36,7 +37,7 @@ final class BinaryEncodersTest {
 
     @Test
     void refusesOtherTypesWithFeatureNotSupported() {
-        for (int oid : new int[] {0, 18, 601, 869, 142, 790, -1}) {
+        for (int oid : new int[] {0, 601, 142, 790, 1560, 3614, 2249, 3831, -1}) {
             assertFalse(BinaryEncoders.supports(oid), "supports " + oid);
             assertTrue(BinaryEncoders.find(oid).isEmpty());
         }
@@ -82,6 +83,60 @@ final class BinaryEncodersTest {
                 + "00000002" + "00000001" // inner dimension: 2
                 + "00000002" + "6122" // a" once the backslash is gone
                 + "00000001" + "62"); // b
+    }
+
+    @Test
+    void charReadsTheOctalFormOfPostgres15AndTheRawByteOfEarlierVersions() {
+        assertBinary(TypeOids.CHAR, "\\377", "ff");
+        assertBinary(TypeOids.CHAR, "\\200", "80");
+        assertBinary(TypeOids.CHAR, "\\", "5c");
+        assertBinary(TypeOids.CHAR, "", "00");
+        assertArrayEquals(new byte[] {(byte) 0xFF}, BinaryEncoders.find(TypeOids.CHAR).orElseThrow()
+                .toBinary(new byte[] {(byte) 0xFF}));
+        assertBinary(TypeOids.CHAR_ARRAY, "{\"\\\\377\",\"\"}",
+                "00000001" + "00000000" + "00000012" // one dimension, no NULL, element type "char"
+                + "00000002" + "00000001" // size 2, lower bound 1
+                + "00000001" + "ff" // \377
+                + "00000001" + "00"); // the empty text is the zero byte
+    }
+
+    @Test
+    void inetWritesFamilyBitsCidrFlagLengthAndAddress() {
+        assertBinary(TypeOids.INET, "::ffff:1.2.3.4/120",
+                "03" // PGSQL_AF_INET6
+                + "78" // 120 bits
+                + "00" // inet, not cidr
+                + "10" // 16 address bytes
+                + "00000000000000000000ffff01020304");
+        assertBinary(TypeOids.CIDR, "10.0.0.0/8", "02" + "08" + "01" + "04" + "0a000000");
+        assertBinary(TypeOids.INET, "1.2.3.4", "02" + "20" + "00" + "04" + "01020304");
+        assertBinary(TypeOids.INET, "1:2:3::", "03" + "80" + "00" + "10" + "00010002000300000000000000000000");
+        assertBinary(TypeOids.INET, "1::2:3", "03" + "80" + "00" + "10" + "00010000000000000000000000020003");
+        assertBinary(TypeOids.INET, "1:2:3:4:5:6:1.2.3.4", "03" + "80" + "00" + "10"
+                + "00010002000300040005000601020304");
+        assertBinary(TypeOids.CIDR, "::/0", "03" + "00" + "01" + "10" + "00000000000000000000000000000000");
+        assertBinary(TypeOids.MACADDR8, "08:00:2b:ff:fe:01:02:03", "08002bfffe010203");
+    }
+
+    @Test
+    void rangesWriteFlagsThenEachPresentBound() {
+        assertBinary(TypeOids.INT4RANGE, "[1,5)",
+                "02" // RANGE_LB_INC
+                + "00000004" + "00000001" // lower bound 1
+                + "00000004" + "00000005"); // upper bound 5
+        assertBinary(TypeOids.INT4RANGE, "empty", "01");
+        assertBinary(TypeOids.INT4RANGE, "(,)", "18"); // RANGE_LB_INF | RANGE_UB_INF, no bounds
+        assertBinary(TypeOids.NUMRANGE, "(,1.5]", "0c" // RANGE_UB_INC | RANGE_LB_INF
+                + "0000000c" + "0002" + "0000" + "0000" + "0001" + "0001" + "1388");
+        String epoch = "00000008" + "0000000000000000"; // 2000-01-01 00:00:00 UTC
+        assertBinary(TypeOids.TSTZRANGE, "[\"2000-01-01 05:30:00+05:30\",)", "12" + epoch);
+        assertBinary(TypeOids.TSTZRANGE, "[2000-01-01\\ 00:00:00+00,)", "12" + epoch);
+        assertBinary(TypeOids.TSTZRANGE, "(,\"2000-01-01 00:00:0\\0+00\"]", "0c" + epoch);
+        assertBinary(TypeOids.INT4MULTIRANGE, "{[1,3),[5,7)}",
+                "00000002" // two ranges
+                + "00000011" + "02" + "00000004" + "00000001" + "00000004" + "00000003"
+                + "00000011" + "02" + "00000004" + "00000005" + "00000004" + "00000007");
+        assertBinary(TypeOids.INT4MULTIRANGE, "{}", "00000000");
     }
 
     @Test
@@ -132,6 +187,44 @@ final class BinaryEncodersTest {
         assertMalformed(TypeOids.INT4_ARRAY, "[1:2]={{1,2}}");
         assertMalformed(TypeOids.TEXT_ARRAY, "{\"a}");
         assertMalformed(TypeOids.INT4_ARRAY, "1,2");
+        assertMalformed(TypeOids.CHAR, "ab");
+        assertMalformed(TypeOids.CHAR, "\\400");
+        assertMalformed(TypeOids.CHAR, "\\12");
+        assertMalformed(TypeOids.CHAR, "a\\77");
+        assertMalformed(TypeOids.INET, "1.2.3");
+        assertMalformed(TypeOids.INET, "1.2.3.4.5");
+        assertMalformed(TypeOids.INET, "256.0.0.1");
+        assertMalformed(TypeOids.INET, "1.2.3.4/33");
+        assertMalformed(TypeOids.INET, "1.2.3.4/");
+        assertMalformed(TypeOids.INET, "");
+        assertMalformed(TypeOids.INET, "::1/129");
+        assertMalformed(TypeOids.INET, "1:2:3:4:5:6:7:8:9");
+        assertMalformed(TypeOids.INET, "1:2:3:4:5:6:7");
+        assertMalformed(TypeOids.INET, "1::2::3");
+        assertMalformed(TypeOids.INET, "1:2:3:4:5:6:7:8::");
+        assertMalformed(TypeOids.INET, ":1::");
+        assertMalformed(TypeOids.INET, "1::2:");
+        assertMalformed(TypeOids.INET, "12345::");
+        assertMalformed(TypeOids.INET, "::1.2.3.4:5");
+        assertMalformed(TypeOids.INET, "g::1");
+        assertMalformed(TypeOids.CIDR, "1:2:3:4:5:6:7:1.2.3.4");
+        assertMalformed(TypeOids.MACADDR, "08:00:2b:01:02");
+        assertMalformed(TypeOids.MACADDR, "08-00-2b-01-02-03");
+        assertMalformed(TypeOids.MACADDR8, "08:00:2b:01:02:03");
+        assertMalformed(TypeOids.INT4RANGE, "[1,2");
+        assertMalformed(TypeOids.INT4RANGE, "1,2)");
+        assertMalformed(TypeOids.INT4RANGE, "[1;2)");
+        assertMalformed(TypeOids.INT4RANGE, "emptyx");
+        assertMalformed(TypeOids.INT4RANGE, "[\"1,2)");
+        assertMalformed(TypeOids.INT4RANGE, "[1,2)x");
+        assertMalformed(TypeOids.INT4RANGE, "[1,2\\");
+        assertMalformed(TypeOids.INT4RANGE, "");
+        assertMalformed(TypeOids.INT4RANGE, "[\"\",2)");
+        assertMalformed(TypeOids.INT4MULTIRANGE, "{[1,2),}");
+        assertMalformed(TypeOids.INT4MULTIRANGE, "{[1,2)");
+        assertMalformed(TypeOids.INT4MULTIRANGE, "[1,2)");
+        assertMalformed(TypeOids.INT4MULTIRANGE, "{[1,2)[3,4)}");
+        assertMalformed(TypeOids.INT4MULTIRANGE, "{,[1,2)}");
     }
 
     @Test

@@ -312,6 +312,204 @@ final class TextToBinaryDifferentialTest {
         assertConverted(arrayValues);
     }
 
+    @Test
+    void chars() throws Exception {
+        assertColumns(TypeOids.CHAR, "'a'::\"char\"", "''::\"char\"", "'\\377'::\"char\"", "(-1)::\"char\"",
+                "(-128)::\"char\"", "127::\"char\"", "0::\"char\"", "1::\"char\"", "' '::\"char\"", "','::\"char\"",
+                "'\"'::\"char\"", "'\\'::\"char\"", "'{'::\"char\"", "'é'::\"char\"", "'N'::\"char\"",
+                "'abc'::\"char\"");
+        List<String> everyByte = new ArrayList<>();
+        for (int b = -128; b < 128; b++) {
+            everyByte.add("(" + b + ")::\"char\"");
+        }
+        assertRows(TypeOids.CHAR, everyByte);
+        List<PostgresValues.Value> catalog =
+                postgres.values("SELECT typtype, typcategory, typalign, typstorage, typdelim FROM pg_type");
+        assertTypes(TypeOids.CHAR, catalog);
+        assertConverted(catalog);
+    }
+
+    @Test
+    void charArrays() throws Exception {
+        assertColumns(TypeOids.CHAR_ARRAY, "'{}'::\"char\"[]", "ARRAY['a', 'b']::\"char\"[]",
+                "ARRAY['', ',', '\"', '\\', ' ', 'N', '{', '}', NULL]::\"char\"[]",
+                "ARRAY[(-1)::\"char\", NULL, 0::\"char\", (-128)::\"char\", 'é'::\"char\"]",
+                "ARRAY[ARRAY['a', 'b'], ARRAY['c', NULL]]::\"char\"[]", "(SELECT array_agg(typtype) FROM pg_type)");
+    }
+
+    @Test
+    void inets() throws Exception {
+        assertColumns(TypeOids.INET, "'192.168.0.1'::inet", "'192.168.0.1/24'::inet", "'0.0.0.0/0'::inet",
+                "'0.0.0.0'::inet", "'255.255.255.255'::inet", "'255.255.255.255/32'::inet", "'10.0.0.0/8'::inet",
+                "'1.2.3.4/0'::inet", "'::1'::inet", "'::'::inet", "'::/0'::inet", "'::1/128'::inet",
+                "'2001:db8::1'::inet", "'2001:db8::/32'::inet", "'2001:DB8:0:0:1:0:0:1'::inet",
+                "'2001:0:0:1:0:0:0:1'::inet", "'fe80::1:2:3:4/64'::inet", "'1:2:3:4:5:6:7:8'::inet",
+                "'1:0:3:4:5:6:7:8'::inet", "'1:0:0:4:5:6:7:8'::inet", "'::ffff:1.2.3.4'::inet",
+                "'::ffff:1.2.3.4/120'::inet", "'::ffff:0:0'::inet", "'::1.2.3.4'::inet", "'::0.0.0.2'::inet",
+                "'::0.1.0.1'::inet", "'::1:0:0:0'::inet", "'1::'::inet", "'1:2:3:4:5:6:7::'::inet",
+                "'::2:3:4:5:6:7:8'::inet", "'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff/127'::inet",
+                "'64:ff9b::192.0.2.33'::inet", "'0:0:0:0:0:0:0:0/64'::inet", "'1:0:0:0:0:0:0:0'::inet",
+                "'0:0:0:0:0:0:0:1/1'::inet", "'::ffff:255.255.255.255'::inet", "'::ffff:1:2'::inet",
+                "'::fffe:1.2.3.4'::inet", "'1:2:0:0:5:6:0:0'::inet", "'abcd:ef01:2345:6789:abcd:ef01:2345:6789'::inet");
+        assertColumns(TypeOids.CIDR, "'0.0.0.0/0'::cidr", "'10.0.0.0/8'::cidr", "'10'::cidr", "'192.168'::cidr",
+                "'192.168.1.0/24'::cidr", "'192.168.1.1/32'::cidr", "'192.168.1.1'::cidr", "'128.0.0.0/1'::cidr",
+                "'::/0'::cidr", "'2001:db8::/32'::cidr", "'::1/128'::cidr", "'::1'::cidr",
+                "'::ffff:1.2.3.0/120'::cidr", "'::ffff:1.2.3.4'::cidr", "'::1.2.3.4/128'::cidr",
+                "'8000::/1'::cidr", "'ffff:ffff:ffff:ffff:ffff:ffff:ffff:fffe/127'::cidr", "'fe80::/10'::cidr",
+                "'2001:db8:0:0:1::/80'::cidr");
+        Random random = new Random(13);
+        List<String> inets = new ArrayList<>();
+        List<String> cidrs = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            boolean ipv6 = i % 2 == 1;
+            String address = ipv6 ? randomIpv6(random) : randomIpv4(random);
+            int bits = random.nextInt(3) == 0 ? (ipv6 ? 128 : 32) : random.nextInt(ipv6 ? 129 : 33);
+            inets.add("'" + address + "/" + bits + "'::inet");
+            cidrs.add("network('" + address + "/" + bits + "'::inet)");
+        }
+        assertRows(TypeOids.INET, inets);
+        assertRows(TypeOids.CIDR, cidrs);
+    }
+
+    @Test
+    void inetArrays() throws Exception {
+        assertColumns(TypeOids.INET_ARRAY, "'{}'::inet[]", "ARRAY['192.168.0.1/24', NULL, '::1', '::ffff:1.2.3.4', "
+                + "'2001:db8::/32']::inet[]", "ARRAY[ARRAY['1.2.3.4'::inet], ARRAY[NULL::inet]]");
+        assertColumns(TypeOids.CIDR_ARRAY, "'{}'::cidr[]", "ARRAY['10.0.0.0/8', NULL, '::/0', '::1/128', "
+                + "'192.168.1.1/32']::cidr[]");
+    }
+
+    @Test
+    void macaddrs() throws Exception {
+        assertColumns(TypeOids.MACADDR, "'08:00:2b:01:02:03'::macaddr", "'08-00-2B-01-02-03'::macaddr",
+                "'0800.2b01.0203'::macaddr", "'00:00:00:00:00:00'::macaddr", "'ff:ff:ff:ff:ff:ff'::macaddr",
+                "'a0b1c2d3e4f5'::macaddr");
+        assertColumns(TypeOids.MACADDR8, "'08:00:2b:01:02:03:04:05'::macaddr8", "'08:00:2b:01:02:03'::macaddr8",
+                "'08002b:0102030405'::macaddr8", "'00:00:00:00:00:00:00:00'::macaddr8",
+                "'FF:FF:FF:FF:FF:FF:FF:FF'::macaddr8", "macaddr8_set7bit('00:00:2b:01:02:03'::macaddr8)",
+                "'08:00:2b:01:02:03'::macaddr::macaddr8");
+        assertColumns(TypeOids.MACADDR_ARRAY, "'{}'::macaddr[]",
+                "ARRAY['08:00:2b:01:02:03', NULL, 'ff:ff:ff:ff:ff:ff']::macaddr[]");
+        assertColumns(TypeOids.MACADDR8_ARRAY,
+                "ARRAY['08:00:2b:01:02:03:04:05', NULL, '08:00:2b:01:02:03']::macaddr8[]");
+    }
+
+    @Test
+    void discreteRanges() throws Exception {
+        assertColumns(TypeOids.INT4RANGE, "'empty'::int4range", "'[1,2)'::int4range", "'[1,2]'::int4range",
+                "'(1,2)'::int4range", "'(1,3)'::int4range", "'(,5)'::int4range", "'(,5]'::int4range",
+                "'[5,)'::int4range", "'(5,)'::int4range", "'(,)'::int4range", "'[,]'::int4range",
+                "'[-2147483648,2147483647)'::int4range", "int4range(NULL, NULL)", "int4range(1, 10, '(]')",
+                "int4range(-5, -5, '[]')", "int4range(0, 0)", "' [ 3 , 7 ) '::int4range", "'EMPTY'::int4range");
+        assertColumns(TypeOids.INT8RANGE, "'empty'::int8range", "'[1,2)'::int8range",
+                "'[-9223372036854775808,9223372036854775807)'::int8range", "'(,0]'::int8range",
+                "'[1234567890123,)'::int8range", "int8range(NULL, 5, '[]')");
+        assertColumns(TypeOids.DATERANGE, "'empty'::daterange", "'[2024-01-01,2024-02-01)'::daterange",
+                "'[2024-01-01,2024-01-31]'::daterange", "'(2024-01-01,2024-01-31)'::daterange",
+                "'(,2024-01-01)'::daterange", "'[2024-01-01,)'::daterange", "'[-infinity,infinity]'::daterange",
+                "'(-infinity,infinity)'::daterange", "'[0044-03-15 BC,2024-01-01)'::daterange",
+                "'[4713-01-01 BC,5874897-12-31)'::daterange", "daterange(NULL, NULL)", "'(,)'::daterange");
+        Random random = new Random(17);
+        List<String> literals = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            String lower = random.nextInt(8) == 0 ? "" : Integer.toString(random.nextInt(2001) - 1000);
+            String upper = random.nextInt(8) == 0 ? "" : Integer.toString(random.nextInt(2001) - 1000);
+            if (!lower.isEmpty() && !upper.isEmpty() && Integer.parseInt(lower) > Integer.parseInt(upper)) {
+                String swap = lower;
+                lower = upper;
+                upper = swap;
+            }
+            literals.add("'" + (random.nextBoolean() ? "[" : "(") + lower + "," + upper
+                    + (random.nextBoolean() ? "]" : ")") + "'::int4range");
+        }
+        assertRows(TypeOids.INT4RANGE, literals);
+    }
+
+    @Test
+    void continuousRanges() throws Exception {
+        assertColumns(TypeOids.NUMRANGE, "'empty'::numrange", "'[1.5,2.50)'::numrange", "'(1.5,2.50]'::numrange",
+                "'[0,0]'::numrange", "'(,0]'::numrange", "'[0,)'::numrange", "'(,)'::numrange",
+                "'[-Infinity,Infinity]'::numrange", "'[-123456789012345678901234567890.000001,1e30]'::numrange",
+                "numrange(0.0001, 10000.0000)", "'(1.0,1.0]'::numrange", "'[1.0,1.00]'::numrange");
+        assertColumns(TypeOids.TSRANGE, "'empty'::tsrange",
+                "'[\"2024-01-01 00:00:00\",\"2024-02-01 00:00:00\")'::tsrange", "'[2024-01-01,)'::tsrange",
+                "'(,infinity]'::tsrange", "'[-infinity,infinity)'::tsrange",
+                "'(2024-01-01 12:00:00.123456,2024-01-01 12:00:00.123457]'::tsrange",
+                "'[0044-03-15 12:00:00 BC,2024-01-01)'::tsrange", "'[2024-01-01,2024-01-01]'::tsrange",
+                "tsrange('1999-12-31 23:59:59.999999', '294276-12-31 23:59:59.999999', '[]')",
+                "'(,)'::tsrange");
+        List<String> zoned = List.of("'empty'::tstzrange",
+                "'[\"2024-01-01 00:00:00+09\",\"2024-02-01 00:00:00+09\")'::tstzrange",
+                "'(,2024-03-31 01:30:00+00]'::tstzrange", "'[1850-06-01 12:00:00,)'::tstzrange",
+                "'[1900-01-01 00:00:00+00,2024-10-27 01:30:00+00]'::tstzrange", "'[-infinity,infinity)'::tstzrange",
+                "'(0044-03-15 12:00:00+00 BC,1999-12-31 23:59:59.999999+05:30)'::tstzrange", "'(,)'::tstzrange",
+                "tstzrange('2024-07-01 12:00:00.5', NULL, '[)')");
+        for (String zone : ZONES) {
+            postgres.execute("SET TimeZone = '" + zone + "'");
+            assertColumns(TypeOids.TSTZRANGE, zoned.toArray(new String[0]));
+        }
+        Random random = new Random(19);
+        List<String> literals = new ArrayList<>();
+        List<String> timestamps = randomTimestamps(random, "timestamp");
+        for (int i = 0; i + 1 < timestamps.size(); i += 2) {
+            String first = timestamps.get(i);
+            String second = timestamps.get(i + 1);
+            literals.add("tsrange(least(" + first + ", " + second + "), greatest(" + first + ", " + second + "), '"
+                    + (random.nextBoolean() ? "[" : "(") + (random.nextBoolean() ? "]" : ")") + "')");
+        }
+        assertRows(TypeOids.TSRANGE, literals);
+    }
+
+    @Test
+    void rangeArrays() throws Exception {
+        assertColumns(TypeOids.INT4RANGE_ARRAY, "'{}'::int4range[]",
+                "ARRAY['[1,2)', 'empty', NULL, '(,)', '(,5]', '[7,)']::int4range[]",
+                "ARRAY[ARRAY['[1,2)'::int4range], ARRAY[NULL::int4range]]");
+        assertColumns(TypeOids.INT8RANGE_ARRAY, "ARRAY['[1,2)', 'empty', NULL]::int8range[]");
+        assertColumns(TypeOids.NUMRANGE_ARRAY, "ARRAY['[1.5,2.50)', 'empty', NULL, '(,)']::numrange[]");
+        assertColumns(TypeOids.DATERANGE_ARRAY,
+                "ARRAY['[2024-01-01,2024-02-01)', '[0044-03-15 BC,)', 'empty', NULL]::daterange[]");
+        assertColumns(TypeOids.TSRANGE_ARRAY,
+                "ARRAY['[\"2024-01-01 00:00:00\",\"2024-02-01 00:00:00\")', '[-infinity,)', 'empty', NULL]::tsrange[]");
+        for (String zone : ZONES) {
+            postgres.execute("SET TimeZone = '" + zone + "'");
+            assertColumns(TypeOids.TSTZRANGE_ARRAY, "ARRAY['[\"2024-01-01 00:00:00+09\",\"2024-02-01 00:00:00+09\")', "
+                    + "'(,1850-06-01 12:00:00]', 'empty', NULL]::tstzrange[]");
+        }
+    }
+
+    @Test
+    void multiranges() throws Exception {
+        assertColumns(TypeOids.INT4MULTIRANGE, "'{}'::int4multirange", "'{[1,3),[5,7)}'::int4multirange",
+                "'{(,5),[10,)}'::int4multirange", "'{(,)}'::int4multirange", "'{[1,3),[2,7]}'::int4multirange",
+                "'{empty}'::int4multirange", "'{[1,2), empty, [4,5]}'::int4multirange",
+                "int4multirange(int4range(1, 2), int4range(-2147483648, 0))");
+        assertColumns(TypeOids.INT8MULTIRANGE, "'{}'::int8multirange",
+                "'{[-9223372036854775808,0),[1,9223372036854775807)}'::int8multirange");
+        assertColumns(TypeOids.NUMMULTIRANGE, "'{}'::nummultirange", "'{[1.5,2.5],(3,4)}'::nummultirange",
+                "'{(,0.001),(1e10,)}'::nummultirange");
+        assertColumns(TypeOids.DATEMULTIRANGE, "'{}'::datemultirange",
+                "'{[2024-01-01,2024-02-01),[2024-03-01,)}'::datemultirange",
+                "'{[0044-03-15 BC,0001-01-01),[-infinity,infinity]}'::datemultirange");
+        assertColumns(TypeOids.TSMULTIRANGE, "'{}'::tsmultirange",
+                "'{[\"2024-01-01 00:00:00\",\"2024-01-02 00:00:00\"),(2024-02-01,infinity]}'::tsmultirange");
+        for (String zone : ZONES) {
+            postgres.execute("SET TimeZone = '" + zone + "'");
+            assertColumns(TypeOids.TSTZMULTIRANGE, "'{}'::tstzmultirange",
+                    "'{[\"2024-01-01 00:00:00+09\",\"2024-02-01 00:00:00+09\"),[1850-06-01 12:00:00,)}'"
+                            + "::tstzmultirange");
+            assertColumns(TypeOids.TSTZMULTIRANGE_ARRAY,
+                    "ARRAY['{[\"2024-01-01 00:00:00+09\",\"2024-02-01 00:00:00+09\")}', '{}', NULL]::tstzmultirange[]");
+        }
+        assertColumns(TypeOids.INT4MULTIRANGE_ARRAY, "'{}'::int4multirange[]",
+                "ARRAY['{[1,3),[5,7)}', '{}', NULL, '{(,)}']::int4multirange[]");
+        assertColumns(TypeOids.INT8MULTIRANGE_ARRAY, "ARRAY['{[1,3),[5,7)}', NULL]::int8multirange[]");
+        assertColumns(TypeOids.NUMMULTIRANGE_ARRAY, "ARRAY['{[1.5,2.5],(3,4)}', '{}']::nummultirange[]");
+        assertColumns(TypeOids.DATEMULTIRANGE_ARRAY, "ARRAY['{[0044-03-15 BC,2024-01-01)}', NULL]::datemultirange[]");
+        assertColumns(TypeOids.TSMULTIRANGE_ARRAY,
+                "ARRAY['{[\"2024-01-01 00:00:00\",\"2024-01-02 00:00:00\")}', '{(,)}']::tsmultirange[]");
+    }
+
     private static void assertColumns(int typeOid, String... expressions) throws SQLException, IOException {
         List<PostgresValues.Value> values = postgres.values(select(Arrays.asList(expressions)));
         assertTypes(typeOid, values);
@@ -410,6 +608,20 @@ final class TextToBinaryDifferentialTest {
         if (count > 0 && random.nextBoolean()) {
             target.setCharAt(target.length() - 1 - random.nextInt(count), (char) ('1' + random.nextInt(9)));
         }
+    }
+
+    private static String randomIpv4(Random random) {
+        return random.nextInt(256) + "." + random.nextInt(256) + "." + random.nextInt(256) + "." + random.nextInt(256);
+    }
+
+    /** Eight groups, each zero half of the time so that runs of zeros of every length and place occur. */
+    private static String randomIpv6(Random random) {
+        StringBuilder result = new StringBuilder();
+        for (int g = 0; g < 8; g++) {
+            result.append(g == 0 ? "" : ":").append(Integer.toHexString(random.nextBoolean() ? 0
+                    : random.nextInt(3) == 0 ? 0xFFFF : random.nextInt(0x10000)));
+        }
+        return result.toString();
     }
 
     private static String signed(Random random, int bound) {
