@@ -1,11 +1,11 @@
 package io.ashlar.bench.jmh;
 
-import io.ashlar.frontend.protocol.Bind;
-import io.ashlar.frontend.protocol.DataRow;
-import io.ashlar.frontend.protocol.Execute;
-import io.ashlar.frontend.protocol.PgFrontendDecoder;
-import io.ashlar.frontend.protocol.StartupMessage;
-import io.ashlar.frontend.protocol.Sync;
+import io.ashlar.protocol.Bind;
+import io.ashlar.protocol.DataRow;
+import io.ashlar.protocol.Execute;
+import io.ashlar.protocol.PgFrontendDecoder;
+import io.ashlar.protocol.StartupMessage;
+import io.ashlar.protocol.Sync;
 import io.ashlar.frontend.types.BinaryEncoders;
 import io.ashlar.frontend.types.ValueEncoder;
 import io.netty.buffer.ByteBuf;

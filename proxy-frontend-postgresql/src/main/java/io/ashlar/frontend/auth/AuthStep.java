@@ -1,8 +1,8 @@
 package io.ashlar.frontend.auth;
 
-import io.ashlar.frontend.protocol.BackendMessage;
-import io.ashlar.frontend.protocol.ErrorResponse;
-import io.ashlar.frontend.protocol.PgErrorFields;
+import io.ashlar.protocol.BackendMessage;
+import io.ashlar.protocol.ErrorResponse;
+import io.ashlar.protocol.PgErrorFields;
 import java.util.Objects;
 import java.util.Optional;
 

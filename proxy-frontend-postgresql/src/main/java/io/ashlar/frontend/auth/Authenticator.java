@@ -1,6 +1,6 @@
 package io.ashlar.frontend.auth;
 
-import io.ashlar.frontend.protocol.BackendMessage;
+import io.ashlar.protocol.BackendMessage;
 
 /**
  * The server side of one login, as a small state machine with no Netty inside: {@link #start()}

@@ -1,6 +1,6 @@
 package io.ashlar.frontend.auth;
 
-import io.ashlar.frontend.protocol.ClientDialect;
+import io.ashlar.protocol.ClientDialect;
 import java.security.SecureRandom;
 import java.util.random.RandomGenerator;
 

@@ -1,7 +1,7 @@
 package io.ashlar.frontend.auth;
 
-import io.ashlar.frontend.protocol.AuthenticationCleartextPassword;
-import io.ashlar.frontend.protocol.BackendMessage;
+import io.ashlar.protocol.AuthenticationCleartextPassword;
+import io.ashlar.protocol.BackendMessage;
 import java.security.MessageDigest;
 import java.util.Optional;
 

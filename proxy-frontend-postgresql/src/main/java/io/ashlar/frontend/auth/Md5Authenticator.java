@@ -1,7 +1,7 @@
 package io.ashlar.frontend.auth;
 
-import io.ashlar.frontend.protocol.AuthenticationMD5Password;
-import io.ashlar.frontend.protocol.BackendMessage;
+import io.ashlar.protocol.AuthenticationMD5Password;
+import io.ashlar.protocol.BackendMessage;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package io.ashlar.frontend.auth;
 
-import io.ashlar.frontend.protocol.AuthenticationSHA256Password;
-import io.ashlar.frontend.protocol.BackendMessage;
+import io.ashlar.protocol.AuthenticationSHA256Password;
+import io.ashlar.protocol.BackendMessage;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package io.ashlar.frontend.auth;
 
 import io.ashlar.backend.config.ProxyUser;
-import io.ashlar.frontend.protocol.ClientDialect;
+import io.ashlar.protocol.ClientDialect;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.random.RandomGenerator;

@@ -1,9 +1,9 @@
 package io.ashlar.frontend.auth;
 
-import io.ashlar.frontend.protocol.AuthenticationSASL;
-import io.ashlar.frontend.protocol.AuthenticationSASLContinue;
-import io.ashlar.frontend.protocol.AuthenticationSASLFinal;
-import io.ashlar.frontend.protocol.BackendMessage;
+import io.ashlar.protocol.AuthenticationSASL;
+import io.ashlar.protocol.AuthenticationSASLContinue;
+import io.ashlar.protocol.AuthenticationSASLFinal;
+import io.ashlar.protocol.BackendMessage;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Base64;

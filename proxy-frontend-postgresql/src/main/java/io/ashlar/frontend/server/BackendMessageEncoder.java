@@ -1,6 +1,6 @@
 package io.ashlar.frontend.server;
 
-import io.ashlar.frontend.protocol.BackendMessage;
+import io.ashlar.protocol.BackendMessage;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;

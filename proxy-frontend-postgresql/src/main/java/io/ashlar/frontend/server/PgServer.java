@@ -1,6 +1,6 @@
 package io.ashlar.frontend.server;
 
-import io.ashlar.frontend.protocol.PgFrontendDecoder;
+import io.ashlar.protocol.PgFrontendDecoder;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;

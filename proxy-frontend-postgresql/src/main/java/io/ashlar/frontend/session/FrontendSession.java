@@ -9,28 +9,28 @@ import io.ashlar.backend.execute.ResultSink;
 import io.ashlar.backend.execute.RowValues;
 import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.session.BackendSession;
-import io.ashlar.frontend.protocol.BatchBind;
-import io.ashlar.frontend.protocol.Bind;
-import io.ashlar.frontend.protocol.BindComplete;
-import io.ashlar.frontend.protocol.ClientDialect;
-import io.ashlar.frontend.protocol.Close;
-import io.ashlar.frontend.protocol.CloseComplete;
-import io.ashlar.frontend.protocol.CopyData;
-import io.ashlar.frontend.protocol.CopyDone;
-import io.ashlar.frontend.protocol.CopyFail;
-import io.ashlar.frontend.protocol.CopyInResponse;
-import io.ashlar.frontend.protocol.CopyOutResponse;
-import io.ashlar.frontend.protocol.Describe;
-import io.ashlar.frontend.protocol.EmptyQueryResponse;
-import io.ashlar.frontend.protocol.Execute;
-import io.ashlar.frontend.protocol.FrontendMessage;
-import io.ashlar.frontend.protocol.NoData;
-import io.ashlar.frontend.protocol.ParameterDescription;
-import io.ashlar.frontend.protocol.Parse;
-import io.ashlar.frontend.protocol.ParseComplete;
-import io.ashlar.frontend.protocol.PortalSuspended;
-import io.ashlar.frontend.protocol.Query;
-import io.ashlar.frontend.protocol.ReadyForQuery;
+import io.ashlar.protocol.BatchBind;
+import io.ashlar.protocol.Bind;
+import io.ashlar.protocol.BindComplete;
+import io.ashlar.protocol.ClientDialect;
+import io.ashlar.protocol.Close;
+import io.ashlar.protocol.CloseComplete;
+import io.ashlar.protocol.CopyData;
+import io.ashlar.protocol.CopyDone;
+import io.ashlar.protocol.CopyFail;
+import io.ashlar.protocol.CopyInResponse;
+import io.ashlar.protocol.CopyOutResponse;
+import io.ashlar.protocol.Describe;
+import io.ashlar.protocol.EmptyQueryResponse;
+import io.ashlar.protocol.Execute;
+import io.ashlar.protocol.FrontendMessage;
+import io.ashlar.protocol.NoData;
+import io.ashlar.protocol.ParameterDescription;
+import io.ashlar.protocol.Parse;
+import io.ashlar.protocol.ParseComplete;
+import io.ashlar.protocol.PortalSuspended;
+import io.ashlar.protocol.Query;
+import io.ashlar.protocol.ReadyForQuery;
 import io.ashlar.frontend.types.BinaryEncoders;
 import io.ashlar.frontend.types.ValueEncoder;
 import io.netty.channel.Channel;
@@ -322,8 +322,8 @@ public final class FrontendSession implements ResultSink {
             close();
             return;
         }
-        if (skipping && !(message instanceof io.ashlar.frontend.protocol.Sync)
-                && !(message instanceof io.ashlar.frontend.protocol.Terminate)) {
+        if (skipping && !(message instanceof io.ashlar.protocol.Sync)
+                && !(message instanceof io.ashlar.protocol.Terminate)) {
             return;
         }
         switch (message) {
@@ -333,16 +333,16 @@ public final class FrontendSession implements ResultSink {
             case Describe d -> describe(d);
             case Execute e -> execute(e);
             case Close c -> close(c);
-            case io.ashlar.frontend.protocol.Sync s -> sync();
-            case io.ashlar.frontend.protocol.Flush f -> out.flush();
-            case io.ashlar.frontend.protocol.Terminate t -> {
+            case io.ashlar.protocol.Sync s -> sync();
+            case io.ashlar.protocol.Flush f -> out.flush();
+            case io.ashlar.protocol.Terminate t -> {
                 close();
                 channel.close();
             }
             case CopyData d -> { }
             case CopyDone d -> { }
             case CopyFail f -> { }
-            case io.ashlar.frontend.protocol.FunctionCall f -> failExtended(ErrorFields.error("0A000",
+            case io.ashlar.protocol.FunctionCall f -> failExtended(ErrorFields.error("0A000",
                     "the function call protocol is not supported by Ashlar", "Call the function with SELECT."));
             case BatchBind b -> batchBind(b);
             case FrontendMessage.Malformed m -> {
@@ -538,7 +538,7 @@ public final class FrontendSession implements ResultSink {
 
     @Override
     public void notification(int processId, boolean self, String channel, String payload) {
-        out.write(new io.ashlar.frontend.protocol.NotificationResponse(self ? this.processId : processId, channel, payload));
+        out.write(new io.ashlar.protocol.NotificationResponse(self ? this.processId : processId, channel, payload));
     }
 
     // ---------------------------------------------------------------- COPY
@@ -590,8 +590,8 @@ public final class FrontendSession implements ResultSink {
                 cancelCopy(in);
                 out.error(ErrorFields.error("57014", "COPY from stdin failed: " + fail.message()));
                 return;
-            } else if (message instanceof io.ashlar.frontend.protocol.Flush
-                    || message instanceof io.ashlar.frontend.protocol.Sync) {
+            } else if (message instanceof io.ashlar.protocol.Flush
+                    || message instanceof io.ashlar.protocol.Sync) {
                 // PostgreSQL ignores Flush and Sync during COPY IN.
             } else if (message == CLIENT_GONE) {
                 cancelCopy(in);
@@ -1187,7 +1187,7 @@ public final class FrontendSession implements ResultSink {
             if (queued instanceof Execute && ++result == 2) {
                 return result;
             }
-            if (queued instanceof io.ashlar.frontend.protocol.Sync || queued instanceof Query) {
+            if (queued instanceof io.ashlar.protocol.Sync || queued instanceof Query) {
                 return result;
             }
         }

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.ashlar.backend.config.ProxyUser;
-import io.ashlar.frontend.protocol.AuthenticationSHA256Password;
-import io.ashlar.frontend.protocol.BackendMessages;
-import io.ashlar.frontend.protocol.ClientDialect;
+import io.ashlar.protocol.AuthenticationSHA256Password;
+import io.ashlar.protocol.BackendMessages;
+import io.ashlar.protocol.ClientDialect;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.ashlar.backend.config.ProxyUser;
-import io.ashlar.frontend.protocol.AuthenticationCleartextPassword;
-import io.ashlar.frontend.protocol.AuthenticationMD5Password;
-import io.ashlar.frontend.protocol.AuthenticationSASL;
-import io.ashlar.frontend.protocol.AuthenticationSHA256Password;
-import io.ashlar.frontend.protocol.ClientDialect;
+import io.ashlar.protocol.AuthenticationCleartextPassword;
+import io.ashlar.protocol.AuthenticationMD5Password;
+import io.ashlar.protocol.AuthenticationSASL;
+import io.ashlar.protocol.AuthenticationSHA256Password;
+import io.ashlar.protocol.ClientDialect;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.ashlar.backend.config.ProxyUser;
-import io.ashlar.frontend.protocol.AuthenticationSASL;
-import io.ashlar.frontend.protocol.AuthenticationSASLContinue;
-import io.ashlar.frontend.protocol.AuthenticationSASLFinal;
-import io.ashlar.frontend.protocol.ClientDialect;
+import io.ashlar.protocol.AuthenticationSASL;
+import io.ashlar.protocol.AuthenticationSASLContinue;
+import io.ashlar.protocol.AuthenticationSASLFinal;
+import io.ashlar.protocol.ClientDialect;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

@@ -1,0 +1,43 @@
+package io.ashlar.protocol;
+
+import io.netty.buffer.ByteBuf;
+import java.util.Objects;
+
+/**
+ * Extended protocol: describe a prepared statement ({@code 'S'}) or a portal ({@code 'P'}).
+ *
+ * @param kind {@link #STATEMENT} or {@link #PORTAL}
+ * @param name the statement or portal name, empty for the unnamed one
+ * @see <a href="https://www.postgresql.org/docs/current/protocol-message-formats.html#PROTOCOL-MESSAGE-FORMATS-DESCRIBE">Describe</a>
+ */
+public record Describe(byte kind, String name) implements FrontendMessage {
+
+    public static final byte TYPE = 'D';
+    public static final byte STATEMENT = 'S';
+    public static final byte PORTAL = 'P';
+
+    public Describe {
+        Objects.requireNonNull(name, "name");
+    }
+
+    public boolean isStatement() {
+        return kind == STATEMENT;
+    }
+
+    @Override
+    public void encode(ByteBuf out) {
+        int start = Wire.begin(out, TYPE);
+        out.writeByte(kind);
+        Wire.writeCString(out, name);
+        Wire.end(out, start);
+    }
+
+    static FrontendMessage decodeBody(FrameReader body) {
+        byte kind = body.readByte();
+        String name = body.readCString();
+        if (!body.failed() && kind != STATEMENT && kind != PORTAL) {
+            return new Malformed("invalid DESCRIBE message subtype " + kind);
+        }
+        return body.finish(new Describe(kind, name));
+    }
+}

@@ -1,0 +1,34 @@
+package io.ashlar.protocol;
+
+import io.netty.buffer.ByteBuf;
+import java.util.Objects;
+
+/**
+ * Extended protocol: run a portal.
+ *
+ * @param portal the portal name, empty for the unnamed portal
+ * @param maxRows the most rows to return; 0 (or less) means no limit
+ * @see <a href="https://www.postgresql.org/docs/current/protocol-message-formats.html#PROTOCOL-MESSAGE-FORMATS-EXECUTE">Execute</a>
+ */
+public record Execute(String portal, int maxRows) implements FrontendMessage {
+
+    public static final byte TYPE = 'E';
+
+    public Execute {
+        Objects.requireNonNull(portal, "portal");
+    }
+
+    @Override
+    public void encode(ByteBuf out) {
+        int start = Wire.begin(out, TYPE);
+        Wire.writeCString(out, portal);
+        out.writeInt(maxRows);
+        Wire.end(out, start);
+    }
+
+    static FrontendMessage decodeBody(FrameReader body) {
+        String portal = body.readCString();
+        int maxRows = body.readInt32();
+        return body.finish(new Execute(portal, maxRows));
+    }
+}

@@ -1,0 +1,187 @@
+package io.ashlar.protocol;
+
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A bounds-checked cursor over the body of one complete frontend frame, in the manner of
+ * PostgreSQL's {@code pqformat.c} ({@code pq_getmsgint}, {@code pq_getmsgstring},
+ * {@code pq_getmsgend}). A read past the end does not throw: it records the reason (with
+ * PostgreSQL's wording), returns zero or empty, and every later read does the same, so a message
+ * decoder reads its fields straight through and asks {@link #finish} at the end. Nothing is
+ * allocated for a count until the bytes it claims are known to be in the frame.
+ *
+ * <p>One instance is reused by a decoder for every frame; it is not shared between channels.
+ */
+final class FrameReader {
+
+    static final String INSUFFICIENT_DATA = "insufficient data left in message";
+    static final String INVALID_STRING = "invalid string in message";
+    static final String INVALID_FORMAT = "invalid message format";
+
+    private ByteBuf buf;
+    private int position;
+    private int end;
+    private boolean failed;
+    private String reason = "";
+
+    void reset(ByteBuf buffer, int start, int limit) {
+        buf = buffer;
+        position = start;
+        end = limit;
+        failed = false;
+        reason = "";
+    }
+
+    boolean failed() {
+        return failed;
+    }
+
+    int remaining() {
+        return end - position;
+    }
+
+    void fail(String why) {
+        if (!failed) {
+            failed = true;
+            reason = why;
+            position = end;
+        }
+    }
+
+    /** True when {@code count} items of {@code size} bytes each fit in what is left; fails otherwise. */
+    boolean fits(long count, int size) {
+        if (count < 0 || count * size > end - position) {
+            fail(INSUFFICIENT_DATA);
+            return false;
+        }
+        return true;
+    }
+
+    byte readByte() {
+        if (!fits(1, 1)) {
+            return 0;
+        }
+        return buf.getByte(position++);
+    }
+
+    short readInt16() {
+        if (!fits(1, 2)) {
+            return 0;
+        }
+        short result = buf.getShort(position);
+        position += 2;
+        return result;
+    }
+
+    /** An Int16 count, read unsigned as PostgreSQL does (up to 65535 parameters). */
+    int readCount16() {
+        return readInt16() & 0xffff;
+    }
+
+    int readInt32() {
+        if (!fits(1, 4)) {
+            return 0;
+        }
+        int result = buf.getInt(position);
+        position += 4;
+        return result;
+    }
+
+    String readCString() {
+        if (failed) {
+            return "";
+        }
+        int nul = buf.indexOf(position, end, (byte) 0);
+        if (nul < 0) {
+            fail(INVALID_STRING);
+            return "";
+        }
+        String result = nul == position ? "" : buf.toString(position, nul - position, StandardCharsets.UTF_8);
+        position = nul + 1;
+        return result;
+    }
+
+    byte[] readBytes(int length) {
+        if (!fits(length, 1)) {
+            return Wire.EMPTY_BYTES;
+        }
+        if (length == 0) {
+            return Wire.EMPTY_BYTES;
+        }
+        byte[] result = new byte[length];
+        buf.getBytes(position, result);
+        position += length;
+        return result;
+    }
+
+    void skipRemaining() {
+        position = end;
+    }
+
+    /** The rest of the frame. */
+    byte[] readRemaining() {
+        return readBytes(end - position);
+    }
+
+    short[] readInt16Array(int count) {
+        if (count == 0 || !fits(count, 2)) {
+            return Wire.EMPTY_SHORTS;
+        }
+        short[] result = new short[count];
+        for (int i = 0; i < count; i++) {
+            result[i] = buf.getShort(position);
+            position += 2;
+        }
+        return result;
+    }
+
+    int[] readInt32Array(int count) {
+        if (count == 0 || !fits(count, 4)) {
+            return Wire.EMPTY_INTS;
+        }
+        int[] result = new int[count];
+        for (int i = 0; i < count; i++) {
+            result[i] = buf.getInt(position);
+            position += 4;
+        }
+        return result;
+    }
+
+    /**
+     * {@code count} values each written as Int32 length (-1 for NULL) then the bytes, as in Bind;
+     * NULL becomes a {@code null} entry.
+     */
+    byte[][] readValues(int count) {
+        if (count == 0 || !fits(count, 4)) {
+            return Wire.EMPTY_VALUES;
+        }
+        byte[][] result = new byte[count][];
+        for (int i = 0; i < count && !failed; i++) {
+            int length = readInt32();
+            if (length == -1) {
+                continue;
+            }
+            if (length < 0) {
+                fail(INSUFFICIENT_DATA);
+                break;
+            }
+            result[i] = readBytes(length);
+        }
+        return result;
+    }
+
+    /**
+     * The decoded message, or {@link FrontendMessage.Malformed} when a read failed or bytes are
+     * left over (PostgreSQL's {@code pq_getmsgend}).
+     */
+    FrontendMessage finish(FrontendMessage message) {
+        if (failed) {
+            return new FrontendMessage.Malformed(reason);
+        }
+        if (position != end) {
+            return new FrontendMessage.Malformed(INVALID_FORMAT);
+        }
+        return message;
+    }
+}

@@ -1,0 +1,225 @@
+package io.ashlar.protocol;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import java.util.List;
+
+/**
+ * Turns a client's bytes into {@link FrontendMessage} values, one per frame, checking every
+ * length before anything is allocated. Two stages, as in PostgreSQL's
+ * {@code ProcessStartupPacket} and {@code SocketBackend}:
+ * <ul>
+ * <li>{@link State#STARTUP}: packets with no type byte, an Int32 length counting itself and at
+ * most {@value #MAX_STARTUP_PACKET_LENGTH} bytes, then an Int32 code: SSLRequest and
+ * GSSENCRequest (each allowed once; the client then sends another packet), CancelRequest, or a
+ * protocol version. Any 3.x is accepted (a minor above 0 is negotiated down to 3.0 by the
+ * session); 3.50 and 3.51 mark an openGauss client; 1.x and 2.x are refused in their own error
+ * format (pgjdbc 9.3 still speaks 2.0 when told to).</li>
+ * <li>{@link State#MESSAGES}: Byte1 type, Int32 length counting itself, capped per type like
+ * PostgreSQL ({@value #PQ_SMALL_MESSAGE_LIMIT} for small messages,
+ * {@value #PQ_LARGE_MESSAGE_LIMIT} for Query, Parse, Bind, CopyData, FunctionCall and
+ * openGauss's BatchBind, {@value #PG_MAX_AUTH_TOKEN_LENGTH} for password/SASL messages).</li>
+ * </ul>
+ * A frame that is not complete yet is left in the buffer ("need more bytes"). Invalid input
+ * becomes one {@link FrontendMessage.Malformed} value, never an exception; the decoder then
+ * discards everything that follows ({@link State#DISCARD}) and the session answers FATAL and
+ * closes. A CancelRequest also ends decoding: the connection carries nothing else.
+ *
+ * <p>One instance per channel (not {@code @Sharable}).
+ *
+ * @see <a href="https://www.postgresql.org/docs/current/protocol-overview.html#PROTOCOL-MESSAGE-CONCEPTS">Messaging Overview</a>
+ * @see <a href="https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-START-UP">Start-up</a>
+ */
+public final class PgFrontendDecoder extends ByteToMessageDecoder {
+
+    /** PostgreSQL's {@code MAX_STARTUP_PACKET_LENGTH}. */
+    public static final int MAX_STARTUP_PACKET_LENGTH = 10000;
+
+    /** PostgreSQL's {@code PQ_SMALL_MESSAGE_LIMIT}. */
+    public static final int PQ_SMALL_MESSAGE_LIMIT = 10000;
+
+    /** PostgreSQL's {@code PQ_LARGE_MESSAGE_LIMIT} (1 GB - 1). */
+    public static final int PQ_LARGE_MESSAGE_LIMIT = 0x3fffffff;
+
+    /** PostgreSQL's {@code PG_MAX_AUTH_TOKEN_LENGTH}, the cap on password and SASL messages. */
+    public static final int PG_MAX_AUTH_TOKEN_LENGTH = 65535;
+
+    /** What the decoder expects next. */
+    public enum State {
+        /** Startup packets: no type byte. */
+        STARTUP,
+        /** Typed messages, after a StartupMessage. */
+        MESSAGES,
+        /** After a Malformed input or a CancelRequest: every byte is dropped. */
+        DISCARD
+    }
+
+    private static final int TYPED_HEADER = 5;
+
+    private final FrameReader reader = new FrameReader();
+    private State state = State.STARTUP;
+    private ClientDialect dialect = ClientDialect.POSTGRESQL;
+    private boolean sslRequested;
+    private boolean gssRequested;
+
+    /** A decoder waiting for the first startup packet. */
+    public PgFrontendDecoder() {
+    }
+
+    /** A decoder already past startup, for tests of typed messages. */
+    PgFrontendDecoder(State state, ClientDialect dialect) {
+        this.state = state;
+        this.dialect = dialect;
+    }
+
+    /** Bytes received but not decoded yet (an incomplete frame). */
+    public int bufferedBytes() {
+        return actualReadableBytes();
+    }
+
+    public State state() {
+        return state;
+    }
+
+    /** The client's dialect, known once its StartupMessage is decoded (PostgreSQL before). */
+    public ClientDialect dialect() {
+        return dialect;
+    }
+
+    public boolean isOpenGauss() {
+        return dialect.isOpenGauss();
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        switch (state) {
+            case STARTUP -> decodeStartup(in, out);
+            case MESSAGES -> decodeMessage(in, out);
+            case DISCARD -> in.skipBytes(in.readableBytes());
+        }
+    }
+
+    private void decodeStartup(ByteBuf in, List<Object> out) {
+        if (in.readableBytes() < 4) {
+            return;
+        }
+        int start = in.readerIndex();
+        int length = in.getInt(start);
+        if (length < 8 || length > MAX_STARTUP_PACKET_LENGTH) {
+            reject(in, out, new FrontendMessage.Malformed("invalid length of startup packet"));
+            return;
+        }
+        if (in.readableBytes() < length) {
+            return;
+        }
+        int code = in.getInt(start + 4);
+        if (code == SSLRequest.CODE && !sslRequested) {
+            sslRequested = true;
+            emitNegotiation(in, out, length, SSLRequest.INSTANCE);
+        } else if (code == GSSENCRequest.CODE && !gssRequested) {
+            gssRequested = true;
+            emitNegotiation(in, out, length, GSSENCRequest.INSTANCE);
+        } else if (code == CancelRequest.CODE) {
+            if (length != CancelRequest.LENGTH) {
+                reject(in, out, new FrontendMessage.Malformed("invalid length of cancel request packet"));
+                return;
+            }
+            CancelRequest cancel = new CancelRequest(in.getInt(start + 8), in.getInt(start + 12));
+            in.readerIndex(start + length);
+            state = State.DISCARD;
+            out.add(cancel);
+        } else if (code >>> 16 != 3) {
+            reject(in, out, new FrontendMessage.Malformed("unsupported frontend protocol " + (code >>> 16) + "."
+                    + (code & 0xffff) + ": server supports 3.0 to 3.0",
+                    FrontendMessage.Malformed.FEATURE_NOT_SUPPORTED, code >>> 16 < 3));
+        } else {
+            reader.reset(in, start + 8, start + length);
+            FrontendMessage message = StartupMessage.decodeBody(reader, code);
+            in.readerIndex(start + length);
+            if (message instanceof FrontendMessage.Malformed malformed) {
+                reject(in, out, malformed);
+                return;
+            }
+            dialect = ClientDialect.of(code);
+            state = State.MESSAGES;
+            out.add(message);
+        }
+    }
+
+    private void emitNegotiation(ByteBuf in, List<Object> out, int length, FrontendMessage request) {
+        if (length != 8) {
+            reject(in, out, new FrontendMessage.Malformed("invalid length of startup packet"));
+            return;
+        }
+        in.skipBytes(length);
+        out.add(request);
+    }
+
+    private void decodeMessage(ByteBuf in, List<Object> out) {
+        int start = in.readerIndex();
+        byte type = in.getByte(start);
+        int limit = limitFor(type);
+        if (limit == 0) {
+            reject(in, out, new FrontendMessage.Malformed("invalid frontend message type " + (type & 0xff)));
+            return;
+        }
+        if (in.readableBytes() < TYPED_HEADER) {
+            return;
+        }
+        int length = in.getInt(start + 1);
+        if (length < 4 || length > limit) {
+            reject(in, out, new FrontendMessage.Malformed("invalid message length"));
+            return;
+        }
+        if (in.readableBytes() - 1 < length) {
+            return;
+        }
+        reader.reset(in, start + TYPED_HEADER, start + 1 + length);
+        FrontendMessage message = decodeBody(type, reader);
+        in.readerIndex(start + 1 + length);
+        if (message instanceof FrontendMessage.Malformed) {
+            in.skipBytes(in.readableBytes());
+            state = State.DISCARD;
+        }
+        out.add(message);
+    }
+
+    private int limitFor(byte type) {
+        return switch (type) {
+            case Query.TYPE, Parse.TYPE, Bind.TYPE, CopyData.TYPE, FunctionCall.TYPE -> PQ_LARGE_MESSAGE_LIMIT;
+            case BatchBind.TYPE -> dialect.isOpenGauss() ? PQ_LARGE_MESSAGE_LIMIT : 0;
+            case PasswordMessage.TYPE -> PG_MAX_AUTH_TOKEN_LENGTH;
+            case Describe.TYPE, Execute.TYPE, Close.TYPE, Sync.TYPE, Flush.TYPE, Terminate.TYPE, CopyDone.TYPE,
+                 CopyFail.TYPE -> PQ_SMALL_MESSAGE_LIMIT;
+            default -> 0;
+        };
+    }
+
+    private static FrontendMessage decodeBody(byte type, FrameReader body) {
+        return switch (type) {
+            case Query.TYPE -> Query.decodeBody(body);
+            case Parse.TYPE -> Parse.decodeBody(body);
+            case Bind.TYPE -> Bind.decodeBody(body);
+            case Describe.TYPE -> Describe.decodeBody(body);
+            case Execute.TYPE -> Execute.decodeBody(body);
+            case Close.TYPE -> Close.decodeBody(body);
+            case Sync.TYPE -> Sync.decodeBody(body);
+            case Flush.TYPE -> Flush.decodeBody(body);
+            case Terminate.TYPE -> Terminate.decodeBody(body);
+            case PasswordMessage.TYPE -> PasswordMessage.decodeBody(body);
+            case CopyData.TYPE -> CopyData.decodeBody(body);
+            case CopyDone.TYPE -> CopyDone.decodeBody(body);
+            case CopyFail.TYPE -> CopyFail.decodeBody(body);
+            case FunctionCall.TYPE -> FunctionCall.decodeBody(body);
+            case BatchBind.TYPE -> BatchBind.decodeBody(body);
+            default -> new FrontendMessage.Malformed("invalid frontend message type " + (type & 0xff));
+        };
+    }
+
+    private void reject(ByteBuf in, List<Object> out, FrontendMessage.Malformed malformed) {
+        in.skipBytes(in.readableBytes());
+        state = State.DISCARD;
+        out.add(malformed);
+    }
+}

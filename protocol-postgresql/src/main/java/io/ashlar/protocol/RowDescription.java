@@ -1,0 +1,77 @@
+package io.ashlar.protocol;
+
+import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Describes the columns of the rows that follow. The type OIDs, sizes and modifiers are the
+ * backend's real ones; the format is the one the client asked for in Bind (text for the simple
+ * protocol).
+ *
+ * @param fields one per column, in order
+ * @see <a href="https://www.postgresql.org/docs/current/protocol-message-formats.html#PROTOCOL-MESSAGE-FORMATS-ROWDESCRIPTION">RowDescription</a>
+ */
+public record RowDescription(List<Field> fields) implements BackendMessage {
+
+    public static final byte TYPE = 'T';
+
+    public RowDescription {
+        fields = List.copyOf(fields);
+    }
+
+    /**
+     * One column.
+     *
+     * @param name the column name
+     * @param tableOid the table's OID if the column is a table column, else 0
+     * @param columnNumber the attribute number if a table column, else 0
+     * @param typeOid the data type's OID
+     * @param typeSize {@code pg_type.typlen}; negative for variable width
+     * @param typeModifier {@code pg_attribute.atttypmod}
+     * @param format 0 text, 1 binary
+     */
+    public record Field(String name, int tableOid, short columnNumber, int typeOid, short typeSize, int typeModifier,
+                        short format) {
+
+        public Field {
+            Objects.requireNonNull(name, "name");
+        }
+
+        /** The same column in another format. */
+        public Field withFormat(short newFormat) {
+            return newFormat == format ? this
+                    : new Field(name, tableOid, columnNumber, typeOid, typeSize, typeModifier, newFormat);
+        }
+    }
+
+    @Override
+    public void encode(ByteBuf out) {
+        int start = Wire.begin(out, TYPE);
+        out.writeShort(fields.size());
+        for (int i = 0; i < fields.size(); i++) {
+            Field each = fields.get(i);
+            Wire.writeCString(out, each.name);
+            out.writeInt(each.tableOid);
+            out.writeShort(each.columnNumber);
+            out.writeInt(each.typeOid);
+            out.writeShort(each.typeSize);
+            out.writeInt(each.typeModifier);
+            out.writeShort(each.format);
+        }
+        Wire.end(out, start);
+    }
+
+    public static RowDescription decode(ByteBuf in) {
+        int end = Wire.readHeader(in, 'T') + in.readerIndex();
+        int count = in.readUnsignedShort();
+        List<Field> fields = new ArrayList<>(Math.min(count, in.readableBytes() / 19));
+        for (int i = 0; i < count; i++) {
+            fields.add(new Field(Wire.readCString(in), in.readInt(), in.readShort(), in.readInt(), in.readShort(),
+                    in.readInt(), in.readShort()));
+        }
+        Wire.expectEnd(in, end);
+        return new RowDescription(fields);
+    }
+}
