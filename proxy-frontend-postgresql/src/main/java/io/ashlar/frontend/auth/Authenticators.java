@@ -1,5 +1,6 @@
 package io.ashlar.frontend.auth;
 
+import io.ashlar.protocol.auth.Crypto;
 import io.ashlar.protocol.ClientDialect;
 import java.security.SecureRandom;
 import java.util.random.RandomGenerator;

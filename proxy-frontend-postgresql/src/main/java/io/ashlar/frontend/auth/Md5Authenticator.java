@@ -1,5 +1,6 @@
 package io.ashlar.frontend.auth;
 
+import io.ashlar.protocol.auth.Crypto;
 import io.ashlar.protocol.AuthenticationMD5Password;
 import io.ashlar.protocol.BackendMessage;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package io.ashlar.frontend.auth;
 
+import io.ashlar.protocol.auth.Crypto;
 import io.ashlar.protocol.AuthenticationSHA256Password;
 import io.ashlar.protocol.BackendMessage;
 import java.security.MessageDigest;

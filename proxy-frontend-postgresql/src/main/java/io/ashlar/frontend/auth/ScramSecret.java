@@ -1,5 +1,7 @@
 package io.ashlar.frontend.auth;
 
+import io.ashlar.protocol.auth.Crypto;
+import io.ashlar.protocol.auth.SaslPrep;
 import java.util.random.RandomGenerator;
 
 /**

@@ -1,5 +1,6 @@
 package io.ashlar.frontend.auth;
 
+import io.ashlar.protocol.auth.Crypto;
 import io.ashlar.protocol.AuthenticationSASL;
 import io.ashlar.protocol.AuthenticationSASLContinue;
 import io.ashlar.protocol.AuthenticationSASLFinal;

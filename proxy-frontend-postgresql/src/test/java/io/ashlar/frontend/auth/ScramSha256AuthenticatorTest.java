@@ -1,5 +1,6 @@
 package io.ashlar.frontend.auth;
 
+import io.ashlar.protocol.auth.Crypto;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package io.ashlar.frontend.auth;
+package io.ashlar.protocol.auth;
 
 import java.text.Normalizer;
 
@@ -12,12 +12,12 @@ import java.text.Normalizer;
  * @see <a href="https://www.postgresql.org/docs/current/sasl-authentication.html#SASL-SCRAM-SHA-256">SCRAM-SHA-256 Authentication</a>
  * @see <a href="https://datatracker.ietf.org/doc/html/rfc4013">RFC 4013</a>
  */
-final class SaslPrep {
+public final class SaslPrep {
 
     private SaslPrep() {
     }
 
-    static String prepare(String password) {
+    public static String prepare(String password) {
         if (isPrintableAscii(password)) {
             return password;
         }

@@ -1,4 +1,4 @@
-package io.ashlar.frontend.auth;
+package io.ashlar.protocol.auth;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -14,14 +14,14 @@ import javax.crypto.spec.SecretKeySpec;
  * JDK, so a {@link GeneralSecurityException} is a broken runtime and becomes an
  * {@link IllegalStateException}.
  */
-final class Crypto {
+public final class Crypto {
 
     private static final HexFormat HEX = HexFormat.of();
 
     private Crypto() {
     }
 
-    static byte[] hmacSha256(byte[] key, byte[] data) {
+    public static byte[] hmacSha256(byte[] key, byte[] data) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(key, "HmacSHA256"));
@@ -31,16 +31,16 @@ final class Crypto {
         }
     }
 
-    static byte[] hmacSha256(byte[] key, String data) {
+    public static byte[] hmacSha256(byte[] key, String data) {
         return hmacSha256(key, data.getBytes(StandardCharsets.UTF_8));
     }
 
-    static byte[] sha256(byte[] data) {
+    public static byte[] sha256(byte[] data) {
         return digest("SHA-256", data);
     }
 
     /** Lower-case hex MD5 of the concatenated parts, as PostgreSQL's {@code pg_md5_hash}. */
-    static String md5Hex(byte[]... parts) {
+    public static String md5Hex(byte[]... parts) {
         try {
             MessageDigest md5 = MessageDigest.getInstance("MD5");
             for (byte[] each : parts) {
@@ -53,7 +53,7 @@ final class Crypto {
     }
 
     /** PBKDF2 with the given HMAC ({@code PBKDF2WithHmacSHA256}, {@code PBKDF2WithHmacSHA1}), 32 bytes. */
-    static byte[] pbkdf2(String algorithm, String password, byte[] salt, int iterations) {
+    public static byte[] pbkdf2(String algorithm, String password, byte[] salt, int iterations) {
         try {
             PBEKeySpec spec = new PBEKeySpec(password.toCharArray(), salt, iterations, 256);
             return SecretKeyFactory.getInstance(algorithm).generateSecret(spec).getEncoded();
@@ -62,7 +62,7 @@ final class Crypto {
         }
     }
 
-    static byte[] xor(byte[] a, byte[] b) {
+    public static byte[] xor(byte[] a, byte[] b) {
         byte[] result = new byte[a.length];
         for (int i = 0; i < a.length; i++) {
             result[i] = (byte) (a[i] ^ b[i]);
@@ -70,7 +70,7 @@ final class Crypto {
         return result;
     }
 
-    static String hex(byte[] bytes) {
+    public static String hex(byte[] bytes) {
         return HEX.formatHex(bytes);
     }
 
