@@ -1,0 +1,98 @@
+package io.ashlar.backend.pg;
+
+import io.ashlar.backend.config.DataSourceConfig;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Where and as whom a native backend connection logs in, read from a data source's JDBC URL the
+ * way pgjdbc reads it ({@code jdbc:postgresql://host[:port][,...]/database?key=value&...}, also
+ * {@code jdbc:opengauss:}); the first host is used. The connection's startup parameters are the
+ * ones a plain PostgreSQL client sends: the database, the user, {@code client_encoding=UTF8}
+ * (the proxy reads and writes text as UTF-8), and the URL's {@code options} and
+ * {@code currentSchema} (as {@code search_path}); nothing else, so that a session starts from
+ * the server's own defaults, as a client connected directly would.
+ *
+ * @param host the backend's host
+ * @param port its port (5432 when the URL names none)
+ * @param database the database to connect to
+ * @param user the user to log in as
+ * @param password the password, empty for none
+ * @param startupParameters the startup packet's parameters, user and database first
+ * @param connectTimeoutMillis how long a connection (TCP and login) may take
+ * @see <a href="https://jdbc.postgresql.org/documentation/use/#connecting-to-the-database">pgjdbc URLs</a>
+ */
+public record ConnectSpec(String host, int port, String database, String user, String password,
+                          Map<String, String> startupParameters, int connectTimeoutMillis) {
+
+    public ConnectSpec {
+        startupParameters = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(startupParameters));
+    }
+
+    /** The spec of a data source, its URL read as pgjdbc reads it. */
+    public static ConnectSpec of(DataSourceConfig config) {
+        String url = config.url();
+        int scheme = url.indexOf("://");
+        if (!url.startsWith("jdbc:") || scheme < 0) {
+            throw new IllegalArgumentException("data source " + config.name() + ": not a PostgreSQL JDBC URL: " + url);
+        }
+        String rest = url.substring(scheme + 3);
+        int query = rest.indexOf('?');
+        Map<String, String> properties = new LinkedHashMap<>();
+        if (query >= 0) {
+            for (String pair : rest.substring(query + 1).split("&")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0) {
+                    properties.put(pair.substring(0, eq), URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+                }
+            }
+            rest = rest.substring(0, query);
+        }
+        properties.putAll(config.driverProperties());
+        int slash = rest.indexOf('/');
+        String hosts = slash < 0 ? rest : rest.substring(0, slash);
+        String database = slash < 0 ? "" : URLDecoder.decode(rest.substring(slash + 1), StandardCharsets.UTF_8);
+        String first = hosts.split(",")[0];
+        String host = first;
+        int port = 5432;
+        int colon = first.lastIndexOf(':');
+        if (first.startsWith("[")) {
+            int close = first.indexOf(']');
+            host = first.substring(1, close);
+            if (close + 1 < first.length() && first.charAt(close + 1) == ':') {
+                port = Integer.parseInt(first.substring(close + 2));
+            }
+        } else if (colon >= 0) {
+            host = first.substring(0, colon);
+            port = Integer.parseInt(first.substring(colon + 1));
+        }
+        if (host.isEmpty()) {
+            host = "localhost";
+        }
+        String user = config.username().isEmpty() ? properties.getOrDefault("user", "") : config.username();
+        String password = config.password().isEmpty() ? properties.getOrDefault("password", "") : config.password();
+        if (database.isEmpty()) {
+            database = user;
+        }
+        Map<String, String> startup = new LinkedHashMap<>();
+        startup.put("user", user);
+        startup.put("database", database);
+        startup.put("client_encoding", "UTF8");
+        String options = properties.get("options");
+        if (options != null && !options.isEmpty()) {
+            startup.put("options", options);
+        }
+        String schema = properties.get("currentSchema");
+        if (schema != null && !schema.isEmpty()) {
+            startup.put("search_path", schema);
+        }
+        int timeout = (int) Math.min(Integer.MAX_VALUE, config.connectionTimeoutMilliseconds());
+        String connectTimeout = properties.get("connectTimeout");
+        if (connectTimeout != null) {
+            timeout = Math.min(timeout, Integer.parseInt(connectTimeout) * 1000);
+        }
+        return new ConnectSpec(host, port, database, user, password, startup, timeout);
+    }
+}

@@ -1,0 +1,301 @@
+package io.ashlar.backend.pg;
+
+import io.ashlar.backend.config.DataSourceConfig;
+import io.ashlar.backend.execute.ErrorFields;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * A data source's native backend connections: one {@link LoopPool} per event loop, so that a
+ * session and the connections serving it share one thread and a statement crosses none, and no
+ * lock is taken to borrow or return a connection. The data source's {@code maxPoolSize} bounds
+ * the connections of all the loops together; {@code connectionTimeoutMilliseconds} bounds how
+ * long a session waits for one (then SQLSTATE 53300), {@code idleTimeoutMilliseconds} how long
+ * one stays idle beyond {@code minPoolSize}, {@code maxLifetimeMilliseconds} how long one lives.
+ * A connection is lent only while its socket is open (a backend that ended it meanwhile closed it).
+ */
+public final class LinkPool implements AutoCloseable {
+
+    private final DataSourceConfig config;
+    private final ConnectSpec spec;
+    private final Class<? extends Channel> channelClass;
+    private final AtomicInteger total = new AtomicInteger();
+    private final ConcurrentHashMap<EventLoop, LoopPool> loops = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    public LinkPool(DataSourceConfig config) {
+        this.config = config;
+        this.spec = ConnectSpec.of(config);
+        this.channelClass = Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class;
+    }
+
+    /**
+     * The pool of the given event loop (sessions keep it: one lookup per session, none per
+     * statement). The loop must be of the transport this proxy runs (epoll, or NIO).
+     */
+    public LoopPool on(EventLoop loop) {
+        LoopPool result = loops.get(loop);
+        return result != null ? result : loops.computeIfAbsent(loop, LoopPool::new);
+    }
+
+    public String name() {
+        return config.name();
+    }
+
+    /** Connections open now, idle or lent, over every loop. */
+    public int size() {
+        return total.get();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        for (LoopPool each : loops.values()) {
+            each.loop.execute(each::closeIdle);
+        }
+    }
+
+    /** What a borrower is told: a connection, or why there is none. */
+    public interface Borrower {
+        void acquired(ServerLink link);
+
+        void failed(ErrorFields error);
+    }
+
+    /**
+     * The connections of one event loop. Every method runs on that loop: sessions of the loop
+     * borrow and return here without any lock.
+     */
+    public final class LoopPool {
+        private final EventLoop loop;
+        private final ArrayDeque<ServerLink> idle = new ArrayDeque<>();
+        private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+        private ScheduledFuture<?> sweeper;
+
+        private LoopPool(EventLoop loop) {
+            this.loop = loop;
+        }
+
+        public String dataSourceName() {
+            return config.name();
+        }
+
+        /** The pool this loop pool belongs to. */
+        public LinkPool pool() {
+            return LinkPool.this;
+        }
+
+        /**
+         * Lends a connection: an idle one at once, else a new one once it logged in, else the
+         * first one returned within the connection timeout.
+         */
+        public void acquire(Borrower borrower) {
+            long now = System.nanoTime();
+            ServerLink link;
+            while ((link = idle.pollFirst()) != null) {
+                if (link.isOpen() && now - link.createdNanos < TimeUnit.MILLISECONDS.toNanos(config.maxLifetimeMilliseconds())) {
+                    borrower.acquired(link);
+                    return;
+                }
+                discard(link);
+            }
+            if (closed) {
+                borrower.failed(ErrorFields.error("08006", "data source " + config.name() + " is closed"));
+                return;
+            }
+            if (reserve()) {
+                open(borrower);
+                return;
+            }
+            Waiter waiter = new Waiter(borrower);
+            waiters.addLast(waiter);
+            waiter.timeout = loop.schedule(() -> {
+                if (waiters.remove(waiter)) {
+                    borrower.failed(ErrorFields.error("53300", "no connection of data source " + config.name()
+                            + " came free within " + config.connectionTimeoutMilliseconds() + " ms (maxPoolSize "
+                            + config.maxPoolSize() + " in use)", "Raise maxPoolSize, or shorten the transactions that hold them."));
+                }
+            }, config.connectionTimeoutMilliseconds(), TimeUnit.MILLISECONDS);
+            stealFromOtherLoops();
+        }
+
+        /**
+         * Takes a connection back: to the next waiter, or idle. A connection that is closed, or
+         * not idle at a transaction boundary, is closed instead (its state is unknown).
+         */
+        public void release(ServerLink link) {
+            link.receiver(null);
+            if (!link.isOpen() || link.status() != 'I' || closed) {
+                discard(link);
+                return;
+            }
+            Waiter waiter = waiters.pollFirst();
+            if (waiter != null) {
+                waiter.timeout.cancel(false);
+                waiter.borrower.acquired(link);
+                return;
+            }
+            if (othersWait()) {
+                // A session of another loop waits and this loop has nobody: make room there.
+                discard(link);
+                return;
+            }
+            link.idleSinceNanos = System.nanoTime();
+            idle.addFirst(link);
+            scheduleSweep();
+        }
+
+        /** Closes a connection for good (broken, or its state unknown) and lets a waiter have a new one. */
+        public void discard(ServerLink link) {
+            link.receiver(null);
+            link.close("discarded by the pool");
+            total.decrementAndGet();
+            Waiter waiter = waiters.peekFirst();
+            if (waiter != null && reserve()) {
+                waiters.pollFirst();
+                waiter.timeout.cancel(false);
+                open(waiter.borrower);
+            } else if (waiter == null) {
+                for (LoopPool other : loops.values()) {
+                    if (other != this && !other.waiters.isEmpty()) {
+                        other.loop.execute(other::serveWaiter);
+                        break;
+                    }
+                }
+            }
+        }
+
+        private void serveWaiter() {
+            Waiter waiter = waiters.peekFirst();
+            if (waiter != null && reserve()) {
+                waiters.pollFirst();
+                waiter.timeout.cancel(false);
+                open(waiter.borrower);
+            }
+        }
+
+        private boolean othersWait() {
+            for (LoopPool other : loops.values()) {
+                if (other != this && !other.waiters.isEmpty()) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** All connections are taken and some sit idle on other loops: those loops give one up. */
+        private void stealFromOtherLoops() {
+            for (LoopPool other : loops.values()) {
+                if (other != this) {
+                    other.loop.execute(other::giveUpIdle);
+                }
+            }
+        }
+
+        private void giveUpIdle() {
+            ServerLink link = idle.pollLast();
+            if (link != null) {
+                discard(link);
+            }
+        }
+
+        private boolean reserve() {
+            while (true) {
+                int now = total.get();
+                if (now >= config.maxPoolSize()) {
+                    return false;
+                }
+                if (total.compareAndSet(now, now + 1)) {
+                    return true;
+                }
+            }
+        }
+
+        private void open(Borrower borrower) {
+            ServerLink.connect(loop, channelClass, spec).addListener(connected -> {
+                if (connected.isSuccess()) {
+                    borrower.acquired((ServerLink) connected.getNow());
+                } else {
+                    total.decrementAndGet();
+                    Throwable cause = connected.cause();
+                    borrower.failed(ErrorFields.error("08006", "could not connect to data source " + config.name()
+                            + " (" + spec.host() + ":" + spec.port() + "/" + spec.database() + "): "
+                            + (cause.getMessage() == null ? cause.toString() : cause.getMessage())));
+                    serveWaiter();
+                }
+            });
+        }
+
+        private void scheduleSweep() {
+            if (sweeper == null) {
+                long period = Math.max(1000, Math.min(config.idleTimeoutMilliseconds(), 30_000) / 2);
+                sweeper = loop.scheduleAtFixedRate(this::sweep, period, period, TimeUnit.MILLISECONDS);
+            }
+        }
+
+        /** Closes connections idle past the idle timeout (beyond minPoolSize) or older than their lifetime. */
+        private void sweep() {
+            long now = System.nanoTime();
+            long idleLimit = TimeUnit.MILLISECONDS.toNanos(config.idleTimeoutMilliseconds());
+            long lifeLimit = TimeUnit.MILLISECONDS.toNanos(config.maxLifetimeMilliseconds());
+            for (Iterator<ServerLink> it = idle.descendingIterator(); it.hasNext(); ) {
+                ServerLink link = it.next();
+                boolean expired = now - link.createdNanos >= lifeLimit;
+                boolean stale = now - link.idleSinceNanos >= idleLimit && total.get() > config.minPoolSize();
+                if (expired || stale || !link.isOpen()) {
+                    it.remove();
+                    discard(link);
+                }
+            }
+        }
+
+        private void closeIdle() {
+            for (ServerLink link = idle.pollFirst(); link != null; link = idle.pollFirst()) {
+                link.close("the pool is closing");
+                total.decrementAndGet();
+            }
+            if (sweeper != null) {
+                sweeper.cancel(false);
+            }
+            for (Waiter waiter = waiters.pollFirst(); waiter != null; waiter = waiters.pollFirst()) {
+                waiter.timeout.cancel(false);
+                waiter.borrower.failed(ErrorFields.error("08006", "data source " + config.name() + " is closed"));
+            }
+        }
+    }
+
+    /** A session waiting for a connection. */
+    private static final class Waiter {
+        final Borrower borrower;
+        ScheduledFuture<?> timeout;
+
+        Waiter(Borrower borrower) {
+            this.borrower = borrower;
+        }
+    }
+
+    /** Helper for tests: borrows on the loop and hands the result to a callback. */
+    static void borrow(LoopPool pool, Consumer<ServerLink> acquired, Consumer<ErrorFields> failed) {
+        pool.loop.execute(() -> pool.acquire(new Borrower() {
+            @Override
+            public void acquired(ServerLink link) {
+                acquired.accept(link);
+            }
+
+            @Override
+            public void failed(ErrorFields error) {
+                failed.accept(error);
+            }
+        }));
+    }
+}

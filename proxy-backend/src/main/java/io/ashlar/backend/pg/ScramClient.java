@@ -1,0 +1,79 @@
+package io.ashlar.backend.pg;
+
+import io.ashlar.protocol.auth.Crypto;
+import io.ashlar.protocol.auth.SaslPrep;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Base64;
+
+/**
+ * The client side of SCRAM-SHA-256 without channel binding, as libpq runs it: client-first
+ * {@code n,,n=,r=nonce}, then the proof over the server's salt and iteration count, then a check
+ * of the server's signature (a server that cannot prove it knows the password is refused).
+ *
+ * @see <a href="https://www.postgresql.org/docs/current/sasl-authentication.html">SASL Authentication</a>
+ * @see <a href="https://www.rfc-editor.org/rfc/rfc5802">RFC 5802</a>
+ */
+final class ScramClient {
+
+    static final String MECHANISM = "SCRAM-SHA-256";
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final String GS2_HEADER = "n,,";
+
+    private final String password;
+    private final String clientNonce;
+    private String clientFirstBare;
+    private byte[] serverSignature;
+
+    ScramClient(String password) {
+        this.password = password;
+        byte[] nonce = new byte[18];
+        RANDOM.nextBytes(nonce);
+        this.clientNonce = Base64.getEncoder().encodeToString(nonce);
+    }
+
+    /** The client-first-message. */
+    byte[] first() {
+        clientFirstBare = "n=,r=" + clientNonce;
+        return (GS2_HEADER + clientFirstBare).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The client-final-message answering the server-first-message; throws on a malformed or forged one. */
+    byte[] answer(byte[] serverFirstBytes) {
+        String serverFirst = new String(serverFirstBytes, StandardCharsets.UTF_8);
+        String nonce = attribute(serverFirst, 'r');
+        String salt = attribute(serverFirst, 's');
+        String iterations = attribute(serverFirst, 'i');
+        if (nonce == null || salt == null || iterations == null || !nonce.startsWith(clientNonce)) {
+            throw new IllegalStateException("malformed SCRAM server-first-message");
+        }
+        byte[] saltedPassword = Crypto.pbkdf2("PBKDF2WithHmacSHA256", SaslPrep.prepare(password),
+                Base64.getDecoder().decode(salt), Integer.parseInt(iterations));
+        String withoutProof = "c=" + Base64.getEncoder().encodeToString(GS2_HEADER.getBytes(StandardCharsets.UTF_8))
+                + ",r=" + nonce;
+        String authMessage = clientFirstBare + "," + serverFirst + "," + withoutProof;
+        byte[] clientKey = Crypto.hmacSha256(saltedPassword, "Client Key");
+        byte[] storedKey = Crypto.sha256(clientKey);
+        byte[] proof = Crypto.xor(clientKey, Crypto.hmacSha256(storedKey, authMessage));
+        serverSignature = Crypto.hmacSha256(Crypto.hmacSha256(saltedPassword, "Server Key"), authMessage);
+        return (withoutProof + ",p=" + Base64.getEncoder().encodeToString(proof)).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Whether the server-final-message proves the server knows the password. */
+    boolean verify(byte[] serverFinalBytes) {
+        String serverFinal = new String(serverFinalBytes, StandardCharsets.UTF_8);
+        String verifier = attribute(serverFinal, 'v');
+        return verifier != null && serverSignature != null
+                && MessageDigest.isEqual(Base64.getDecoder().decode(verifier), serverSignature);
+    }
+
+    private static String attribute(String message, char name) {
+        for (String part : message.split(",")) {
+            if (part.length() >= 2 && part.charAt(0) == name && part.charAt(1) == '=') {
+                return part.substring(2);
+            }
+        }
+        return null;
+    }
+}

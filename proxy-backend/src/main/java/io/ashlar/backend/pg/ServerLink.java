@@ -1,0 +1,487 @@
+package io.ashlar.backend.pg;
+
+import io.ashlar.backend.session.SessionSettings;
+import io.ashlar.protocol.CancelRequest;
+import io.ashlar.protocol.FrontendMessage;
+import io.ashlar.protocol.PasswordMessage;
+import io.ashlar.protocol.StartupMessage;
+import io.ashlar.protocol.Terminate;
+import io.ashlar.protocol.auth.Crypto;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One native connection to a backend, on one event loop: it logs in (SCRAM-SHA-256, MD5 or clear
+ * text), then hands every message the backend sends to its {@link Receiver}, the session using it,
+ * as a frame in the read buffer (no message object, no copy), and writes what the session sends.
+ * What it learns on the way it keeps: the transaction status of the last ReadyForQuery, the
+ * reported parameters, the key a CancelRequest needs, the session settings it carries, and the
+ * statements prepared on it.
+ *
+ * <p>Everything runs on the connection's event loop; nothing here is thread-safe.
+ *
+ * @see <a href="https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-START-UP">Start-up</a>
+ */
+public final class ServerLink extends ByteToMessageDecoder {
+
+    /** What a session does with what the backend sends while it holds the link. */
+    public interface Receiver {
+
+        /**
+         * One message: its type, and the whole frame (type byte, length, body) at
+         * {@code [start, start + length)} of {@code buf}, valid during the call only.
+         */
+        void message(ServerLink link, byte type, ByteBuf buf, int start, int length);
+
+        /** The end of one read from the socket: what was relayed can be flushed. */
+        void readComplete(ServerLink link);
+
+        /** The connection is gone (closed by the backend, a FATAL error, an I/O error). */
+        void closed(ServerLink link, String reason);
+    }
+
+    /** PostgreSQL's PQ_LARGE_MESSAGE_LIMIT: no backend message is longer. */
+    private static final int MAX_MESSAGE_LENGTH = 0x3fffffff;
+    /** How many statements a connection keeps prepared for the sessions that use it. */
+    public static final int MAX_PREPARED = 256;
+
+    private enum State { CONNECTING, AUTHENTICATING, STARTING, READY, CLOSED }
+
+    private final ConnectSpec spec;
+    private final Promise<ServerLink> ready;
+    private Channel channel;
+    private State state = State.CONNECTING;
+    private ScramClient scram;
+    private int processId;
+    private int secretKey;
+    private final Map<String, String> parameters = new HashMap<>();
+    private char status = 'I';
+    private Receiver receiver;
+    private ByteBuf pending;
+    private SessionSettings settings = SessionSettings.EMPTY;
+    private String closeReason = "";
+    private final Map<PreparedKey, String> prepared = new LinkedHashMap<>(16, 0.75f, true);
+    private int nextPrepared;
+    final long createdNanos = System.nanoTime();
+    long idleSinceNanos = createdNanos;
+
+    private ServerLink(ConnectSpec spec, Promise<ServerLink> ready) {
+        this.spec = spec;
+        this.ready = ready;
+    }
+
+    /** A statement as prepared on a backend: its text and the parameter types it was parsed with. */
+    public record PreparedKey(String sql, int[] types, int hash) {
+        public PreparedKey(String sql, int[] types) {
+            this(sql, types, 31 * sql.hashCode() + java.util.Arrays.hashCode(types));
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof PreparedKey k && hash == k.hash && sql.equals(k.sql) && java.util.Arrays.equals(types, k.types);
+        }
+    }
+
+    /**
+     * Connects and logs in on {@code loop}; the future completes once the backend is ready for
+     * queries, or fails with the reason (the backend's own error message for a refused login).
+     */
+    static Future<ServerLink> connect(EventLoop loop, Class<? extends Channel> channelClass, ConnectSpec spec) {
+        Promise<ServerLink> result = loop.newPromise();
+        ServerLink link = new ServerLink(spec, result);
+        new Bootstrap().group(loop).channel(channelClass)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, spec.connectTimeoutMillis())
+                .handler(link)
+                .connect(spec.host(), spec.port()).addListener((ChannelFutureListener) connected -> {
+                    if (!connected.isSuccess()) {
+                        result.tryFailure(connected.cause());
+                    }
+                });
+        loop.schedule(() -> {
+            if (!result.isDone()) {
+                result.tryFailure(new java.net.ConnectException("timed out after " + spec.connectTimeoutMillis()
+                        + " ms connecting to " + spec.host() + ":" + spec.port()));
+                link.close();
+            }
+        }, spec.connectTimeoutMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        return result;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        channel = ctx.channel();
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        state = State.AUTHENTICATING;
+        ByteBuf out = ctx.alloc().buffer(128);
+        StartupMessage.of(spec.startupParameters()).encode(out);
+        ctx.writeAndFlush(out);
+        super.channelActive(ctx);
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        while (state != State.CLOSED) {
+            int readable = in.readableBytes();
+            if (readable < 5) {
+                return;
+            }
+            int start = in.readerIndex();
+            byte type = in.getByte(start);
+            int length = in.getInt(start + 1);
+            if (length < 4 || length > MAX_MESSAGE_LENGTH) {
+                in.skipBytes(readable);
+                fail("invalid message length " + length + " from the backend");
+                return;
+            }
+            if (readable < 1 + length) {
+                return;
+            }
+            in.readerIndex(start + 1 + length);
+            if (state == State.READY) {
+                message(type, in, start, 1 + length);
+            } else {
+                startup(type, in, start + 5, start + 1 + length);
+            }
+        }
+    }
+
+    private void message(byte type, ByteBuf in, int start, int length) {
+        switch (type) {
+            case 'Z' -> status = (char) in.getByte(start + 5);
+            case 'S' -> parameter(in, start + 5);
+            default -> { }
+        }
+        Receiver current = receiver;
+        if (current != null) {
+            current.message(this, type, in, start, length);
+        } else if (type == 'E') {
+            // Nobody holds the link: a FATAL such as an administrator's shutdown; it is done.
+            close("the backend ended the connection: " + errorMessage(in, start + 5, start + length));
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        Receiver current = receiver;
+        if (current != null && state == State.READY) {
+            current.readComplete(this);
+        }
+        super.channelReadComplete(ctx);
+    }
+
+    private void startup(byte type, ByteBuf in, int body, int end) {
+        switch (type) {
+            case 'R' -> authentication(in, body, end);
+            case 'S' -> parameter(in, body);
+            case 'K' -> {
+                processId = in.getInt(body);
+                secretKey = in.getInt(body + 4);
+            }
+            case 'Z' -> {
+                status = (char) in.getByte(body);
+                state = State.READY;
+                ready.trySuccess(this);
+            }
+            case 'E' -> fail(errorMessage(in, body, end));
+            default -> { } // NoticeResponse, NegotiateProtocolVersion: nothing to do
+        }
+    }
+
+    private void authentication(ByteBuf in, int body, int end) {
+        int code = in.getInt(body);
+        switch (code) {
+            case 0 -> state = State.STARTING;
+            case 3 -> send(new PasswordMessage(cString(spec.password())));
+            case 5 -> {
+                byte[] salt = new byte[4];
+                in.getBytes(body + 4, salt);
+                String inner = Crypto.md5Hex(spec.password().getBytes(StandardCharsets.UTF_8),
+                        spec.user().getBytes(StandardCharsets.UTF_8));
+                send(new PasswordMessage(cString("md5" + Crypto.md5Hex(inner.getBytes(StandardCharsets.UTF_8), salt))));
+            }
+            case 10 -> {
+                String mechanisms = in.toString(body + 4, end - body - 4, StandardCharsets.UTF_8);
+                if (!mechanisms.contains(ScramClient.MECHANISM)) {
+                    fail("the backend offers no SASL mechanism Ashlar speaks: " + mechanisms.replace('\0', ' ').trim());
+                    return;
+                }
+                scram = new ScramClient(spec.password());
+                byte[] first = scram.first();
+                byte[] name = cString(ScramClient.MECHANISM);
+                ByteBuf message = io.netty.buffer.Unpooled.buffer(name.length + 4 + first.length);
+                message.writeBytes(name).writeInt(first.length).writeBytes(first);
+                send(new PasswordMessage(io.netty.buffer.ByteBufUtil.getBytes(message)));
+            }
+            case 11 -> {
+                byte[] serverFirst = new byte[end - body - 4];
+                in.getBytes(body + 4, serverFirst);
+                try {
+                    send(new PasswordMessage(scram.answer(serverFirst)));
+                } catch (RuntimeException e) {
+                    fail(e.getMessage());
+                }
+            }
+            case 12 -> {
+                byte[] serverFinal = new byte[end - body - 4];
+                in.getBytes(body + 4, serverFinal);
+                if (scram == null || !scram.verify(serverFinal)) {
+                    fail("the backend's SCRAM signature does not match: it does not know the password");
+                }
+            }
+            default -> fail("the backend asks for an authentication method Ashlar does not speak (code " + code + ")");
+        }
+    }
+
+    private void send(FrontendMessage message) {
+        ByteBuf out = channel.alloc().buffer(64);
+        message.encode(out);
+        channel.writeAndFlush(out);
+    }
+
+    private static byte[] cString(String value) {
+        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        byte[] result = java.util.Arrays.copyOf(bytes, bytes.length + 1);
+        return result;
+    }
+
+    private void parameter(ByteBuf in, int body) {
+        int nameEnd = in.indexOf(body, in.writerIndex(), (byte) 0);
+        int valueEnd = in.indexOf(nameEnd + 1, in.writerIndex(), (byte) 0);
+        if (nameEnd < 0 || valueEnd < 0) {
+            return;
+        }
+        parameters.put(in.toString(body, nameEnd - body, StandardCharsets.UTF_8),
+                in.toString(nameEnd + 1, valueEnd - nameEnd - 1, StandardCharsets.UTF_8));
+    }
+
+    /** The M field of an ErrorResponse body (with its SQLSTATE), for messages. */
+    static String errorMessage(ByteBuf in, int body, int end) {
+        String message = "";
+        String sqlState = "";
+        int at = body;
+        while (at < end && in.getByte(at) != 0) {
+            byte code = in.getByte(at);
+            int stringEnd = in.indexOf(at + 1, end, (byte) 0);
+            if (stringEnd < 0) {
+                break;
+            }
+            String value = in.toString(at + 1, stringEnd - at - 1, StandardCharsets.UTF_8);
+            if (code == 'M') {
+                message = value;
+            } else if (code == 'C') {
+                sqlState = value;
+            }
+            at = stringEnd + 1;
+        }
+        return sqlState.isEmpty() ? message : message + " (SQLSTATE " + sqlState + ")";
+    }
+
+    private void fail(String reason) {
+        ready.tryFailure(new java.io.IOException(reason));
+        close(reason);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        boolean wasOpen = state != State.CLOSED;
+        state = State.CLOSED;
+        ready.tryFailure(new java.io.IOException(closeReason.isEmpty()
+                ? "the backend closed the connection during login" : closeReason));
+        releasePending();
+        Receiver current = receiver;
+        if (wasOpen && current != null) {
+            current.closed(this, closeReason.isEmpty() ? "the backend closed the connection" : closeReason);
+        }
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        close("I/O error on the backend connection: " + cause.getMessage());
+    }
+
+    // ------------------------------------------------------------------ used by sessions
+
+    /** Who gets the backend's messages from now on (null while the link is idle in its pool). */
+    public void receiver(Receiver receiver) {
+        this.receiver = receiver;
+    }
+
+    /** The buffer of what goes to the backend at the next {@link #flush()}. */
+    public ByteBuf out() {
+        ByteBuf result = pending;
+        if (result == null) {
+            result = channel.alloc().ioBuffer(256);
+            pending = result;
+        }
+        return result;
+    }
+
+    /** Encodes a message into {@link #out()}. */
+    public void write(FrontendMessage message) {
+        message.encode(out());
+    }
+
+    /** Sends what {@link #out()} holds. */
+    public void flush() {
+        ByteBuf result = pending;
+        if (result != null) {
+            pending = null;
+            if (channel.isActive()) {
+                channel.writeAndFlush(result, channel.voidPromise());
+            } else {
+                result.release();
+            }
+        }
+    }
+
+    private void releasePending() {
+        if (pending != null) {
+            pending.release();
+            pending = null;
+        }
+    }
+
+    /** Stops (or resumes) reading from the backend: its rows wait while the client cannot take them. */
+    public void autoRead(boolean on) {
+        channel.config().setAutoRead(on);
+    }
+
+    /** ReadyForQuery's status at the last one: 'I', 'T' or 'E'. */
+    public char status() {
+        return status;
+    }
+
+    public boolean isOpen() {
+        return state != State.CLOSED && channel.isActive();
+    }
+
+    /** The parameters the backend reported (ParameterStatus), latest values. */
+    public Map<String, String> parameters() {
+        return parameters;
+    }
+
+    public EventLoop eventLoop() {
+        return channel.eventLoop();
+    }
+
+    /** The session settings this connection carries now (what a reset undoes). */
+    public SessionSettings settings() {
+        return settings;
+    }
+
+    public void settings(SessionSettings settings) {
+        this.settings = settings;
+    }
+
+    /** The user this connection logged in as. */
+    public String loginUser() {
+        return spec.user();
+    }
+
+    /** The name under which a statement is prepared on this connection, or null. */
+    public String prepared(PreparedKey key) {
+        return prepared.get(key);
+    }
+
+    /**
+     * A name for a statement about to be prepared on this connection, remembered at once; the
+     * caller forgets it ({@link #forget}) should the Parse fail. When the connection keeps
+     * {@link #MAX_PREPARED} statements already, the least recently used one must be closed first:
+     * see {@link #eldestPrepared()}.
+     */
+    public String remember(PreparedKey key) {
+        String result = "ashlar_" + Integer.toString(nextPrepared++, 36);
+        prepared.put(key, result);
+        return result;
+    }
+
+    /** The least recently used prepared statement when the connection keeps as many as it may, else null. */
+    public Map.Entry<PreparedKey, String> eldestPrepared() {
+        return prepared.size() < MAX_PREPARED ? null : prepared.entrySet().iterator().next();
+    }
+
+    public void forget(PreparedKey key) {
+        prepared.remove(key);
+    }
+
+    /** Forgets every statement prepared here (DISCARD ALL, DEALLOCATE ALL closed them). */
+    public void forgetAllPrepared() {
+        prepared.clear();
+    }
+
+    /**
+     * Cancels what the backend runs now: PostgreSQL's CancelRequest, on a connection of its own.
+     * Nothing is sent back; the statement ends with 57014 on this connection.
+     */
+    public void cancel() {
+        if (processId == 0) {
+            return;
+        }
+        CancelRequest request = new CancelRequest(processId, secretKey);
+        new Bootstrap().group(channel.eventLoop()).channel(channel.getClass())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, spec.connectTimeoutMillis())
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                    }
+                })
+                .connect(spec.host(), spec.port()).addListener((ChannelFutureListener) connected -> {
+                    if (connected.isSuccess()) {
+                        ByteBuf out = connected.channel().alloc().buffer(16);
+                        request.encode(out);
+                        connected.channel().writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+                    }
+                });
+    }
+
+    /** Ends the connection (Terminate, then close); the receiver hears {@link Receiver#closed}. */
+    public void close(String reason) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (closeReason.isEmpty()) {
+            closeReason = reason;
+        }
+        if (channel != null && channel.isActive() && state == State.READY) {
+            ByteBuf out = channel.alloc().buffer(5);
+            Terminate.INSTANCE.encode(out);
+            channel.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+        } else if (channel != null) {
+            channel.close();
+        }
+    }
+
+    void close() {
+        close("closed by the pool");
+    }
+
+    @Override
+    public String toString() {
+        return "ServerLink[" + spec.host() + ":" + spec.port() + "/" + spec.database() + " pid " + processId + "]";
+    }
+}

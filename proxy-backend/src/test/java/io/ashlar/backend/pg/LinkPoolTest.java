@@ -1,0 +1,204 @@
+package io.ashlar.backend.pg;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ashlar.backend.config.DataSourceConfig;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.protocol.Query;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.EventLoop;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The native backend connection logs in as a PostgreSQL client does (trust, clear text, MD5,
+ * SCRAM-SHA-256, each asked for by pg_hba.conf), runs a query, reports a refused login with the
+ * backend's own message, and the per-loop pool lends, takes back, bounds and times out.
+ */
+final class LinkPoolTest {
+
+    private static EmbeddedPostgres postgres;
+    private static MultiThreadIoEventLoopGroup group;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path hba = Files.createTempFile("linkpool-hba", ".conf");
+        hba.toFile().deleteOnExit();
+        Files.writeString(hba, String.join("\n",
+                "host all scram_user 127.0.0.1/32 scram-sha-256",
+                "host all md5_user 127.0.0.1/32 md5",
+                "host all plain_user 127.0.0.1/32 password",
+                "host all all 127.0.0.1/32 trust",
+                "local all all trust", ""));
+        postgres = EmbeddedPostgres.builder().setServerConfig("hba_file", hba.toString()).start();
+        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+            s.execute("SET password_encryption = 'scram-sha-256'");
+            s.execute("CREATE ROLE scram_user LOGIN PASSWORD 'scr@m pass'");
+            s.execute("SET password_encryption = 'md5'");
+            s.execute("CREATE ROLE md5_user LOGIN PASSWORD 'md5-secret'");
+            s.execute("CREATE ROLE plain_user LOGIN PASSWORD 'plain-secret'");
+        }
+        group = new MultiThreadIoEventLoopGroup(2, Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (group != null) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    private static DataSourceConfig config(String user, String password, int maxPoolSize, long timeoutMillis) {
+        return new DataSourceConfig("ds", "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres", user, password,
+                timeoutMillis, 60_000, 1_800_000, maxPoolSize, 0, Map.of());
+    }
+
+    private static ServerLink borrow(LinkPool.LoopPool pool) throws Exception {
+        CompletableFuture<ServerLink> result = new CompletableFuture<>();
+        LinkPool.borrow(pool, result::complete, error -> result.completeExceptionally(new IllegalStateException(
+                error.sqlState() + " " + error.message())));
+        return result.get(20, TimeUnit.SECONDS);
+    }
+
+    private static ErrorFields borrowFails(LinkPool.LoopPool pool) throws Exception {
+        CompletableFuture<ErrorFields> result = new CompletableFuture<>();
+        LinkPool.borrow(pool, link -> result.completeExceptionally(new AssertionError("got a connection")), result::complete);
+        return result.get(20, TimeUnit.SECONDS);
+    }
+
+    /** Runs a simple query on the link's loop and returns each message as type:text. */
+    private static List<String> query(ServerLink link, String sql) throws Exception {
+        CompletableFuture<List<String>> done = new CompletableFuture<>();
+        List<String> seen = new ArrayList<>();
+        link.eventLoop().execute(() -> {
+            link.receiver(new ServerLink.Receiver() {
+                @Override
+                public void message(ServerLink l, byte type, ByteBuf buf, int start, int length) {
+                    String body = buf.toString(start + 5, length - 5, StandardCharsets.UTF_8).replace('\0', '|');
+                    seen.add((char) type + ":" + body);
+                    if (type == 'Z') {
+                        done.complete(seen);
+                    }
+                }
+
+                @Override
+                public void readComplete(ServerLink l) {
+                }
+
+                @Override
+                public void closed(ServerLink l, String reason) {
+                    done.completeExceptionally(new IllegalStateException(reason));
+                }
+            });
+            link.write(new Query(sql));
+            link.flush();
+        });
+        return done.get(20, TimeUnit.SECONDS);
+    }
+
+    private static void release(LinkPool.LoopPool pool, ServerLink link) throws Exception {
+        pool.pool();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        link.eventLoop().execute(() -> {
+            pool.release(link);
+            done.complete(null);
+        });
+        done.get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void logsInWithEachMethodAndRunsAQuery() throws Exception {
+        String[][] users = {{"postgres", ""}, {"plain_user", "plain-secret"}, {"md5_user", "md5-secret"},
+                {"scram_user", "scr@m pass"}};
+        for (String[] user : users) {
+            try (LinkPool pool = new LinkPool(config(user[0], user[1], 2, 10_000))) {
+                ServerLink link = borrow(pool.on(group.next()));
+                List<String> replies = query(link, "SELECT current_user, 40 + 2");
+                assertEquals("C:SELECT 1|", replies.get(2), replies::toString);
+                assertTrue(replies.get(1).contains(user[0]) && replies.get(1).contains("42"), replies::toString);
+                assertEquals('I', link.status());
+                assertEquals("UTF8", link.parameters().get("client_encoding"));
+            }
+        }
+    }
+
+    @Test
+    void wrongPasswordFailsWithTheBackendsMessage() throws Exception {
+        for (String user : new String[] {"md5_user", "scram_user", "plain_user"}) {
+            try (LinkPool pool = new LinkPool(config(user, "wrong", 2, 10_000))) {
+                ErrorFields error = borrowFails(pool.on(group.next()));
+                assertEquals("08006", error.sqlState());
+                assertTrue(error.message().contains("password authentication failed") && error.message().contains("28P01"),
+                        error::message);
+            }
+        }
+    }
+
+    @Test
+    void aReturnedConnectionIsLentAgainAndTheLimitHolds() throws Exception {
+        try (LinkPool pool = new LinkPool(config("postgres", "", 1, 300))) {
+            EventLoop loop = group.next();
+            LinkPool.LoopPool loopPool = pool.on(loop);
+            assertSame(loopPool, pool.on(loop));
+            ServerLink first = borrow(loopPool);
+            ErrorFields waited = borrowFails(loopPool);
+            assertEquals("53300", waited.sqlState(), waited::message);
+            release(loopPool, first);
+            assertSame(first, borrow(loopPool), "the idle connection is lent again");
+            assertEquals(1, pool.size());
+            // Another loop's session gets one too, once this loop gives its idle connection up.
+            release(loopPool, first);
+            EventLoop other = group.next() == loop ? group.next() : group.next();
+            ServerLink second = borrow(pool.on(other == loop ? group.next() : other));
+            assertNotSame(first, second);
+            assertEquals(1, pool.size());
+        }
+    }
+
+    @Test
+    void aConnectionInATransactionIsNotPooled() throws Exception {
+        try (LinkPool pool = new LinkPool(config("postgres", "", 2, 10_000))) {
+            LinkPool.LoopPool loopPool = pool.on(group.next());
+            ServerLink link = borrow(loopPool);
+            query(link, "BEGIN");
+            assertEquals('T', link.status());
+            release(loopPool, link);
+            ServerLink next = borrow(loopPool);
+            assertNotSame(link, next);
+            assertEquals('I', next.status());
+        }
+    }
+
+    @Test
+    void cancelStopsARunningStatement() throws Exception {
+        try (LinkPool pool = new LinkPool(config("postgres", "", 2, 10_000))) {
+            ServerLink link = borrow(pool.on(group.next()));
+            link.eventLoop().schedule(link::cancel, 300, TimeUnit.MILLISECONDS);
+            List<String> replies = query(link, "SELECT pg_sleep(30)");
+            assertTrue(replies.stream().anyMatch(reply -> reply.startsWith("E:") && reply.contains("C57014")), replies::toString);
+            assertEquals("Z:I", replies.get(replies.size() - 1));
+        }
+    }
+}
