@@ -29,10 +29,18 @@ public final class BackendDataSource implements AutoCloseable {
     private final java.util.concurrent.atomic.LongAdder batches = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder batchRows = new java.util.concurrent.atomic.LongAdder();
 
+    private final io.ashlar.backend.pg.LinkPool links;
+
     private BackendDataSource(String name, DataSourceConfig config, HikariDataSource pool) {
         this.name = name;
         this.config = config;
         this.pool = pool;
+        this.links = new io.ashlar.backend.pg.LinkPool(config);
+    }
+
+    /** The native connections of this data source, per event loop (connected when first borrowed). */
+    public io.ashlar.backend.pg.LinkPool links() {
+        return links;
     }
 
     /**
@@ -180,6 +188,7 @@ public final class BackendDataSource implements AutoCloseable {
 
     @Override
     public void close() {
+        links.close();
         pool.close();
         connections.clear();
     }

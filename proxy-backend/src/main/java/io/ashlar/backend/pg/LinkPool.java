@@ -61,7 +61,14 @@ public final class LinkPool implements AutoCloseable {
     public void close() {
         closed = true;
         for (LoopPool each : loops.values()) {
-            each.loop.execute(each::closeIdle);
+            if (each.loop.isShuttingDown()) {
+                continue; // the loop closes its channels, these connections among them
+            }
+            try {
+                each.loop.execute(each::closeIdle);
+            } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                // The loop stopped meanwhile, closing its channels.
+            }
         }
     }
 

@@ -398,6 +398,11 @@ public final class ServerLink extends ByteToMessageDecoder {
         this.settings = settings;
     }
 
+    /** The backend's process id (BackendKeyData): NOTIFYs from this connection carry it. */
+    public int backendProcessId() {
+        return processId;
+    }
+
     /** The user this connection logged in as. */
     public String loginUser() {
         return spec.user();

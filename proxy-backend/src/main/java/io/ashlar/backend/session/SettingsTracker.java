@@ -16,7 +16,7 @@ import org.postgresql.core.TransactionState;
  * first statement for the session, read back from the backend when a transaction that changed
  * them ends, and changes of reported parameters become ParameterStatus messages.
  */
-final class SettingsTracker {
+public final class SettingsTracker {
 
     /**
      * What a session has set on its connection: every GUC whose source is the session, then the
@@ -24,7 +24,7 @@ final class SettingsTracker {
      * GUC_NO_SHOW_ALL), in the order they must be given again (a new session authorization
      * resets the role).
      */
-    private static final String READ_SETTINGS_SQL =
+    public static final String READ_SETTINGS_SQL =
             "SELECT name, setting FROM (SELECT 0, name, setting FROM pg_catalog.pg_settings WHERE source = 'session'"
             + " UNION ALL SELECT 1, 'session_authorization', pg_catalog.current_setting('session_authorization')"
             + " UNION ALL SELECT 2, 'role', pg_catalog.current_setting('role')) s (o, name, setting) ORDER BY o, name";
@@ -105,12 +105,44 @@ final class SettingsTracker {
             connection.settings(SessionSettings.UNKNOWN);
             return false;
         }
+        ReadBack result = readBack(rows, startupSettings, connection.loginUser());
+        if (result.restoreSql() != null) {
+            try {
+                TextRows.run(connection, result.restoreSql());
+            } catch (SQLException e) {
+                connection.settings(SessionSettings.UNKNOWN);
+                return false;
+            }
+        }
+        settings = result.settings();
+        connection.settings(settings);
+        return true;
+    }
+
+    /**
+     * What a read-back found.
+     *
+     * @param settings the session's settings now
+     * @param restoreSql what the connection must run to carry them (the startup values a RESET took
+     *        away: the backend connection has them only as SETs), or null when nothing
+     */
+    public record ReadBack(SessionSettings settings, String restoreSql) {
+    }
+
+    /**
+     * The session's settings from the rows of {@link #READ_SETTINGS_SQL}: every setting whose source
+     * is the session, the session authorization and role when they differ from the connection's own,
+     * and the startup settings a RESET took away (to be set again).
+     *
+     * @param loginUser the user the connection logged in as (its session authorization by default)
+     */
+    public static ReadBack readBack(List<String[]> rows, SessionSettings startupSettings, String loginUser) {
         List<String> names = new ArrayList<>(rows.size() + startupSettings.size());
         List<String> values = new ArrayList<>(rows.size() + startupSettings.size());
         for (String[] row : rows) {
             String name = row[0];
             String value = row[1] == null ? "" : row[1];
-            if (name.equals("session_authorization") ? value.equals(connection.loginUser())
+            if (name.equals("session_authorization") ? value.equals(loginUser)
                     : name.equals("role") && value.equals("none")) {
                 continue;
             }
@@ -124,21 +156,14 @@ final class SettingsTracker {
                 values.add(startupSettings.value(i));
             }
         }
+        String restoreSql = null;
         if (names.size() > found) {
-            SessionSettings restore = new SessionSettings(names.subList(found, names.size()).toArray(new String[0]),
-                    values.subList(found, values.size()).toArray(new String[0]));
-            try {
-                TextRows.run(connection, restore.applySql(false));
-            } catch (SQLException e) {
-                connection.settings(SessionSettings.UNKNOWN);
-                return false;
-            }
+            restoreSql = new SessionSettings(names.subList(found, names.size()).toArray(new String[0]),
+                    values.subList(found, values.size()).toArray(new String[0])).applySql(false);
         }
-        settings = new SessionSettings(names.toArray(new String[0]), values.toArray(new String[0])).shared();
-        connection.settings(settings);
-        return true;
+        return new ReadBack(new SessionSettings(names.toArray(new String[0]), values.toArray(new String[0])).shared(),
+                restoreSql);
     }
-
     /**
      * Whether one of the first {@code count} names is {@code name} in some case: PostgreSQL's GUC
      * names are case-insensitive, and a client's startup packet says {@code datestyle} where

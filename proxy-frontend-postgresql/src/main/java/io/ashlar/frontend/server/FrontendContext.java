@@ -2,7 +2,6 @@ package io.ashlar.frontend.server;
 
 import io.ashlar.backend.session.LogicalDatabase;
 import io.ashlar.frontend.auth.PasswordVerifiers;
-import io.ashlar.frontend.session.FrontendSession;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
@@ -35,7 +34,7 @@ public final class FrontendContext implements AutoCloseable {
     private final AtomicInteger connections = new AtomicInteger();
 
     /** A live session and the secret a CancelRequest must present. */
-    record Registered(FrontendSession session, int secretKey) {
+    record Registered(ClientSession session, int secretKey) {
     }
 
     /**
@@ -103,7 +102,7 @@ public final class FrontendContext implements AutoCloseable {
         return nextProcessId.getAndIncrement() & 0x7fffffff;
     }
 
-    void register(int processId, FrontendSession session, int secretKey) {
+    void register(int processId, ClientSession session, int secretKey) {
         sessions.put(processId, new Registered(session, secretKey));
     }
 

@@ -57,6 +57,8 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     private StartupMessage startup;
     private Authenticator authenticator;
     private FrontendSession session;
+    /** The session when the native data path relays it (a pooled database), instead of {@link #session}. */
+    private io.ashlar.frontend.relay.RelaySession relay;
     private boolean counted;
     private final List<FrontendMessage> read = new ArrayList<>();
 
@@ -83,7 +85,13 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         FrontendMessage message = (FrontendMessage) msg;
         switch (state) {
-            case READY -> read.add(message);
+            case READY -> {
+                if (relay != null) {
+                    relay.handle(message);
+                } else {
+                    read.add(message);
+                }
+            }
             case STARTUP -> onStartup(ctx, message);
             case AUTHENTICATING -> onAuthentication(ctx, message);
             case CLOSED -> { }
@@ -194,18 +202,27 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             parameters.put("TimeZone", defaultZone);
         }
         String timeZone = parameterValue(parameters, "TimeZone");
+        boolean relayed = relays(database, startup.dialect());
         try {
-            settings = startupSettings(parameters);
+            settings = startupSettings(parameters, !relayed);
         } catch (IllegalArgumentException e) {
             fatal(ctx, "22023", e.getMessage());
             return;
         }
-        BackendSession backend = BackendSession.open(database, settings);
         int processId = context.nextProcessId();
         int secretKey = RANDOM.nextInt();
-        session = new FrontendSession(ctx.channel(), backend, context.sessionThreads(), processId,
-                () -> context.unregister(processId), startup.dialect());
-        context.register(processId, session, secretKey);
+        BackendSession backend = null;
+        if (relayed) {
+            relay = new io.ashlar.frontend.relay.RelaySession(ctx.channel(),
+                    database.defaultDataSource().links().on(ctx.channel().eventLoop()), settings, processId,
+                    () -> context.unregister(processId));
+            context.register(processId, relay, secretKey);
+        } else {
+            backend = BackendSession.open(database, settings);
+            session = new FrontendSession(ctx.channel(), backend, context.sessionThreads(), processId,
+                    () -> context.unregister(processId), startup.dialect());
+            context.register(processId, session, secretKey);
+        }
 
         ctx.write(AuthenticationOk.INSTANCE);
         Map<String, String> backendParameters = database.backendParameters();
@@ -226,12 +243,18 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
                 new String[] {"standard_conforming_strings", "on"},
                 new String[] {"TimeZone", timeZone != null ? timeZone : backendParameters.getOrDefault("TimeZone", "UTC")})) {
             ctx.write(new ParameterStatus(p[0], p[1]));
-            backend.reported(p[0], p[1]);
+            if (relay != null) {
+                relay.reported(p[0], p[1]);
+            } else {
+                backend.reported(p[0], p[1]);
+            }
         }
         ctx.write(new BackendKeyData(processId, secretKey));
         ctx.writeAndFlush(ReadyForQuery.IDLE);
         state = State.READY;
-        session.start(context.sessionOwnsIo() ? ioFactory : null);
+        if (session != null) {
+            session.start(context.sessionOwnsIo() ? ioFactory : null);
+        }
     }
 
     private static String valueOr(String value, String otherwise) {
@@ -307,22 +330,43 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
      * replication), plus {@code -c name=value} / {@code --name=value} from {@code options}.
      */
     static SessionSettings startupSettings(Map<String, String> parameters) {
+        return startupSettings(parameters, true);
+    }
+
+    /**
+     * Whether a session is relayed by the native data path: a database without rules (a pooler),
+     * a PostgreSQL client, a data source without pgjdbc's batched-insert rewriting (which only the
+     * JDBC path does). {@code -Dashlar.dataPath=jdbc} keeps every session on the JDBC path.
+     */
+    private static boolean relays(LogicalDatabase database, ClientDialect dialect) {
+        return database.rules().isEmpty() && dialect == ClientDialect.POSTGRESQL && !JDBC_PATH_ONLY
+                && !"true".equalsIgnoreCase(database.defaultDataSource().config().driverProperties()
+                        .getOrDefault("reWriteBatchedInserts", "false"))
+                && !database.defaultDataSource().config().url().contains("reWriteBatchedInserts=true");
+    }
+
+    private static final boolean JDBC_PATH_ONLY = "jdbc".equals(System.getProperty("ashlar.dataPath"));
+
+    /**
+     * @param isoDatesOnly whether DateStyle must be ISO (the JDBC path's backends require it; the native path relays any)
+     */
+    static SessionSettings startupSettings(Map<String, String> parameters, boolean isoDatesOnly) {
         List<String> names = new ArrayList<>();
         List<String> values = new ArrayList<>();
         for (Map.Entry<String, String> e : parameters.entrySet()) {
             String name = e.getKey();
             switch (name) {
                 case "user", "database", "client_encoding", "replication" -> { }
-                case "options" -> parseOptions(e.getValue(), names, values);
-                default -> add(names, values, name, e.getValue());
+                case "options" -> parseOptions(e.getValue(), names, values, isoDatesOnly);
+                default -> add(names, values, name, e.getValue(), isoDatesOnly);
             }
         }
         return names.isEmpty() ? SessionSettings.EMPTY
                 : new SessionSettings(names.toArray(new String[0]), values.toArray(new String[0])).shared();
     }
 
-    private static void add(List<String> names, List<String> values, String name, String value) {
-        if (name.equalsIgnoreCase("DateStyle") && !value.toUpperCase(Locale.ROOT).startsWith("ISO")) {
+    private static void add(List<String> names, List<String> values, String name, String value, boolean isoDatesOnly) {
+        if (isoDatesOnly && name.equalsIgnoreCase("DateStyle") && !value.toUpperCase(Locale.ROOT).startsWith("ISO")) {
             throw new IllegalArgumentException("DateStyle \"" + value + "\" is not supported by Ashlar: use ISO");
         }
         int existing = names.indexOf(name);
@@ -335,7 +379,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** PostgreSQL's {@code options}: space-separated, backslash escapes a space; {@code -c a=b} or {@code --a=b}. */
-    private static void parseOptions(String options, List<String> names, List<String> values) {
+    private static void parseOptions(String options, List<String> names, List<String> values, boolean isoDatesOnly) {
         List<String> words = new ArrayList<>();
         StringBuilder word = new StringBuilder();
         for (int i = 0; i < options.length(); i++) {
@@ -370,7 +414,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             if (eq <= 0) {
                 throw new IllegalArgumentException("invalid command-line argument for server process: " + w);
             }
-            add(names, values, setting.substring(0, eq).replace('-', '_'), setting.substring(eq + 1));
+            add(names, values, setting.substring(0, eq).replace('-', '_'), setting.substring(eq + 1), isoDatesOnly);
         }
     }
 
@@ -382,6 +426,9 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     /** The end of one read from the socket: the session gets its messages at once. */
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (relay != null) {
+            relay.readComplete();
+        }
         if (!read.isEmpty()) {
             session.enqueue(read);
             read.clear();
@@ -393,6 +440,9 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (session != null) {
             session.writabilityChanged();
+        }
+        if (relay != null) {
+            relay.writabilityChanged();
         }
         ctx.fireChannelWritabilityChanged();
     }
@@ -409,6 +459,9 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
                 read.clear();
             }
             session.clientGone();
+        }
+        if (relay != null) {
+            relay.clientGone();
         }
         state = State.CLOSED;
     }

@@ -73,7 +73,7 @@ import org.slf4j.LoggerFactory;
  * the next Sync is discarded, and the error was reported once); <b>copy-in</b> (inside
  * COPY FROM STDIN, CopyData flows to the backend until CopyDone or CopyFail); <b>closed</b>.
  */
-public final class FrontendSession implements ResultSink {
+public final class FrontendSession implements ResultSink, io.ashlar.frontend.server.ClientSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(FrontendSession.class);
     private static final String UNNAMED = "";

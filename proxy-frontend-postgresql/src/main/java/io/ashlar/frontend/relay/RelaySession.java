@@ -1,0 +1,1005 @@
+package io.ashlar.frontend.relay;
+
+import io.ashlar.backend.execute.CommandTags;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.pg.LinkPool;
+import io.ashlar.backend.pg.ServerLink;
+import io.ashlar.backend.session.SessionSettings;
+import io.ashlar.backend.session.SettingsTracker;
+import io.ashlar.frontend.server.ClientSession;
+import io.ashlar.protocol.BatchBind;
+import io.ashlar.protocol.Bind;
+import io.ashlar.protocol.Close;
+import io.ashlar.protocol.CloseComplete;
+import io.ashlar.protocol.CopyData;
+import io.ashlar.protocol.CopyDone;
+import io.ashlar.protocol.CopyFail;
+import io.ashlar.protocol.Describe;
+import io.ashlar.protocol.ErrorResponse;
+import io.ashlar.protocol.Execute;
+import io.ashlar.protocol.Flush;
+import io.ashlar.protocol.FrontendMessage;
+import io.ashlar.protocol.FunctionCall;
+import io.ashlar.protocol.NotificationResponse;
+import io.ashlar.protocol.ParameterStatus;
+import io.ashlar.protocol.Parse;
+import io.ashlar.protocol.ParseComplete;
+import io.ashlar.protocol.PgErrorFields;
+import io.ashlar.protocol.Query;
+import io.ashlar.protocol.ReadyForQuery;
+import io.ashlar.protocol.Sync;
+import io.ashlar.protocol.Terminate;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A client session of a logical database without rules (a pooler), relayed to its data source
+ * over native connections on the client's own event loop: no thread of its own, no thread
+ * crossed by a statement, and the backend's answers passed on as the backend sent them (rows are
+ * never decoded). A connection is borrowed for each statement, or for a transaction, and goes back
+ * to the pool at the ReadyForQuery that ends it, unless the session made state only that
+ * connection holds (a temporary table, SQL PREPARE, LISTEN, a cursor, a session advisory lock),
+ * which keeps it until the session ends.
+ *
+ * <p>Statement-level pooling stays invisible: the client's named statements are the session's,
+ * each prepared under a name of the proxy's own on whatever connection runs it (once per
+ * connection, and shared by sessions that prepare the same text); the session's settings are read
+ * back from the backend when they change and given to the next connection first; ParameterStatus
+ * reaches the client only when a value differs from what it was told.
+ *
+ * <p>What the backend will answer is tracked in {@link #expected}: one entry per message that
+ * gets an answer, in order, saying whether the answer goes to the client, is swallowed (the
+ * proxy's own messages: a Parse on a connection that lacked the statement, settings given or read
+ * back), or is made by the proxy instead (a ParseComplete for a statement the connection had
+ * already). After an error the backend skips to Sync, and so do the entries.
+ *
+ * <p>Everything runs on the client channel's event loop.
+ *
+ * @see <a href="https://www.postgresql.org/docs/current/protocol-flow.html">Message Flow</a>
+ */
+public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrower, ClientSession {
+
+    /** What an entry of {@link #expected} waits for. */
+    private enum Kind {
+        /** ParseComplete (or an error). */
+        PARSE,
+        BIND,
+        /** ParameterDescription, then RowDescription or NoData. */
+        DESCRIBE_STATEMENT,
+        /** RowDescription or NoData. */
+        DESCRIBE_PORTAL,
+        /** DataRows, then CommandComplete, EmptyQueryResponse or PortalSuspended; or a COPY. */
+        EXECUTE,
+        CLOSE,
+        SYNC,
+        /** A simple query: everything up to ReadyForQuery. */
+        QUERY,
+        /** The proxy's own simple query whose answer nobody sees (settings given, a reset). */
+        SILENT_QUERY,
+        /** The proxy's read-back of the session's settings. */
+        READ_BACK,
+        /** An error the proxy raises through the backend (so that the backend skips to Sync as for its own). */
+        RAISE,
+        /** A message the proxy answers itself, at its place in the stream. */
+        SYNTHETIC
+    }
+
+    /** One answer awaited. */
+    private static final class Expect {
+        final Kind kind;
+        /** Whether the answer goes to the client. */
+        final boolean relay;
+        /** PARSE: the statement being prepared (forgotten by the connection if the Parse fails). */
+        final ServerLink.PreparedKey key;
+        /** SYNTHETIC: the bytes to send. */
+        final byte[] bytes;
+
+        Expect(Kind kind, boolean relay, ServerLink.PreparedKey key, byte[] bytes) {
+            this.kind = kind;
+            this.relay = relay;
+            this.key = key;
+            this.bytes = bytes;
+        }
+    }
+
+    /** A statement the client prepared (Parse), as the session keeps it. */
+    private record ClientStatement(Parse parse, ServerLink.PreparedKey key, CommandTags.Effect effect, boolean temporary) {
+    }
+
+    private static final Expect SYNC_EXPECT = new Expect(Kind.SYNC, true, null, null);
+    private static final Expect BIND_EXPECT = new Expect(Kind.BIND, true, null, null);
+    private static final Expect EXECUTE_EXPECT = new Expect(Kind.EXECUTE, true, null, null);
+    private static final Expect DESCRIBE_PORTAL_EXPECT = new Expect(Kind.DESCRIBE_PORTAL, true, null, null);
+    private static final Expect DESCRIBE_STATEMENT_EXPECT = new Expect(Kind.DESCRIBE_STATEMENT, true, null, null);
+    private static final Expect CLOSE_EXPECT = new Expect(Kind.CLOSE, true, null, null);
+    private static final Expect CLOSE_SILENT = new Expect(Kind.CLOSE, false, null, null);
+    private static final Expect QUERY_EXPECT = new Expect(Kind.QUERY, true, null, null);
+    private static final Expect SILENT_EXPECT = new Expect(Kind.SILENT_QUERY, false, null, null);
+    private static final Expect READ_BACK_EXPECT = new Expect(Kind.READ_BACK, false, null, null);
+    private static final Expect RAISE_EXPECT = new Expect(Kind.RAISE, true, null, null);
+    private static final byte[] PARSE_COMPLETE = bytes(ParseComplete.INSTANCE);
+    private static final byte[] CLOSE_COMPLETE = bytes(CloseComplete.INSTANCE);
+
+    private final Channel client;
+    private final LinkPool.LoopPool pool;
+    private final SessionSettings startupSettings;
+    private final int processId;
+    private final Runnable onClose;
+    private final Map<String, String> reported = new HashMap<>();
+    private String loginUser = "";
+    private SessionSettings settings;
+
+    private ServerLink link;
+    private boolean acquiring;
+    private final ArrayDeque<FrontendMessage> waiting = new ArrayDeque<>();
+    private final ArrayDeque<Expect> expected = new ArrayDeque<>();
+    private ByteBuf toClient;
+    /** DataRows of a settings read-back. */
+    private final List<String[]> readBackRows = new ArrayList<>();
+
+    private final Map<String, ClientStatement> statements = new HashMap<>();
+    private ClientStatement unnamed;
+    /** The connection the unnamed statement was last parsed on. */
+    private ServerLink unnamedOn;
+    /** After an error in the extended protocol: client messages are dropped up to Sync, as the backend drops them. */
+    private boolean skipping;
+    /** Malformed input after messages still being answered: the session ends once they are. */
+    private FrontendMessage.Malformed malformedLast;
+    /** A connection error with no backend to report it: answered by the proxy up to the next Sync. */
+    private ErrorFields pendingFailure;
+    private boolean pinned;
+    private boolean settingsDirty;
+    /** A client set a client_encoding the proxy does not relay yet (refused at the end of its statement). */
+    private String refusedEncoding;
+    private boolean closed;
+    /** A client's simple query runs: its next messages wait (see {@link #query}). */
+    private boolean queryRunning;
+    /** Whether the backend reported parameters since the client was last told. */
+    private boolean parametersSeen;
+    /** The status of a client's ReadyForQuery held back while the proxy reads the session's settings back. */
+    private char heldReady;
+    /** Closed, but the proxy's own statements still run on the held connection: it goes back when they are done. */
+    private boolean draining;
+    private char lastStatus = 'I';
+
+    /**
+     * @param pool the data source's connections of the client channel's event loop
+     * @param startupSettings what the client's startup packet set, given to every connection the session uses
+     */
+    public RelaySession(Channel client, LinkPool.LoopPool pool, SessionSettings startupSettings, int processId,
+                        Runnable onClose) {
+        this.client = client;
+        this.pool = pool;
+        this.startupSettings = startupSettings;
+        this.settings = startupSettings;
+        this.processId = processId;
+        this.onClose = onClose;
+    }
+
+    private static byte[] bytes(io.ashlar.protocol.BackendMessage message) {
+        ByteBuf buf = io.netty.buffer.Unpooled.buffer();
+        message.encode(buf);
+        byte[] result = new byte[buf.readableBytes()];
+        buf.readBytes(result);
+        return result;
+    }
+
+    @Override
+    public int processId() {
+        return processId;
+    }
+
+    /** Remembers a value the client was told at login, so that later changes are reported once. */
+    public void reported(String name, String value) {
+        reported.put(name, value);
+        if (name.equals("session_authorization")) {
+            loginUser = value;
+        }
+    }
+
+    // ------------------------------------------------------------------ client side
+
+    /** One message from the client (on its event loop). */
+    public void handle(FrontendMessage message) {
+        if (closed || malformedLast != null) {
+            return;
+        }
+        if (message instanceof Terminate) {
+            close();
+            client.close();
+            return;
+        }
+        if (message instanceof FrontendMessage.Malformed malformed) {
+            if (link != null && !expected.isEmpty() || acquiring) {
+                // What came before it is answered first, as PostgreSQL answers a stream in order
+                // (a Flush makes the backend send what it holds for a Sync that will not come).
+                malformedLast = malformed;
+                if (link != null) {
+                    link.write(Flush.INSTANCE);
+                    link.flush();
+                }
+                return;
+            }
+            rejectMalformed(malformed);
+            return;
+        }
+        if (queryRunning && link != null && waiting.isEmpty()
+                && (message instanceof CopyData || message instanceof CopyDone || message instanceof CopyFail)) {
+            forward(message); // the running query is a COPY FROM STDIN: its data goes on at once
+            return;
+        }
+        if (link == null || !waiting.isEmpty() || queryRunning) {
+            waiting.addLast(message);
+            if (!acquiring && link == null) {
+                acquiring = true;
+                pool.acquire(this);
+            }
+            return;
+        }
+        forward(message);
+    }
+
+    private void rejectMalformed(FrontendMessage.Malformed malformed) {
+        writeToClient(ErrorResponse.fatal(malformed));
+        flushClient();
+        close();
+        client.close();
+    }
+
+    /** The end of one read from the client: what was written to the backend goes out in one write. */
+    public void readComplete() {
+        if (link != null) {
+            link.flush();
+        }
+        flushClient();
+    }
+
+    private void forward(FrontendMessage message) {
+        if (pendingFailure != null) {
+            failWithoutBackend(message);
+            return;
+        }
+        if (skipping && !(message instanceof Sync)) {
+            return;
+        }
+        switch (message) {
+            case Query q -> query(q);
+            case Parse p -> parse(p);
+            case Bind b -> bind(b);
+            case Describe d -> describe(d);
+            case Execute e -> {
+                link.write(e);
+                expected.addLast(EXECUTE_EXPECT);
+            }
+            case Close c -> close(c);
+            case Sync s -> {
+                skipping = false;
+                link.write(s);
+                expected.addLast(SYNC_EXPECT);
+            }
+            case Flush f -> link.write(f);
+            case CopyData d -> link.write(d);
+            case CopyDone d -> link.write(d);
+            case CopyFail f -> link.write(f);
+            case FunctionCall f -> raise(ErrorFields.error("0A000", "the function call protocol is not supported by Ashlar",
+                    "Call the function with SELECT."), true);
+            case BatchBind b -> raise(ErrorFields.error("08P01", "batch bind is an openGauss message"), false);
+            default -> raise(ErrorFields.error("08P01", "unexpected message " + message.getClass().getSimpleName()), false);
+        }
+    }
+
+    private void query(Query query) {
+        CommandTags.Effect effect = CommandTags.textEffect(query.sql());
+        note(effect, CommandTags.mentionsTemporary(query.sql()));
+        // A simple query destroys the unnamed statement, as PostgreSQL does.
+        unnamed = null;
+        unnamedOn = null;
+        link.write(query);
+        expected.addLast(QUERY_EXPECT);
+        // What the client sends next waits for this query's ReadyForQuery: a query that changes
+        // settings is followed by their read-back (and a RESET by the startup values), which the
+        // next statement must find done, as on PostgreSQL.
+        queryRunning = true;
+    }
+
+    private void note(CommandTags.Effect effect, boolean temporary) {
+        if (effect == CommandTags.Effect.SESSION_STATE || temporary) {
+            pinned = true;
+        } else if (effect == CommandTags.Effect.SETTINGS) {
+            settingsDirty = true;
+        }
+    }
+
+    private void parse(Parse parse) {
+        String name = parse.statementName();
+        ClientStatement statement = new ClientStatement(parse, new ServerLink.PreparedKey(parse.sql(), parse.parameterTypeOids()),
+                CommandTags.textEffect(parse.sql()), CommandTags.mentionsTemporary(parse.sql()));
+        if (name.isEmpty()) {
+            unnamed = statement;
+            unnamedOn = link;
+            link.write(parse);
+            expected.addLast(new Expect(Kind.PARSE, true, null, null));
+            return;
+        }
+        if (statements.containsKey(name)) {
+            raise(ErrorFields.error("42P05", "prepared statement \"" + name + "\" already exists"), false);
+            return;
+        }
+        statements.put(name, statement);
+        String server = link.prepared(statement.key());
+        if (server != null) {
+            synthesize(PARSE_COMPLETE);
+            return;
+        }
+        prepare(statement, true);
+    }
+
+    /** Prepares a statement on the held connection under a name of the proxy's; its ParseComplete goes to the client or not. */
+    private String prepare(ClientStatement statement, boolean relay) {
+        Map.Entry<ServerLink.PreparedKey, String> eldest = link.eldestPrepared();
+        if (eldest != null) {
+            link.forget(eldest.getKey());
+            link.write(new Close((byte) 'S', eldest.getValue()));
+            expected.addLast(CLOSE_SILENT);
+        }
+        String result = link.remember(statement.key());
+        Parse parse = statement.parse();
+        link.write(new Parse(result, parse.sql(), parse.parameterTypeOids()));
+        expected.addLast(new Expect(Kind.PARSE, relay, statement.key(), null));
+        return result;
+    }
+
+    /** The server-side name of a client's statement on the held connection, preparing it there first if needed. */
+    private String serverName(String clientName) {
+        if (clientName.isEmpty()) {
+            if (unnamed != null && unnamedOn != link) {
+                // Parsed on another connection: parse it here too, before the message that uses it.
+                link.write(unnamed.parse());
+                expected.addLast(new Expect(Kind.PARSE, false, null, null));
+                unnamedOn = link;
+            }
+            return "";
+        }
+        ClientStatement statement = statements.get(clientName);
+        if (statement == null) {
+            // Unknown here: the backend answers as PostgreSQL does (prepared statement "x" does not exist),
+            // or runs the statement a SQL PREPARE of this session made on its connection.
+            return clientName;
+        }
+        String result = link.prepared(statement.key());
+        return result != null ? result : prepare(statement, false);
+    }
+
+    private void bind(Bind bind) {
+        ClientStatement statement = bind.statement().isEmpty() ? unnamed : statements.get(bind.statement());
+        if (bind.statement().isEmpty() && unnamed == null) {
+            raise(ErrorFields.error("26000", "unnamed prepared statement does not exist"), false);
+            return;
+        }
+        if (statement != null) {
+            note(statement.effect(), statement.temporary());
+        }
+        String server = serverName(bind.statement());
+        link.write(server.equals(bind.statement()) ? bind : new Bind(bind.portal(), server, bind.parameterFormats(),
+                bind.parameterValues(), bind.resultFormats()));
+        expected.addLast(BIND_EXPECT);
+    }
+
+    private void describe(Describe describe) {
+        if (describe.kind() == 'P') {
+            link.write(describe);
+            expected.addLast(DESCRIBE_PORTAL_EXPECT);
+            return;
+        }
+        if (describe.name().isEmpty() && unnamed == null) {
+            raise(ErrorFields.error("26000", "unnamed prepared statement does not exist"), false);
+            return;
+        }
+        String server = serverName(describe.name());
+        link.write(server.equals(describe.name()) ? describe : new Describe((byte) 'S', server));
+        expected.addLast(DESCRIBE_STATEMENT_EXPECT);
+    }
+
+    private void close(Close close) {
+        if (close.kind() == 'S' && !close.name().isEmpty()) {
+            // The connection keeps it prepared for whoever runs the same text; the session forgets it.
+            statements.remove(close.name());
+            synthesize(CLOSE_COMPLETE);
+            return;
+        }
+        if (close.kind() == 'S') {
+            unnamed = null;
+            unnamedOn = null;
+        }
+        link.write(close);
+        expected.addLast(CLOSE_EXPECT);
+    }
+
+    /** A message the proxy answers itself, sent once the backend's answers before it have been. */
+    private void synthesize(byte[] bytes) {
+        if (expected.isEmpty()) {
+            toClient().writeBytes(bytes);
+        } else {
+            expected.addLast(new Expect(Kind.SYNTHETIC, true, null, bytes));
+        }
+    }
+
+    /**
+     * An error of the proxy's own in the extended protocol (or a simple query): raised by the
+     * backend itself with a DO block at the message's place, so that the client gets it where
+     * PostgreSQL would send it and the backend skips to Sync and fails the transaction as for any
+     * error.
+     */
+    private void raise(ErrorFields error, boolean simple) {
+        String sql = "DO $ashlar$BEGIN RAISE EXCEPTION USING ERRCODE = '" + error.sqlState() + "', MESSAGE = "
+                + literal(error.message()) + (error.field('H') == null || error.field('H').isEmpty() ? ""
+                : ", HINT = " + literal(error.field('H')))
+                + "; END$ashlar$";
+        if (simple) {
+            link.write(new Query(sql));
+            expected.addLast(new Expect(Kind.QUERY, true, null, null));
+            return;
+        }
+        link.write(new Parse("", sql, new int[0]));
+        link.write(new Bind("", "", new short[0], new byte[0][], new short[0]));
+        link.write(new Execute("", 0));
+        expected.addLast(RAISE_EXPECT);
+        // The DO replaced the unnamed statement on this connection.
+        unnamedOn = null;
+    }
+
+    private static String literal(String text) {
+        return "'" + text.replace("'", "''") + "'";
+    }
+
+    // ------------------------------------------------------------------ connections
+
+    @Override
+    public void acquired(ServerLink acquired) {
+        acquiring = false;
+        if (closed) {
+            pool.release(acquired);
+            return;
+        }
+        link = acquired;
+        link.receiver(this);
+        if (link.settings() != settings && !link.settings().equals(settings)) {
+            String sql = settings.applySql(!link.settings().isEmpty());
+            if (!sql.isEmpty()) {
+                link.write(new Query(sql));
+                expected.addLast(SILENT_EXPECT);
+            }
+            link.settings(settings);
+        }
+        drainWaiting();
+        if (malformedLast != null) {
+            if (expected.isEmpty()) {
+                rejectMalformed(malformedLast);
+                return;
+            }
+            link.write(Flush.INSTANCE);
+        }
+        link.flush();
+        flushClient();
+    }
+
+    @Override
+    public void failed(ErrorFields error) {
+        acquiring = false;
+        if (closed) {
+            return;
+        }
+        pendingFailure = error;
+        while (!waiting.isEmpty() && pendingFailure != null) {
+            failWithoutBackend(waiting.pollFirst());
+        }
+        flushClient();
+    }
+
+    /**
+     * Answers a message with no backend to run it, after a connection could not be had: the
+     * error once, then nothing up to Sync (or the end of the simple query), then ReadyForQuery.
+     */
+    private void failWithoutBackend(FrontendMessage message) {
+        ErrorFields error = pendingFailure;
+        if (message instanceof Query || message instanceof Sync || message instanceof FunctionCall) {
+            if (error != null && !skipping) {
+                writeError(error);
+            }
+            pendingFailure = null;
+            skipping = false;
+            writeToClient(ReadyForQuery.of('I'));
+            return;
+        }
+        if (!skipping) {
+            writeError(error);
+            skipping = true;
+        }
+    }
+
+    private void drainWaiting() {
+        while (link != null && !waiting.isEmpty() && !closed && !queryRunning) {
+            forward(waiting.pollFirst());
+        }
+    }
+
+    // ------------------------------------------------------------------ backend side
+
+    @Override
+    public void message(ServerLink from, byte type, ByteBuf buf, int start, int length) {
+        switch (type) {
+            case 'N' -> {
+                Expect head = expected.peekFirst();
+                if (head == null || head.relay) {
+                    relay(buf, start, length);
+                }
+                return;
+            }
+            case 'S' -> {
+                // The connection keeps the value; the client hears of changes just before its
+                // ReadyForQuery, as PostgreSQL (14 and later) reports them.
+                parametersSeen = true;
+                if (buf.getByte(start + 5) == 'c') {
+                    String encoding = link.parameters().get("client_encoding");
+                    if (encoding != null && !encoding.equals("UTF8")) {
+                        refusedEncoding = encoding;
+                    }
+                }
+                return;
+            }
+            case 'A' -> {
+                notification(from, buf, start + 5);
+                return;
+            }
+            default -> { }
+        }
+        Expect head = expected.peekFirst();
+        if (head == null) {
+            // Nothing awaited (a backend that ends the connection says so with a FATAL error).
+            if (type == 'E') {
+                relay(buf, start, length);
+            }
+            return;
+        }
+        if (type == 'E') {
+            error(head, buf, start, length);
+            if (malformedLast != null && expected.isEmpty()) {
+                rejectMalformed(malformedLast);
+            }
+            return;
+        }
+        boolean done;
+        switch (head.kind) {
+            case PARSE -> done = type == '1';
+            case BIND -> done = type == '2';
+            case DESCRIBE_STATEMENT -> done = type == 'T' || type == 'n';
+            case DESCRIBE_PORTAL -> done = type == 'T' || type == 'n';
+            case EXECUTE -> {
+                done = type == 'C' || type == 'I' || type == 's';
+                if (type == 'C') {
+                    tag(buf, start + 5, start + length - 1);
+                }
+            }
+            case CLOSE -> done = type == '3';
+            case SYNC, QUERY, SILENT_QUERY -> {
+                done = type == 'Z';
+                if (type == 'C' && head.kind == Kind.QUERY) {
+                    tag(buf, start + 5, start + length - 1);
+                }
+            }
+            case READ_BACK -> {
+                done = type == 'Z';
+                if (type == 'D') {
+                    readBackRows.add(row(buf, start + 5));
+                }
+            }
+            case RAISE -> done = false; // only its error ends it
+            default -> done = false;
+        }
+        if (type == 'Z' && refusedEncoding != null && head.relay) {
+            refuseEncoding();
+        }
+        if (head.relay && head.kind != Kind.RAISE && type != 'Z') {
+            relay(buf, start, length);
+        }
+        if (done) {
+            expected.pollFirst();
+            if (head.kind == Kind.READ_BACK) {
+                readBackDone();
+            }
+            if (draining) {
+                if (expected.isEmpty()) {
+                    releaseDrained();
+                }
+                return;
+            }
+            if (type == 'Z') {
+                ready(head);
+            }
+            emitSynthetic();
+            if (malformedLast != null && expected.isEmpty()) {
+                rejectMalformed(malformedLast);
+            }
+        }
+    }
+
+    /** An ErrorResponse: passed on (but for the proxy's own statements), then the backend skips to Sync. */
+    private void error(Expect head, ByteBuf buf, int start, int length) {
+        switch (head.kind) {
+            case QUERY, SYNC -> relay(buf, start, length); // ReadyForQuery still comes
+            case SILENT_QUERY, READ_BACK -> link.settings(SessionSettings.UNKNOWN); // state unknown now
+            default -> {
+                if (head.kind == Kind.RAISE) {
+                    relayWithoutContext(buf, start, length);
+                } else if (head.relay || head.kind == Kind.PARSE) {
+                    relay(buf, start, length);
+                }
+                skipToSync();
+            }
+        }
+    }
+
+    /** The backend discards everything up to Sync after an error: so go the answers awaited. */
+    private void skipToSync() {
+        while (!expected.isEmpty() && expected.peekFirst().kind != Kind.SYNC) {
+            Expect dropped = expected.pollFirst();
+            if (dropped.kind == Kind.PARSE && dropped.key != null) {
+                link.forget(dropped.key);
+            }
+        }
+        if (expected.isEmpty()) {
+            skipping = true; // the client's Sync has not come yet: what it sends before it is dropped
+        }
+    }
+
+    /** The error of a DO block the proxy ran to raise its own, without the PL/pgSQL context line. */
+    private void relayWithoutContext(ByteBuf buf, int start, int length) {
+        List<Byte> codes = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        int at = start + 5;
+        int end = start + length;
+        while (at < end && buf.getByte(at) != 0) {
+            byte code = buf.getByte(at);
+            int stringEnd = buf.indexOf(at + 1, end, (byte) 0);
+            if (stringEnd < 0) {
+                break;
+            }
+            if (code != PgErrorFields.WHERE && code != PgErrorFields.FILE && code != PgErrorFields.LINE
+                    && code != PgErrorFields.ROUTINE) {
+                codes.add(code);
+                values.add(buf.toString(at + 1, stringEnd - at - 1, StandardCharsets.UTF_8));
+            }
+            at = stringEnd + 1;
+        }
+        byte[] codeArray = new byte[codes.size()];
+        for (int i = 0; i < codeArray.length; i++) {
+            codeArray[i] = codes.get(i);
+        }
+        writeToClient(new ErrorResponse(PgErrorFields.of(codeArray, values.toArray(new String[0]))));
+    }
+
+    private void emitSynthetic() {
+        Expect head;
+        while ((head = expected.peekFirst()) != null && head.kind == Kind.SYNTHETIC) {
+            expected.pollFirst();
+            toClient().writeBytes(head.bytes);
+        }
+    }
+
+    /** What a CommandComplete's tag says about the session. */
+    private void tag(ByteBuf buf, int from, int to) {
+        String tag = buf.toString(from, Math.max(0, to - from), StandardCharsets.US_ASCII);
+        CommandTags.Effect effect = CommandTags.effect(tag);
+        if (tag.equals("DISCARD ALL") || tag.equals("DEALLOCATE ALL")) {
+            // The backend dropped every prepared statement: the connection's and the session's.
+            link.forgetAllPrepared();
+            if (tag.equals("DISCARD ALL")) {
+                statements.clear();
+                unnamed = null;
+            }
+        }
+        if (effect == CommandTags.Effect.SESSION_STATE) {
+            pinned = true;
+        } else if (effect == CommandTags.Effect.SETTINGS) {
+            settingsDirty = true;
+        }
+    }
+
+    /**
+     * A ReadyForQuery, of the client's Sync or query or of the proxy's own statement. The client's
+     * is passed on after the parameters that changed are reported; when the statement changed
+     * settings and the transaction is over, the settings are read back first (and startup values a
+     * RESET took away set again), so that the client, which waits for this ReadyForQuery, next
+     * finds the session as PostgreSQL would leave it. Then the connection may go back.
+     */
+    private void ready(Expect head) {
+        char status = link.status();
+        if (head.relay) {
+            lastStatus = status;
+            if (status == 'I' && settingsDirty && !pinned && expected.isEmpty()) {
+                settingsDirty = false;
+                heldReady = status;
+                link.write(new Query(SettingsTracker.READ_SETTINGS_SQL));
+                expected.addLast(READ_BACK_EXPECT);
+                link.flush();
+                return;
+            }
+            reportParameters();
+            writeToClient(ReadyForQuery.of(status));
+            queryRunning = false;
+        } else if (heldReady != 0 && (expected.isEmpty() || expected.peekFirst().relay)) {
+            // The proxy's own statements after a settings change are done: the client's ReadyForQuery goes now.
+            reportParameters();
+            writeToClient(ReadyForQuery.of(heldReady));
+            heldReady = 0;
+            queryRunning = false;
+        }
+        if (!queryRunning && !waiting.isEmpty() && link != null) {
+            drainWaiting();
+            link.flush();
+        }
+        if (!expected.isEmpty() || !waiting.isEmpty() || pinned || status != 'I' || heldReady != 0) {
+            return;
+        }
+        ServerLink done = link;
+        link = null;
+        pool.release(done);
+        // The connection's read-complete no longer reaches this session: what it relayed goes now.
+        flushClient();
+    }
+
+    /**
+     * The client set a client_encoding this data path does not relay yet (the proxy reads the
+     * client's text as UTF-8): refused before the ReadyForQuery that ends its statement, and undone.
+     */
+    private void refuseEncoding() {
+        String encoding = refusedEncoding;
+        refusedEncoding = null;
+        writeError(ErrorFields.error("0A000", "client_encoding " + encoding
+                + " is not supported by Ashlar yet: the session stays in UTF8"));
+        link.write(new Query("SET client_encoding TO 'UTF8'"));
+        expected.addLast(SILENT_EXPECT);
+        link.flush();
+    }
+
+    private void readBackDone() {
+        if (draining) {
+            readBackRows.clear();
+            return;
+        }
+        SettingsTracker.ReadBack result = SettingsTracker.readBack(readBackRows, startupSettings, link.loginUser());
+        readBackRows.clear();
+        settings = result.settings();
+        link.settings(settings);
+        if (result.restoreSql() != null) {
+            link.write(new Query(result.restoreSql()));
+            expected.addLast(SILENT_EXPECT);
+            link.flush();
+        }
+    }
+
+    private static String[] row(ByteBuf buf, int body) {
+        int count = buf.getUnsignedShort(body);
+        String[] result = new String[count];
+        int at = body + 2;
+        for (int i = 0; i < count; i++) {
+            int length = buf.getInt(at);
+            at += 4;
+            if (length >= 0) {
+                result[i] = buf.toString(at, length, StandardCharsets.UTF_8);
+                at += length;
+            }
+        }
+        return result;
+    }
+
+    /** Tells the client of the reported parameters that changed since it was told (ParameterStatus). */
+    private void reportParameters() {
+        if (!parametersSeen) {
+            return;
+        }
+        parametersSeen = false;
+        for (Map.Entry<String, String> e : link.parameters().entrySet()) {
+            String name = e.getKey();
+            String value = e.getValue();
+            switch (name) {
+                case "server_version", "server_encoding", "client_encoding" -> {
+                    continue;
+                }
+                case "session_authorization" -> {
+                    if (value.equals(link.loginUser())) {
+                        value = loginUser; // the backend's login user stands for the proxy user
+                    }
+                }
+                default -> { }
+            }
+            String before = reported.put(name, value);
+            if (before == null || !before.equals(value)) {
+                writeToClient(new ParameterStatus(name, value));
+            }
+        }
+    }
+
+    private void notification(ServerLink from, ByteBuf buf, int body) {
+        int nameEnd = buf.indexOf(body + 4, buf.writerIndex(), (byte) 0);
+        int payloadEnd = nameEnd < 0 ? -1 : buf.indexOf(nameEnd + 1, buf.writerIndex(), (byte) 0);
+        if (payloadEnd < 0) {
+            return;
+        }
+        int pid = buf.getInt(body);
+        writeToClient(new NotificationResponse(pid == from.backendProcessId() ? processId : pid,
+                buf.toString(body + 4, nameEnd - body - 4, StandardCharsets.UTF_8),
+                buf.toString(nameEnd + 1, payloadEnd - nameEnd - 1, StandardCharsets.UTF_8)));
+    }
+
+    @Override
+    public void readComplete(ServerLink from) {
+        flushClient();
+    }
+
+    @Override
+    public void closed(ServerLink from, String reason) {
+        if (from != link) {
+            return;
+        }
+        draining = false;
+        link = null;
+        pool.discard(from);
+        boolean busy = !expected.isEmpty() || lastStatus != 'I';
+        expected.clear();
+        if (closed) {
+            return;
+        }
+        if (busy || pinned) {
+            // What the session had there (a transaction, a result half read, state) is gone: as
+            // PostgreSQL does when its backend ends, the client is told and disconnected.
+            writeToClient(ErrorResponse.fatal("57P01", "the backend connection ended: " + reason));
+            flushClient();
+            close();
+            client.close();
+        }
+    }
+
+    // ------------------------------------------------------------------ output to the client
+
+    private ByteBuf toClient() {
+        ByteBuf result = toClient;
+        if (result == null) {
+            result = client.alloc().ioBuffer(1024);
+            toClient = result;
+        }
+        return result;
+    }
+
+    private void relay(ByteBuf buf, int start, int length) {
+        if (closed) {
+            return;
+        }
+        toClient().writeBytes(buf, start, length);
+        if (toClient.readableBytes() >= 64 * 1024) {
+            flushClient();
+        }
+    }
+
+    private void writeToClient(io.ashlar.protocol.BackendMessage message) {
+        if (closed) {
+            return;
+        }
+        message.encode(toClient());
+    }
+
+    private void writeError(ErrorFields error) {
+        writeToClient(new ErrorResponse(PgErrorFields.of(error.codes(), error.values())));
+    }
+
+    private void flushClient() {
+        ByteBuf out = toClient;
+        if (out == null) {
+            return;
+        }
+        toClient = null;
+        if (!client.isActive()) {
+            out.release();
+            return;
+        }
+        client.writeAndFlush(out, client.voidPromise());
+        if (!client.isWritable() && link != null) {
+            link.autoRead(false);
+        }
+    }
+
+    /** The client's socket can take more (or not): reading from the backend follows. */
+    public void writabilityChanged() {
+        if (link != null) {
+            link.autoRead(client.isWritable());
+        }
+    }
+
+    // ------------------------------------------------------------------ end
+
+    /** The client's connection closed. */
+    public void clientGone() {
+        close();
+    }
+
+    private void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        waiting.clear();
+        if (toClient != null) {
+            toClient.release();
+            toClient = null;
+        }
+        ServerLink held = link;
+        if (held != null) {
+            if (!pinned && held.status() == 'I' && onlyOwnStatementsPending()) {
+                // Only the proxy's own statements run (settings given or read back): the
+                // connection goes back once they are done, carrying settings nobody knows.
+                held.settings(SessionSettings.UNKNOWN);
+                draining = true;
+                if (expected.isEmpty()) {
+                    releaseDrained();
+                }
+            } else {
+                link = null;
+                held.receiver(null);
+                if (!expected.isEmpty()) {
+                    held.cancel();
+                }
+                // A transaction, a running statement or state of this session: the connection goes.
+                pool.discard(held);
+                expected.clear();
+            }
+        }
+        onClose.run();
+    }
+
+    private boolean onlyOwnStatementsPending() {
+        for (Expect each : expected) {
+            if (each.relay) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void releaseDrained() {
+        ServerLink held = link;
+        link = null;
+        draining = false;
+        expected.clear();
+        if (held != null) {
+            pool.release(held);
+        }
+    }
+
+    @Override
+    public void cancel() {
+        ServerLink held = link;
+        if (held != null) {
+            held.eventLoop().execute(() -> {
+                if (link == held && !expected.isEmpty()) {
+                    held.cancel();
+                }
+            });
+        }
+    }
+
+    @Override
+    public boolean isQuiet() {
+        return link == null && waiting.isEmpty() && !acquiring;
+    }
+
+    @Override
+    public void cancelIfClientGone() {
+        // The event loop sees the client leave at once (channelInactive): nothing to poll.
+    }
+}

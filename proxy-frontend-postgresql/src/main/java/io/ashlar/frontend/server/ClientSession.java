@@ -1,0 +1,20 @@
+package io.ashlar.frontend.server;
+
+/**
+ * A logged-in client session, as the proxy's shared machinery sees it: CancelRequest finds it by
+ * process id, graceful shutdown asks whether it is quiet, and the client watcher asks it to
+ * cancel statements of a client that left.
+ */
+public interface ClientSession {
+
+    int processId();
+
+    /** Cancels what the session runs now (CancelRequest); called from any thread. */
+    void cancel();
+
+    /** Whether the session is between statements outside a transaction, nothing queued (called from any thread). */
+    boolean isQuiet();
+
+    /** Cancels a statement still running for a client that closed its connection; called once a second. */
+    void cancelIfClientGone();
+}
