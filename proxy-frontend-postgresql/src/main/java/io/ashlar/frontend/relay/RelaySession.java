@@ -158,6 +158,8 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     /** A client set a client_encoding the proxy does not relay yet (refused at the end of its statement). */
     private String refusedEncoding;
     private boolean closed;
+    /** Within the handling of one read from the client (its end flushes what was written to the backend). */
+    private boolean inClientRead;
     /** A client's simple query runs: its next messages wait (see {@link #query}). */
     private boolean queryRunning;
     /** Whether the backend reported parameters since the client was last told. */
@@ -210,6 +212,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (closed || malformedLast != null) {
             return;
         }
+        inClientRead = true;
         if (message instanceof Terminate) {
             close();
             client.close();
@@ -254,6 +257,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
 
     /** The end of one read from the client: what was written to the backend goes out in one write. */
     public void readComplete() {
+        inClientRead = false;
         if (link != null) {
             link.flush();
         }
@@ -485,8 +489,12 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             }
             link.write(Flush.INSTANCE);
         }
-        link.flush();
-        flushClient();
+        if (!inClientRead) {
+            // Borrowed later than the client's read (a new connection, a wait): nothing else flushes.
+            // Within the read, the messages after this one join the same write at its end.
+            link.flush();
+            flushClient();
+        }
     }
 
     @Override
