@@ -1,128 +1,322 @@
 package io.ashlar.backend.datasource;
 
-import java.sql.Connection;
+import io.ashlar.backend.execute.BackendError;
+import io.ashlar.backend.execute.BackendReplies;
+import io.ashlar.backend.execute.ColumnDescription;
+import io.ashlar.backend.execute.CopyStream;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.ResultSink;
+import io.ashlar.backend.pg.BackendFrames;
+import io.ashlar.backend.pg.LinkCall;
+import io.ashlar.backend.pg.LinkPool;
+import io.ashlar.backend.pg.ServerLink;
+import io.ashlar.backend.session.SessionSettings;
+import io.ashlar.protocol.Bind;
+import io.ashlar.protocol.Close;
+import io.ashlar.protocol.CopyData;
+import io.ashlar.protocol.CopyDone;
+import io.ashlar.protocol.CopyFail;
+import io.ashlar.protocol.Describe;
+import io.ashlar.protocol.Execute;
+import io.ashlar.protocol.FrontendMessage;
+import io.ashlar.protocol.Parse;
+import io.ashlar.protocol.Query;
+import io.ashlar.protocol.Sync;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import io.ashlar.backend.session.SessionSettings;
-import org.postgresql.copy.CopyOperation;
-import org.postgresql.core.BaseConnection;
-import org.postgresql.core.NativeQuery;
-import org.postgresql.core.ParameterList;
-import org.postgresql.core.Query;
-import org.postgresql.core.QueryExecutor;
-import org.postgresql.core.ResultHandler;
-import org.postgresql.core.SqlCommand;
-import org.postgresql.core.SqlCommandType;
-import org.postgresql.core.TransactionState;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * One physical backend connection and the proxy's state for it, kept across pool borrows:
- * the statements prepared on it, and whose session settings it currently carries.
+ * A backend connection borrowed by a session that runs its statements as plain method calls (the
+ * sharded sessions, and pooled sessions of openGauss clients): each call writes the protocol
+ * messages to a native {@link ServerLink} and waits for the answers, which the link's event loop
+ * hands over ({@link LinkCall}); the session's thread reads them. Values pass byte for byte, the
+ * command tags and row descriptions as the backend sent them. Statements are prepared once per
+ * connection under names of the proxy's own; the connection keeps them across borrows.
  *
- * <p>Statements run through pgjdbc's protocol-level {@link QueryExecutor}, not the JDBC API: it
- * gives the raw value bytes and the full field descriptions (table OID, column number, type
- * modifier), passes the command tag through, and lets the proxy send the client's SQL with
- * {@code $n} parameters exactly as written. One thread uses a connection at a time (the session
- * that borrowed it), so the fields here need no synchronisation.
+ * <p>One thread uses a borrowed connection at a time (the session's), except {@link #cancel()}.
  */
 public final class BackendConnection {
 
-    /** Flags of every execution: the client's own BEGIN/COMMIT pass through; text results; tags of row results too. */
-    private static final int BASE_FLAGS = QueryExecutor.QUERY_SUPPRESS_BEGIN
-            | QueryExecutor.QUERY_BOTH_ROWS_AND_STATUS | QueryExecutor.QUERY_NO_BINARY_TRANSFER;
-    private static final int MAX_CACHED_STATEMENTS = 256;
+    /** Result formats of every statement: all text (the merges read text; the frontend converts). */
+    private static final short[] TEXT = new short[0];
 
     private final BackendDataSource dataSource;
-    private final BaseConnection base;
-    private final QueryExecutor executor;
-    private final Map<StatementKey, Query> statements = new HashMap<>();
+    private final LinkPool.LoopPool pool;
+    private final ServerLink link;
+    private final LinkCall call;
+    private final BackendFrames.RowView view = new BackendFrames.RowView();
+    private final List<Notification> notifications = new ArrayList<>(0);
     /** reWriteBatchedInserts: each INSERT text's multi-row form, or null where it has none. */
-    private final Map<String, InsertRowsRewrite> rewrites = new HashMap<>();
-    private Connection lease;
-    private SessionSettings settings = SessionSettings.EMPTY;
+    private final Map<String, InsertRowsRewrite> rewrites;
+    private final boolean rewriteBatchedInserts;
+    private ByteBuf batch;
+    private int position;
     private boolean broken;
+    private boolean released;
 
-    BackendConnection(BackendDataSource dataSource, BaseConnection base) {
-        this.dataSource = dataSource;
-        this.base = base;
-        this.executor = base.getQueryExecutor();
+    /** A NOTIFY the backend delivered while this connection was used. */
+    private record Notification(int processId, String channel, String payload) {
     }
 
-    void lease(Connection connection) {
-        this.lease = connection;
-        this.broken = false;
+    private BackendConnection(BackendDataSource dataSource, LinkPool.LoopPool pool, ServerLink link, LinkCall call) {
+        this.dataSource = dataSource;
+        this.pool = pool;
+        this.link = link;
+        this.call = call;
+        this.rewriteBatchedInserts = dataSource.rewritesBatchedInserts();
+        this.rewrites = rewriteBatchedInserts ? new HashMap<>() : Map.of();
+    }
+
+    /**
+     * Borrows a connection of the data source on the given loop's pool, waiting (this thread)
+     * until one is had; throws a {@link BackendError} (08006, 53300) when none can be.
+     */
+    static BackendConnection borrow(BackendDataSource dataSource, LinkPool.LoopPool pool) throws SQLException {
+        LinkCall call = new LinkCall();
+        Borrowing borrowing = new Borrowing(call, Thread.currentThread());
+        pool.execute(() -> pool.acquire(borrowing));
+        while (!borrowing.done) {
+            LockSupport.park(borrowing);
+        }
+        if (borrowing.link == null) {
+            throw new BackendError(borrowing.error);
+        }
+        return new BackendConnection(dataSource, pool, borrowing.link, call);
+    }
+
+    /** Waits for the pool's answer. */
+    private static final class Borrowing implements LinkPool.Borrower {
+        private final LinkCall call;
+        private final Thread waiter;
+        volatile ServerLink link;
+        volatile ErrorFields error;
+        volatile boolean done;
+
+        Borrowing(LinkCall call, Thread waiter) {
+            this.call = call;
+            this.waiter = waiter;
+        }
+
+        @Override
+        public void acquired(ServerLink acquired) {
+            acquired.receiver(call);
+            link = acquired;
+            done = true;
+            LockSupport.unpark(waiter);
+        }
+
+        @Override
+        public void failed(ErrorFields failure) {
+            error = failure;
+            done = true;
+            LockSupport.unpark(waiter);
+        }
     }
 
     public BackendDataSource dataSource() {
         return dataSource;
     }
 
+    // ------------------------------------------------------------------ statements
+
     /**
-     * Runs one statement with the extended protocol (Parse once per connection, then Bind/Execute),
-     * parameters as the client bound them.
+     * Runs one statement with the extended protocol, parameters as the client bound them, results
+     * in text; with {@code begin}, a {@code BEGIN} goes first in the same write.
      */
-    public void execute(String sql, ParameterValues parameters, ResultHandler handler) throws SQLException {
-        execute(sql, parameters, handler, false);
+    public void execute(String sql, ParameterValues parameters, BackendReplies replies, boolean begin) throws SQLException {
+        boolean retryable = !begin && link.status() == 'I';
+        ServerLink.PreparedKey key = new ServerLink.PreparedKey(sql, parameters.types());
+        BackendReplies first = retryable ? new StaleStatementCheck(replies) : replies;
+        send(sql, parameters, first, begin, key);
+        if (first instanceof StaleStatementCheck check && check.stale) {
+            // The statement was prepared before DDL changed its result (PostgreSQL's "cached plan must
+            // not change result type"): outside a transaction it is prepared again and runs once more,
+            // as pgjdbc does.
+            send(sql, parameters, replies, false, key);
+        }
+        checkEncoding();
+    }
+
+    private void send(String sql, ParameterValues parameters, BackendReplies replies, boolean begin,
+                      ServerLink.PreparedKey key) throws SQLException {
+        ByteBuf out = Unpooled.buffer(128 + sql.length());
+        int readies = begin ? beginFirst(out) : 0;
+        String name = prepareName(out, key);
+        write(out, new Bind("", name, parameters.formats(), parameters.values(), TEXT));
+        write(out, new Describe((byte) 'P', ""));
+        write(out, new Execute("", 0));
+        write(out, Sync.INSTANCE);
+        exchange(out, readies + 1);
+        readAnswers(replies, begin, key);
+    }
+
+    /** Holds back the one error a statement prepared before a schema change gets, so that it can run again. */
+    private static final class StaleStatementCheck implements BackendReplies {
+        private final BackendReplies replies;
+        boolean stale;
+        private boolean answered;
+
+        StaleStatementCheck(BackendReplies replies) {
+            this.replies = replies;
+        }
+
+        @Override
+        public void columns(ColumnDescription[] columns) {
+            answered = true;
+            replies.columns(columns);
+        }
+
+        @Override
+        public void row(io.ashlar.backend.execute.RowValues row) {
+            replies.row(row);
+        }
+
+        @Override
+        public void complete(String tag) {
+            answered = true;
+            replies.complete(tag);
+        }
+
+        @Override
+        public void empty() {
+            replies.empty();
+        }
+
+        @Override
+        public void notice(ErrorFields notice) {
+            replies.notice(notice);
+        }
+
+        @Override
+        public void handleError(SQLException error) {
+            if (!answered && error instanceof BackendError backend && backend.fields().sqlState().equals("0A000")
+                    && backend.fields().message().startsWith("cached plan must not change result type")) {
+                stale = true;
+                return;
+            }
+            replies.handleError(error);
+        }
     }
 
     /**
-     * Like {@link #execute(String, ParameterValues, ResultHandler)}; with {@code begin}, a
-     * {@code BEGIN} goes in the same round trip first when no transaction is open.
+     * Undoes a client's change of client_encoding: the proxy writes statements and parameters in
+     * UTF-8 and reads the backends' text as UTF-8, so a connection in another encoding would store
+     * garbage. The client is told why instead (the pooled data path relays other encodings one day).
      */
-    public void execute(String sql, ParameterValues parameters, ResultHandler handler, boolean begin) throws SQLException {
-        Query query = prepared(sql, parameters.types());
-        ParameterList list = query.createParameterList();
-        parameters.bindTo(list);
-        run(query, list, handler, begin ? BASE_FLAGS & ~QueryExecutor.QUERY_SUPPRESS_BEGIN : BASE_FLAGS);
+    private void checkEncoding() throws SQLException {
+        String encoding = link.parameters().get("client_encoding");
+        if (encoding == null || encoding.equals("UTF8")) {
+            return;
+        }
+        ByteBuf out = Unpooled.buffer(64);
+        write(out, new Query("SET client_encoding TO 'UTF8'"));
+        exchange(out, 1);
+        readAnswers(new io.ashlar.backend.execute.StreamingHandler(ResultSink.DISCARD), false, null);
+        throw new BackendError(ErrorFields.error("0A000", "client_encoding " + encoding
+                + " is not supported by Ashlar yet: the session stays in UTF8"));
     }
 
-    /** Flags of a batch: no rows and no row descriptions are asked for (no Describe per row). */
-    private static final int BATCH_FLAGS = BASE_FLAGS | QueryExecutor.QUERY_NO_RESULTS | QueryExecutor.QUERY_NO_METADATA;
+    /** Like {@link #execute(String, ParameterValues, BackendReplies, boolean)}, without a BEGIN. */
+    public void execute(String sql, ParameterValues parameters, BackendReplies replies) throws SQLException {
+        execute(sql, parameters, replies, false);
+    }
 
     /**
-     * Runs statements that return no rows as one backend batch: Bind/Execute per row (Parse
-     * once per distinct text on this connection), one Sync, the answers read once (pgjdbc syncs
-     * and reads midway when the answers could fill the socket's buffer). The backend stops at the
-     * first failing row; the caller runs the batch inside a transaction, so that rows before it
-     * are undone with it.
+     * Runs a query string with the simple query protocol, exactly as the client sent it (several
+     * statements run as PostgreSQL runs them); with {@code begin}, a {@code BEGIN} goes first.
+     */
+    public void executeSimple(String sql, BackendReplies replies, boolean begin) throws SQLException {
+        ByteBuf out = Unpooled.buffer(64 + sql.length());
+        int readies = begin ? beginFirst(out) : 0;
+        write(out, new Query(sql));
+        exchange(out, readies + 1);
+        readAnswers(replies, begin, null);
+        checkEncoding();
+    }
+
+    public void executeSimple(String sql, BackendReplies replies) throws SQLException {
+        executeSimple(sql, replies, false);
+    }
+
+    /**
+     * Describes a statement without running it: returns the parameter types the backend resolved
+     * and hands the result columns to the replies (none when it returns no rows).
+     */
+    public int[] describe(String sql, int[] parameterTypes, BackendReplies replies) throws SQLException {
+        ByteBuf out = Unpooled.buffer(64 + sql.length());
+        ServerLink.PreparedKey key = new ServerLink.PreparedKey(sql, parameterTypes);
+        String name = prepareName(out, key);
+        write(out, new Describe((byte) 'S', name));
+        write(out, Sync.INSTANCE);
+        exchange(out, 1);
+        int[] result = parameterTypes;
+        for (byte type = nextFrame(); type != 0; type = nextFrame()) {
+            switch (type) {
+                case 't' -> result = BackendFrames.parameterTypes(batch, position);
+                case 'T' -> replies.columns(BackendFrames.columns(batch, position));
+                case 'E' -> {
+                    link.forget(key);
+                    replies.handleError(error());
+                }
+                case 'N' -> replies.notice(notice());
+                case 'A' -> notification();
+                default -> { }
+            }
+            skipFrame();
+        }
+        return result;
+    }
+
+    /**
+     * Runs statements that return no rows as one backend batch: Bind/Execute per row (Parse once
+     * per text on this connection), one Sync. The backend stops at the first failing row; the
+     * caller runs the batch inside a transaction, so that rows before it are undone with it.
      *
      * @param sqls the text each row runs (rows of one sharded table may name different actual tables)
-     * @param begin whether a {@code BEGIN} goes first when no transaction is open
+     * @param begin whether a {@code BEGIN} goes first
      */
     public BatchResults executeBatch(String[] sqls, ParameterValues[] rows, boolean begin) throws SQLException {
-        if (rows.length > 1 && executor.isReWriteBatchedInsertsEnabled()) {
+        if (rows.length > 1 && rewriteBatchedInserts) {
             BatchResults rewritten = executeRewritten(sqls, rows, begin);
             if (rewritten != null) {
                 return rewritten;
             }
         }
-        Query[] queries = new Query[rows.length];
-        ParameterList[] lists = new ParameterList[rows.length];
-        Query last = null;
+        ByteBuf out = Unpooled.buffer(64 * rows.length + 128);
+        int readies = begin ? beginFirst(out) : 0;
+        List<ServerLink.PreparedKey> parsed = new ArrayList<>(1);
         String lastSql = null;
+        String name = null;
         for (int i = 0; i < rows.length; i++) {
-            String sql = sqls[i];
-            Query query = sql.equals(lastSql) && last != null ? last : prepared(sql, rows[i].types());
-            ParameterList list = query.createParameterList();
-            rows[i].bindTo(list);
-            queries[i] = query;
-            lists[i] = list;
-            last = query;
-            lastSql = sql;
+            if (!sqls[i].equals(lastSql)) {
+                ServerLink.PreparedKey key = new ServerLink.PreparedKey(sqls[i], rows[i].types());
+                boolean known = link.prepared(key) != null;
+                name = prepareName(out, key);
+                if (!known) {
+                    parsed.add(key);
+                }
+                lastSql = sqls[i];
+            }
+            write(out, new Bind("", name, rows[i].formats(), rows[i].values(), TEXT));
+            write(out, new Execute("", 0));
         }
-        org.postgresql.jdbc.AshlarBatchResults results = runBatch(queries, lists, begin, rows.length);
-        int failed = results.failedRow();
-        return new BatchResults(failed < 0 ? results.tags() : java.util.Arrays.copyOf(results.tags(), failed), failed,
-                results.failure());
+        write(out, Sync.INSTANCE);
+        dataSource.countBatch(rows.length);
+        exchange(out, readies + 1);
+        return readBatch(rows.length, begin, parsed);
     }
 
     /**
      * With {@code reWriteBatchedInserts} in the data source's URL or properties: rows of one
-     * single-row INSERT become multi-row INSERTs of up to 128 rows each. A chunk that fails
-     * fails as a whole (its first row is reported, as pgjdbc reports a rewritten batch). Null
-     * when the batch does not qualify.
+     * single-row INSERT become multi-row INSERTs of up to 128 rows each, as pgjdbc rewrites them. A
+     * chunk that fails fails as a whole (its first row is reported). Null when the batch does not
+     * qualify.
      */
     private BatchResults executeRewritten(String[] sqls, ParameterValues[] rows, boolean begin) throws SQLException {
         String sql = sqls[0];
@@ -138,7 +332,7 @@ public final class BackendConnection {
                 return null;
             }
             rewrite = InsertRowsRewrite.of(sql, types.length);
-            if (rewrites.size() >= MAX_CACHED_STATEMENTS) {
+            if (rewrites.size() >= ServerLink.MAX_PREPARED) {
                 rewrites.clear();
             }
             rewrites.put(sql, rewrite);
@@ -148,14 +342,15 @@ public final class BackendConnection {
         }
         int perChunk = rewrite.chunkRows();
         int chunks = (rows.length + perChunk - 1) / perChunk;
-        Query[] queries = new Query[chunks];
-        ParameterList[] lists = new ParameterList[chunks];
+        ByteBuf out = Unpooled.buffer(64 * rows.length + 128);
+        int readies = begin ? beginFirst(out) : 0;
         int[] firstRow = new int[chunks];
+        List<ServerLink.PreparedKey> parsed = new ArrayList<>(2);
+        int n = types.length;
         for (int c = 0; c < chunks; c++) {
             int from = c * perChunk;
             int count = Math.min(perChunk, rows.length - from);
             firstRow[c] = from;
-            int n = types.length;
             int[] chunkTypes = new int[count * n];
             short[] formats = new short[count * n];
             byte[][] values = new byte[count * n][];
@@ -165,263 +360,449 @@ public final class BackendConnection {
                 System.arraycopy(row.formats(), 0, formats, k * n, n);
                 System.arraycopy(row.values(), 0, values, k * n, n);
             }
-            ParameterValues merged = new ParameterValues(chunkTypes, formats, values);
-            Query query = prepared(rewrite.sql(count), chunkTypes);
-            ParameterList list = query.createParameterList();
-            merged.bindTo(list);
-            queries[c] = query;
-            lists[c] = list;
+            ServerLink.PreparedKey key = new ServerLink.PreparedKey(rewrite.sql(count), chunkTypes);
+            boolean known = link.prepared(key) != null;
+            String name = prepareName(out, key);
+            if (!known) {
+                parsed.add(key);
+            }
+            write(out, new Bind("", name, formats, values, TEXT));
+            write(out, new Execute("", 0));
         }
-        org.postgresql.jdbc.AshlarBatchResults results = runBatch(queries, lists, begin, rows.length);
-        int failedChunk = results.failedRow();
+        write(out, Sync.INSTANCE);
+        dataSource.countBatch(rows.length);
+        exchange(out, readies + 1);
+        BatchResults chunked = readBatch(chunks, begin, parsed);
+        int failedChunk = chunked.failedRow();
         int done = failedChunk < 0 ? rows.length : firstRow[failedChunk];
         String[] tags = new String[done];
         java.util.Arrays.fill(tags, "INSERT 0 1");
-        return new BatchResults(tags, failedChunk < 0 ? -1 : done, results.failure());
+        return new BatchResults(tags, failedChunk < 0 ? -1 : done, chunked.failure());
     }
 
-    private org.postgresql.jdbc.AshlarBatchResults runBatch(Query[] queries, ParameterList[] lists, boolean begin, int rows)
-            throws SQLException {
-        org.postgresql.jdbc.AshlarBatchResults results = new org.postgresql.jdbc.AshlarBatchResults(queries, lists);
-        dataSource.countBatch(rows);
-        try {
-            executor.execute(queries, lists, results, 0, 0,
-                    begin ? BATCH_FLAGS & ~QueryExecutor.QUERY_SUPPRESS_BEGIN : BATCH_FLAGS);
-        } catch (SQLException e) {
-            markIfBroken(e);
-            throw e;
-        }
-        if (results.failure() != null) {
-            markIfBroken(results.failure());
-        }
-        return results;
-    }
-
-    /**
-     * Describes a statement without running it: returns the parameter types the backend
-     * resolved, and hands the result columns to the handler (no rows).
-     *
-     * @param parameterTypes one entry per parameter of the statement (0 = unspecified)
-     */
-    public int[] describe(String sql, int[] parameterTypes, ResultHandler handler) throws SQLException {
-        Query query = prepared(sql, parameterTypes);
-        ParameterList list = query.createParameterList();
-        for (int i = 0; i < parameterTypes.length; i++) {
-            if (parameterTypes[i] != 0) {
-                list.setNull(i + 1, parameterTypes[i]);
-            }
-        }
-        run(query, list, handler, BASE_FLAGS | QueryExecutor.QUERY_DESCRIBE_ONLY);
-        return list.getTypeOIDs();
-    }
-
-    /**
-     * Runs a query string with the simple query protocol, exactly as the client sent it: several
-     * statements in one string run as PostgreSQL runs them (in one implicit transaction, stopping
-     * at the first error).
-     */
-    public void executeSimple(String sql, ResultHandler handler) throws SQLException {
-        executeSimple(sql, handler, false);
-    }
-
-    /**
-     * Like {@link #executeSimple(String, ResultHandler)}; with {@code begin}, a {@code BEGIN} goes
-     * in the same round trip first when no transaction is open. A statement whose text is new
-     * each time (literals inlined) costs the backend less this way than as an unnamed prepared
-     * statement, and leaves no entry in the statement cache.
-     */
-    public void executeSimple(String sql, ResultHandler handler, boolean begin) throws SQLException {
-        NativeQuery nativeQuery = new NativeQuery(sql, null, true, SqlCommand.createStatementTypeInfo(SqlCommandType.BLANK));
-        Query query = executor.wrap(List.of(nativeQuery));
-        int flags = BASE_FLAGS | QueryExecutor.QUERY_EXECUTE_AS_SIMPLE | QueryExecutor.QUERY_ONESHOT;
-        run(query, null, handler, begin ? flags & ~QueryExecutor.QUERY_SUPPRESS_BEGIN : flags);
-    }
-
-    private void run(Query query, ParameterList parameters, ResultHandler handler, int flags) throws SQLException {
-        try {
-            executor.execute(query, parameters, handler, 0, 0, flags);
-        } catch (SQLException e) {
-            markIfBroken(e);
-            throw e;
-        }
-        keepUtf8();
-    }
-
-    /**
-     * Undoes a client's change of client_encoding: pgjdbc writes every statement and parameter
-     * in UTF-8 whatever the backend expects, so a connection in another encoding would store
-     * garbage. The client is told why instead (the native data path will relay other encodings).
-     */
-    private void keepUtf8() throws SQLException {
-        String encoding = executor.getParameterStatus("client_encoding");
-        if (encoding == null || encoding.equals("UTF8")) {
-            return;
-        }
-        NativeQuery reset = new NativeQuery("SET client_encoding TO 'UTF8'", null, true,
-                SqlCommand.createStatementTypeInfo(SqlCommandType.BLANK));
-        executor.execute(executor.wrap(List.of(reset)), null, new org.postgresql.core.ResultHandlerBase() { },
-                0, 0, BASE_FLAGS | QueryExecutor.QUERY_EXECUTE_AS_SIMPLE | QueryExecutor.QUERY_ONESHOT);
-        throw new SQLException("client_encoding " + encoding + " is not supported by Ashlar yet: the session stays in UTF8",
-                "0A000");
-    }
-
-    /** Starts a COPY; the caller drives the returned operation to its end. */
-    public CopyOperation startCopy(String sql) throws SQLException {
-        try {
-            return executor.startCopy(sql, true);
-        } catch (SQLException e) {
-            markIfBroken(e);
-            throw e;
-        }
-    }
-
-    private Query prepared(String sql, int[] parameterTypes) {
-        StatementKey key = new StatementKey(sql, parameterTypes);
-        Query query = statements.get(key);
-        if (query == null) {
-            if (statements.size() >= MAX_CACHED_STATEMENTS) {
-                for (Query old : statements.values()) {
-                    old.close();
+    /** Reads a batch's answers: a tag per Execute until the first error. */
+    private BatchResults readBatch(int executes, boolean begin, List<ServerLink.PreparedKey> parsed) {
+        String[] tags = new String[executes];
+        int done = 0;
+        int failed = -1;
+        SQLException failure = null;
+        boolean beginPending = begin;
+        for (byte type = nextFrame(); type != 0; type = nextFrame()) {
+            switch (type) {
+                case 'C' -> {
+                    if (beginPending) {
+                        beginPending = false;
+                    } else if (done < executes) {
+                        tags[done++] = BackendFrames.tag(batch, position, frameLength());
+                    }
                 }
-                statements.clear();
+                case 'Z' -> beginPending = false;
+                case 'E' -> {
+                    if (failure == null) {
+                        failure = error();
+                        failed = done;
+                    }
+                    for (ServerLink.PreparedKey key : parsed) {
+                        link.forget(key); // a Parse after the error never ran
+                    }
+                }
+                case 'N', 'A' -> {
+                    if (type == 'A') {
+                        notification();
+                    }
+                }
+                default -> { }
             }
-            NativeQuery nativeQuery = new NativeQuery(sql, bindPositions(sql, parameterTypes.length), false,
-                    SqlCommand.createStatementTypeInfo(SqlCommandType.BLANK));
-            query = executor.wrap(List.of(nativeQuery));
-            statements.put(key, query);
+            skipFrame();
         }
-        return query;
+        if (failure != null && failed < 0) {
+            failed = 0;
+        }
+        return new BatchResults(failed < 0 ? tags : java.util.Arrays.copyOf(tags, failed), failed, failure);
+    }
+
+    // ------------------------------------------------------------------ COPY
+
+    /**
+     * Starts a COPY FROM STDIN or TO STDOUT (simple query); the caller drives the returned stream
+     * to its end. Throws the backend's error when the COPY does not start.
+     */
+    public CopyStream startCopy(String sql) throws SQLException {
+        ByteBuf out = Unpooled.buffer(32 + sql.length());
+        write(out, new Query(sql));
+        exchange(out, 1);
+        SQLException failure = null;
+        for (byte type = nextFrame(); type != 0; type = nextFrame()) {
+            switch (type) {
+                case 'G', 'H' -> {
+                    int format = batch.getByte(position + 5);
+                    int count = batch.getUnsignedShort(position + 6);
+                    short[] formats = new short[count];
+                    for (int i = 0; i < count; i++) {
+                        formats[i] = batch.getShort(position + 8 + 2 * i);
+                    }
+                    skipFrame();
+                    return type == 'G' ? new NativeCopyIn(format, formats) : new NativeCopyOut(format, formats);
+                }
+                case 'E' -> failure = error();
+                case 'A' -> notification();
+                default -> { }
+            }
+            skipFrame();
+        }
+        throw failure != null ? failure : broken("the COPY did not start");
+    }
+
+    /** COPY FROM STDIN on this connection: the client's data goes on in writes of up to 64 kB. */
+    private final class NativeCopyIn implements CopyStream.In {
+        private final int format;
+        private final short[] formats;
+        private ByteBuf pending;
+        private long rows;
+
+        NativeCopyIn(int format, short[] formats) {
+            this.format = format;
+            this.formats = formats;
+        }
+
+        @Override
+        public void writeToCopy(byte[] buf, int off, int len) throws SQLException {
+            if (!link.isOpen()) {
+                throw broken("the backend connection ended during COPY");
+            }
+            if (pending == null) {
+                pending = Unpooled.buffer(Math.max(8192, len + 5));
+            }
+            CopyData.encode(pending, buf, off, len);
+            if (pending.readableBytes() >= 64 * 1024) {
+                ByteBuf out = pending;
+                pending = null;
+                link.send(out);
+            }
+        }
+
+        @Override
+        public long endCopy() throws SQLException {
+            ByteBuf out = pending != null ? pending : Unpooled.buffer(16);
+            pending = null;
+            write(out, CopyDone.INSTANCE);
+            link.send(out);
+            SQLException failure = null;
+            for (byte type = nextFrame(); type != 0; type = nextFrame()) {
+                if (type == 'C') {
+                    String tag = BackendFrames.tag(batch, position, frameLength());
+                    rows = Long.parseLong(tag.substring(tag.lastIndexOf(' ') + 1));
+                } else if (type == 'E' && failure == null) {
+                    failure = error();
+                }
+                skipFrame();
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            return rows;
+        }
+
+        @Override
+        public void cancelCopy() throws SQLException {
+            ByteBuf out = pending != null ? pending : Unpooled.buffer(64);
+            pending = null;
+            write(out, new CopyFail("COPY cancelled by the client"));
+            link.send(out);
+            for (byte type = nextFrame(); type != 0; type = nextFrame()) {
+                skipFrame();
+            }
+        }
+
+        @Override
+        public int getFormat() {
+            return format;
+        }
+
+        @Override
+        public int getFieldCount() {
+            return formats.length;
+        }
+
+        @Override
+        public int getFieldFormat(int field) {
+            return formats[field];
+        }
+
+        @Override
+        public long getHandledRowCount() {
+            return rows;
+        }
+    }
+
+    /** COPY TO STDOUT on this connection: its data, one CopyData at a time. */
+    private final class NativeCopyOut implements CopyStream.Out {
+        private final int format;
+        private final short[] formats;
+        private long rows;
+        private SQLException failure;
+
+        NativeCopyOut(int format, short[] formats) {
+            this.format = format;
+            this.formats = formats;
+        }
+
+        @Override
+        public byte[] readFromCopy() throws SQLException {
+            for (byte type = nextFrame(); type != 0; type = nextFrame()) {
+                switch (type) {
+                    case 'd' -> {
+                        byte[] result = new byte[frameLength() - 5];
+                        batch.getBytes(position + 5, result);
+                        skipFrame();
+                        return result;
+                    }
+                    case 'C' -> {
+                        String tag = BackendFrames.tag(batch, position, frameLength());
+                        rows = Long.parseLong(tag.substring(tag.lastIndexOf(' ') + 1));
+                    }
+                    case 'E' -> failure = failure == null ? error() : failure;
+                    default -> { }
+                }
+                skipFrame();
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            return null;
+        }
+
+        @Override
+        public void cancelCopy() throws SQLException {
+            cancel();
+            while (readFromCopy() != null) {
+                // drained: the backend answers the cancel with an error, which ends it
+            }
+        }
+
+        @Override
+        public int getFormat() {
+            return format;
+        }
+
+        @Override
+        public int getFieldCount() {
+            return formats.length;
+        }
+
+        @Override
+        public int getFieldFormat(int field) {
+            return formats[field];
+        }
+
+        @Override
+        public long getHandledRowCount() {
+            return rows;
+        }
+    }
+
+    // ------------------------------------------------------------------ the exchange
+
+    private static void write(ByteBuf out, FrontendMessage message) {
+        message.encode(out);
+    }
+
+    /** A BEGIN of its own ahead of the statement (its answers are skipped); one more ReadyForQuery. */
+    private static int beginFirst(ByteBuf out) {
+        write(out, new Query("BEGIN"));
+        return 1;
     }
 
     /**
-     * Positions of {@code $1..$n} for pgjdbc's diagnostics (it renders a query with its values
-     * from them). Found in order when the text has them so; otherwise any positions that keep
-     * the rendering in bounds.
+     * The name under which a statement is prepared on this connection, writing its Parse (and the
+     * Close of the connection's least recently used statement, when it keeps as many as it may).
      */
-    static int[] bindPositions(String sql, int count) {
-        int[] result = new int[count];
-        int from = 0;
-        for (int i = 0; i < count; i++) {
-            String name = NativeQuery.bindName(i + 1);
-            int at = sql.indexOf(name, from);
-            while (at >= 0 && at + name.length() < sql.length() && Character.isDigit(sql.charAt(at + name.length()))) {
-                at = sql.indexOf(name, at + 1);
-            }
-            if (at < 0) {
-                return fallbackPositions(sql, count);
-            }
-            result[i] = at;
-            from = at + name.length();
+    private String prepareName(ByteBuf out, ServerLink.PreparedKey key) {
+        String result = link.prepared(key);
+        if (result != null) {
+            return result;
         }
+        java.util.Map.Entry<ServerLink.PreparedKey, String> eldest = link.eldestPrepared();
+        if (eldest != null) {
+            link.forget(eldest.getKey());
+            write(out, new Close((byte) 'S', eldest.getValue()));
+        }
+        result = link.remember(key);
+        write(out, new Parse(result, key.sql(), key.types()));
         return result;
     }
 
-    private static int[] fallbackPositions(String sql, int count) {
-        int[] result = new int[count];
-        int at = 0;
-        for (int i = 0; i < count; i++) {
-            result[i] = Math.min(at, sql.length());
-            at += NativeQuery.bindName(i + 1).length();
+    private void exchange(ByteBuf out, int readies) throws SQLException {
+        if (broken || !link.isOpen()) {
+            out.release();
+            broken = true;
+            throw broken("the backend connection is closed");
         }
-        return at <= sql.length() ? result : new int[0];
+        call.expect(link, readies);
+        link.send(out);
     }
+
+    /** Reads a statement's answers into the replies; a BEGIN's own answers ahead of them are skipped. */
+    private void readAnswers(BackendReplies replies, boolean begin, ServerLink.PreparedKey key) {
+        boolean skipping = begin;
+        for (byte type = nextFrame(); type != 0; type = nextFrame()) {
+            if (skipping) {
+                if (type == 'Z') {
+                    skipping = false;
+                } else if (type == 'E') {
+                    replies.handleError(error());
+                }
+                skipFrame();
+                continue;
+            }
+            switch (type) {
+                case 'T' -> replies.columns(BackendFrames.columns(batch, position));
+                case 'D' -> replies.row(view.of(BackendFrames.row(batch, position)));
+                case 'C' -> {
+                    String tag = BackendFrames.tag(batch, position, frameLength());
+                    if (tag.equals("DISCARD ALL") || tag.equals("DEALLOCATE ALL")) {
+                        link.forgetAllPrepared(); // the backend dropped every prepared statement
+                    }
+                    replies.complete(tag);
+                }
+                case 'I' -> replies.empty();
+                case 'N' -> replies.notice(notice());
+                case 'E' -> {
+                    if (key != null) {
+                        link.forget(key); // the Parse may be what failed; the next use parses again
+                    }
+                    replies.handleError(error());
+                }
+                case 'A' -> notification();
+                default -> { }
+            }
+            skipFrame();
+        }
+    }
+
+    /**
+     * The type of the next frame of the exchange, waiting for it; 0 when the exchange is over.
+     * {@link #position} is the frame's start in {@link #batch}; {@link #skipFrame()} moves past it.
+     * A connection that ended mid-exchange is marked broken and its reason reported as 08006.
+     */
+    private byte nextFrame() {
+        while (batch == null || position >= batch.writerIndex()) {
+            if (batch != null) {
+                batch.release();
+                batch = null;
+            }
+            ByteBuf next = call.take();
+            if (next == null) {
+                if (call.closedReason() != null) {
+                    broken = true;
+                }
+                return 0;
+            }
+            batch = next;
+            position = next.readerIndex();
+        }
+        return batch.getByte(position);
+    }
+
+    private int frameLength() {
+        return 1 + batch.getInt(position + 1);
+    }
+
+    private void skipFrame() {
+        position += frameLength();
+    }
+
+    private BackendError error() {
+        return new BackendError(BackendFrames.errorFields(batch, position, frameLength()));
+    }
+
+    private ErrorFields notice() {
+        return BackendFrames.errorFields(batch, position, frameLength());
+    }
+
+    private BackendError broken(String reason) {
+        broken = true;
+        String cause = call.closedReason();
+        return new BackendError(ErrorFields.error("08006", reason + (cause == null ? "" : ": " + cause)
+                + " (data source " + dataSource.name() + ")"));
+    }
+
+    private void notification() {
+        int pid = batch.getInt(position + 5);
+        int nameStart = position + 9;
+        int nameEnd = batch.indexOf(nameStart, batch.writerIndex(), (byte) 0);
+        int payloadEnd = batch.indexOf(nameEnd + 1, batch.writerIndex(), (byte) 0);
+        notifications.add(new Notification(pid, batch.toString(nameStart, nameEnd - nameStart, java.nio.charset.StandardCharsets.UTF_8),
+                batch.toString(nameEnd + 1, payloadEnd - nameEnd - 1, java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
+    // ------------------------------------------------------------------ state
 
     /**
      * Passes on the notifications the backend delivered to this connection (it LISTENs for the
      * session that holds it) while its statements ran.
      */
-    public void relayNotifications(io.ashlar.backend.execute.ResultSink sink) {
-        org.postgresql.PGNotification[] notifications;
-        try {
-            notifications = executor.getNotifications();
-        } catch (SQLException e) {
+    public void relayNotifications(ResultSink sink) {
+        if (notifications.isEmpty()) {
             return;
         }
-        if (notifications == null) {
-            return;
+        int own = link.backendProcessId();
+        for (Notification each : notifications) {
+            sink.notification(each.processId(), each.processId() == own, each.channel(), each.payload());
         }
-        int own = executor.getBackendPID();
-        for (org.postgresql.PGNotification each : notifications) {
-            sink.notification(each.getPID(), each.getPID() == own, each.getName(),
-                    each.getParameter() == null ? "" : each.getParameter());
-        }
+        notifications.clear();
     }
 
     /** The user this connection logged in as (what {@code SET SESSION AUTHORIZATION DEFAULT} returns to). */
     public String loginUser() {
-        return executor.getUser();
+        return link.loginUser();
     }
 
-    public TransactionState transactionState() {
-        return executor.getTransactionState();
+    /** ReadyForQuery's transaction status at the last answer: 'I' idle, 'T' in a transaction, 'E' failed. */
+    public char status() {
+        return link.status();
     }
 
     /** Cancels whatever runs on this connection now (PostgreSQL's CancelRequest, on a new socket). */
     public void cancel() {
-        try {
-            executor.sendQueryCancel();
-        } catch (SQLException ignored) {
-            // The statement finished or the backend is gone: nothing left to cancel.
-        }
+        link.cancel();
     }
 
-    /** The session settings this connection carries now (what {@code RESET ALL} would undo). */
+    /** The session settings this connection carries now (what a reset would undo). */
     public SessionSettings settings() {
-        return settings;
+        return link.settings();
     }
 
     public void settings(SessionSettings settings) {
-        this.settings = settings;
+        link.settings(settings);
     }
 
-    /** The ParameterStatus values the backend has reported on this connection, latest last. */
+    /** The ParameterStatus values the backend has reported on this connection, latest values. */
     public Map<String, String> parameterStatuses() {
-        return executor.getParameterStatuses();
-    }
-
-    private void markIfBroken(SQLException e) {
-        String state = e.getSQLState();
-        if (executor.isClosed() || (state != null && state.startsWith("08"))) {
-            broken = true;
-        }
+        return link.parameters();
     }
 
     public boolean isBroken() {
-        return broken || executor.isClosed();
+        return broken || !link.isOpen();
     }
 
-    /** Returns the connection to its pool (or closes it for good if it broke). */
+    /** Returns the connection to its pool (or closes it for good if it broke or is mid-transaction). */
     public void release() {
-        Connection connection = lease;
-        lease = null;
-        if (connection == null) {
+        if (released) {
             return;
         }
-        try {
-            if (isBroken()) {
-                dataSource.forget(base);
-                dataSource.evict(connection);
-                return;
+        released = true;
+        if (batch != null) {
+            batch.release();
+            batch = null;
+        }
+        boolean discard = isBroken();
+        pool.execute(() -> {
+            if (discard) {
+                pool.discard(link);
+            } else {
+                pool.release(link);
             }
-            connection.close();
-        } catch (SQLException | RuntimeException ignored) {
-            // A connection that cannot be returned is discarded by the pool.
-        }
-    }
-
-    private record StatementKey(String sql, int[] types, int hash) {
-        StatementKey(String sql, int[] types) {
-            this(sql, types, sql.hashCode() * 31 + java.util.Arrays.hashCode(types));
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof StatementKey k && hash == k.hash && sql.equals(k.sql) && java.util.Arrays.equals(types, k.types);
-        }
+        });
     }
 }

@@ -1,8 +1,5 @@
 package io.ashlar.backend.datasource;
 
-import java.nio.charset.StandardCharsets;
-import java.sql.SQLException;
-import org.postgresql.core.ParameterList;
 
 /**
  * The values a client bound to a statement (Bind), with their formats and declared types,
@@ -29,19 +26,5 @@ public record ParameterValues(int[] types, short[] formats, byte[][] values) {
             System.arraycopy(bindFormats, 0, formats, 0, values.length);
         }
         return new ParameterValues(types, formats, values);
-    }
-
-    void bindTo(ParameterList list) throws SQLException {
-        for (int i = 0; i < values.length; i++) {
-            int type = i < types.length ? types[i] : 0;
-            byte[] value = values[i];
-            if (value == null) {
-                list.setNull(i + 1, type);
-            } else if (formats[i] == 1) {
-                list.setBinaryParameter(i + 1, value, type);
-            } else {
-                list.setStringParameter(i + 1, new String(value, StandardCharsets.UTF_8), type);
-            }
-        }
     }
 }

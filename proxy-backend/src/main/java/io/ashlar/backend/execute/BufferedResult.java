@@ -1,57 +1,57 @@
 package io.ashlar.backend.execute;
 
 import java.sql.SQLException;
-import java.sql.SQLWarning;
 import java.util.ArrayList;
 import java.util.List;
-import org.postgresql.core.Field;
-import org.postgresql.core.Query;
-import org.postgresql.core.ResultCursor;
-import org.postgresql.core.ResultHandlerBase;
-import org.postgresql.core.Tuple;
-import org.postgresql.util.PSQLWarning;
 
 /**
  * One statement's whole result, kept until the client has read it: the portal of an extended
- * query, which the client may read in pieces (Execute with a row limit). Also the handler that
- * collects it.
+ * query, which the client may read in pieces (Execute with a row limit). Also the replies that
+ * collect it.
  */
-public final class BufferedResult extends ResultHandlerBase implements QueryResult {
+public final class BufferedResult implements BackendReplies, QueryResult {
 
     private static final List<ErrorFields> NO_NOTICES = List.of();
 
     private ColumnDescription[] columns;
-    private List<Tuple> rows = List.of();
+    private final List<byte[][]> rows = new ArrayList<>();
     private String tag = "";
     private boolean empty;
     private List<ErrorFields> notices = NO_NOTICES;
     private SQLException error;
-    private final TupleRow view = new TupleRow();
+    private final RowView view = new RowView();
     private int position = -1;
 
     @Override
-    public void handleResultRows(Query fromQuery, Field[] fields, List<Tuple> tuples, ResultCursor cursor) {
-        columns = Columns.of(fields);
-        rows = tuples;
+    public void columns(ColumnDescription[] columns) {
+        this.columns = columns;
     }
 
     @Override
-    public void handleCommandStatus(String status, long updateCount, long insertOID) {
-        if ("EMPTY".equals(status)) {
-            empty = true;
-        } else {
-            tag = status;
+    public void row(RowValues row) {
+        byte[][] copy = new byte[row.columnCount()][];
+        for (int i = 0; i < copy.length; i++) {
+            copy[i] = row.value(i);
         }
+        rows.add(copy);
     }
 
     @Override
-    public void handleWarning(SQLWarning warning) {
-        if (warning instanceof PSQLWarning w && w.getServerErrorMessage() != null) {
-            if (notices == NO_NOTICES) {
-                notices = new ArrayList<>(2);
-            }
-            notices.add(ErrorFields.from(w.getServerErrorMessage()));
+    public void complete(String commandTag) {
+        tag = commandTag;
+    }
+
+    @Override
+    public void empty() {
+        empty = true;
+    }
+
+    @Override
+    public void notice(ErrorFields notice) {
+        if (notices == NO_NOTICES) {
+            notices = new ArrayList<>(2);
         }
+        notices.add(notice);
     }
 
     @Override
@@ -59,11 +59,6 @@ public final class BufferedResult extends ResultHandlerBase implements QueryResu
         if (error == null) {
             error = e;
         }
-    }
-
-    @Override
-    public void handleCompletion() {
-        // Errors are read by the caller from error().
     }
 
     public SQLException error() {
@@ -86,7 +81,7 @@ public final class BufferedResult extends ResultHandlerBase implements QueryResu
 
     /** A view of one row, valid until the next call. */
     public RowValues row(int index) {
-        return view.point(rows.get(index));
+        return view.of(rows.get(index));
     }
 
     @Override
@@ -101,7 +96,7 @@ public final class BufferedResult extends ResultHandlerBase implements QueryResu
 
     @Override
     public RowValues row() {
-        return view.point(rows.get(position));
+        return view.of(rows.get(position));
     }
 
     @Override
@@ -117,5 +112,25 @@ public final class BufferedResult extends ResultHandlerBase implements QueryResu
     @Override
     public List<ErrorFields> notices() {
         return notices;
+    }
+
+    /** A kept row seen through {@link RowValues}. */
+    private static final class RowView implements RowValues {
+        private byte[][] values;
+
+        RowView of(byte[][] row) {
+            values = row;
+            return this;
+        }
+
+        @Override
+        public int columnCount() {
+            return values.length;
+        }
+
+        @Override
+        public byte[] value(int column) {
+            return values[column];
+        }
     }
 }

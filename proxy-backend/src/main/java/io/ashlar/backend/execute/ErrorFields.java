@@ -1,15 +1,11 @@
 package io.ashlar.backend.execute;
 
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
-import org.postgresql.util.PSQLException;
-import org.postgresql.util.ServerErrorMessage;
 
 /**
  * The fields of a PostgreSQL ErrorResponse or NoticeResponse, in wire order, as plain values:
  * what the frontend encodes for the client. A backend's own error keeps every field the backend
- * sent that pgjdbc exposes (see
+ * sent (see
  * <a href="https://www.postgresql.org/docs/current/protocol-error-fields.html">Error and Notice
  * Message Fields</a>).
  *
@@ -57,63 +53,20 @@ public record ErrorFields(byte[] codes, String[] values) {
     }
 
     /**
-     * The error a JDBC call failed with, as the client should see it: a backend's ErrorResponse
-     * passes through with its fields; a driver-side failure (connection lost, pool exhausted)
-     * becomes an ERROR with the driver's SQLSTATE, or 08006 when it has none.
+     * The error a backend call failed with, as the client should see it: a backend's ErrorResponse
+     * passes through with its fields; any other failure (connection lost, a JDBC driver's own)
+     * becomes an ERROR with its SQLSTATE, or 08006 when it has none.
      */
     public static ErrorFields from(SQLException e) {
-        ServerErrorMessage server = e instanceof PSQLException p ? p.getServerErrorMessage() : null;
-        if (server == null) {
-            String state = e.getSQLState();
-            if (state == null || state.length() != 5) {
-                state = "08006";
-            }
-            String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            return error(state, message);
+        if (e instanceof BackendError backend) {
+            return backend.fields();
         }
-        return from(server);
+        String state = e.getSQLState();
+        if (state == null || state.length() != 5) {
+            state = "08006";
+        }
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return error(state, message);
     }
 
-    /** A backend's error or notice message with every field pgjdbc keeps. */
-    public static ErrorFields from(ServerErrorMessage m) {
-        List<Byte> codes = new ArrayList<>(12);
-        List<String> values = new ArrayList<>(12);
-        String severity = m.getSeverity() == null ? ERROR : m.getSeverity();
-        add(codes, values, 'S', severity);
-        add(codes, values, 'V', severity);
-        add(codes, values, 'C', m.getSQLState() == null ? "XX000" : m.getSQLState());
-        add(codes, values, 'M', m.getMessage() == null ? "" : m.getMessage());
-        add(codes, values, 'D', m.getDetail());
-        add(codes, values, 'H', m.getHint());
-        if (m.getPosition() > 0) {
-            add(codes, values, 'P', Integer.toString(m.getPosition()));
-        }
-        if (m.getInternalPosition() > 0) {
-            add(codes, values, 'p', Integer.toString(m.getInternalPosition()));
-        }
-        add(codes, values, 'q', m.getInternalQuery());
-        add(codes, values, 'W', m.getWhere());
-        add(codes, values, 's', m.getSchema());
-        add(codes, values, 't', m.getTable());
-        add(codes, values, 'c', m.getColumn());
-        add(codes, values, 'd', m.getDatatype());
-        add(codes, values, 'n', m.getConstraint());
-        add(codes, values, 'F', m.getFile());
-        if (m.getLine() > 0) {
-            add(codes, values, 'L', Integer.toString(m.getLine()));
-        }
-        add(codes, values, 'R', m.getRoutine());
-        byte[] c = new byte[codes.size()];
-        for (int i = 0; i < c.length; i++) {
-            c[i] = codes.get(i);
-        }
-        return new ErrorFields(c, values.toArray(new String[0]));
-    }
-
-    private static void add(List<Byte> codes, List<String> values, char code, String value) {
-        if (value != null) {
-            codes.add((byte) code);
-            values.add(value);
-        }
-    }
 }

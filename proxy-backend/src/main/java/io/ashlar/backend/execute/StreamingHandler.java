@@ -1,23 +1,14 @@
 package io.ashlar.backend.execute;
 
 import java.sql.SQLException;
-import java.sql.SQLWarning;
-import java.util.List;
-import org.postgresql.core.Field;
-import org.postgresql.core.Query;
-import org.postgresql.core.ResultCursor;
-import org.postgresql.core.ResultHandlerBase;
-import org.postgresql.core.Tuple;
-import org.postgresql.util.PSQLWarning;
 
 /**
  * Hands each result of a statement (or of several, for a simple query string) to a
  * {@link ResultSink} as the backend produces it, in order, and keeps the first error.
  */
-public final class StreamingHandler extends ResultHandlerBase {
+public final class StreamingHandler implements BackendReplies {
 
     private final ResultSink sink;
-    private final TupleRow row = new TupleRow();
     private SQLException error;
     private boolean settingsChanged;
     private boolean sessionBound;
@@ -28,19 +19,17 @@ public final class StreamingHandler extends ResultHandlerBase {
     }
 
     @Override
-    public void handleResultRows(Query fromQuery, Field[] fields, List<Tuple> tuples, ResultCursor cursor) {
-        sink.columns(Columns.of(fields));
-        for (int i = 0, n = tuples.size(); i < n; i++) {
-            sink.row(row.point(tuples.get(i)));
-        }
+    public void columns(ColumnDescription[] columns) {
+        sink.columns(columns);
     }
 
     @Override
-    public void handleCommandStatus(String status, long updateCount, long insertOID) {
-        if ("EMPTY".equals(status)) {
-            sink.empty();
-            return;
-        }
+    public void row(RowValues row) {
+        sink.row(row);
+    }
+
+    @Override
+    public void complete(String status) {
         lastTag = status;
         CommandTags.Effect effect = CommandTags.effect(status);
         settingsChanged |= effect == CommandTags.Effect.SETTINGS;
@@ -49,10 +38,13 @@ public final class StreamingHandler extends ResultHandlerBase {
     }
 
     @Override
-    public void handleWarning(SQLWarning warning) {
-        if (warning instanceof PSQLWarning w && w.getServerErrorMessage() != null) {
-            sink.notice(ErrorFields.from(w.getServerErrorMessage()));
-        }
+    public void empty() {
+        sink.empty();
+    }
+
+    @Override
+    public void notice(ErrorFields notice) {
+        sink.notice(notice);
     }
 
     @Override
@@ -60,11 +52,6 @@ public final class StreamingHandler extends ResultHandlerBase {
         if (error == null) {
             error = e;
         }
-    }
-
-    @Override
-    public void handleCompletion() {
-        // Errors are read by the caller from error().
     }
 
     public SQLException error() {

@@ -97,6 +97,15 @@ public final class LinkPool implements AutoCloseable {
             return config.name();
         }
 
+        /** Runs a task on this pool's event loop (at once when called there). */
+        public void execute(Runnable task) {
+            if (loop.inEventLoop()) {
+                task.run();
+            } else {
+                loop.execute(task);
+            }
+        }
+
         /** The pool this loop pool belongs to. */
         public LinkPool pool() {
             return LinkPool.this;

@@ -346,6 +346,18 @@ public final class ServerLink extends ByteToMessageDecoder {
         message.encode(out());
     }
 
+    /**
+     * Sends a buffer of messages at once; any thread may call it (a session that runs its
+     * statements as method calls sends from its own thread).
+     */
+    public void send(ByteBuf messages) {
+        if (channel.isActive()) {
+            channel.writeAndFlush(messages, channel.voidPromise());
+        } else {
+            messages.release();
+        }
+    }
+
     /** Sends what {@link #out()} holds. */
     public void flush() {
         ByteBuf result = pending;

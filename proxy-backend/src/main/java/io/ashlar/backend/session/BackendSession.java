@@ -6,7 +6,7 @@ import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.ResultSink;
 import io.ashlar.backend.execute.StatementFailure;
 import java.util.Optional;
-import org.postgresql.copy.CopyOperation;
+import io.ashlar.backend.execute.CopyStream;
 
 /**
  * The backend side of one client session, as the frontend drives it: statements in, results
@@ -67,7 +67,7 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
     Description describe(Prepared statement) throws StatementFailure;
 
     /** Starts a COPY FROM STDIN / TO STDOUT; the caller drives it, then calls {@link #endCopy()}. */
-    CopyOperation startCopy(String sql) throws StatementFailure;
+    CopyStream startCopy(String sql) throws StatementFailure;
 
     void endCopy();
 

@@ -89,17 +89,6 @@ public final class LogicalDatabase implements AutoCloseable {
         return defaultDataSource().backendParameters();
     }
 
-    /**
-     * The TimeZone a client that asks for none gets: the server's own default, which pooled
-     * connections do not have (pgjdbc gives them the proxy JVM's zone); empty when it matches
-     * theirs or is unknown.
-     */
-    public String defaultTimeZone() {
-        BackendDataSource dataSource = defaultDataSource();
-        String server = dataSource.serverTimeZone();
-        String pooled = dataSource.backendParameters().getOrDefault("TimeZone", "");
-        return server.isEmpty() || server.equals(pooled) ? "" : server;
-    }
 
     @Override
     public void close() {

@@ -13,8 +13,7 @@ import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.execute.StreamingHandler;
 import io.ashlar.backend.execute.TextRows;
 import java.sql.SQLException;
-import org.postgresql.copy.CopyOperation;
-import org.postgresql.core.TransactionState;
+import io.ashlar.backend.execute.CopyStream;
 
 /**
  * The backend side of one client session: which backend connection it holds, its settings, its
@@ -106,7 +105,7 @@ public final class PassthroughSession implements BackendSession {
                            boolean implicitTransaction, CommandTags.Effect textEffect) throws StatementFailure {
         BackendConnection connection = acquire();
         BufferedResult result = new BufferedResult();
-        boolean begin = implicitTransaction && connection.transactionState() == TransactionState.IDLE;
+        boolean begin = implicitTransaction && connection.status() == 'I';
         if (begin) {
             this.implicitTransaction = true;
         }
@@ -134,7 +133,7 @@ public final class PassthroughSession implements BackendSession {
             return null;
         }
         BackendConnection connection = acquire();
-        boolean begin = connection.transactionState() == TransactionState.IDLE;
+        boolean begin = connection.status() == 'I';
         if (begin) {
             this.implicitTransaction = true;
         }
@@ -174,7 +173,7 @@ public final class PassthroughSession implements BackendSession {
             return;
         }
         try {
-            TextRows.run(connection, connection.transactionState() == TransactionState.OPEN ? "COMMIT" : "ROLLBACK");
+            TextRows.run(connection, connection.status() == 'T' ? "COMMIT" : "ROLLBACK");
         } catch (SQLException ignored) {
             // The client's statements were answered already; the connection's state tells the rest.
         }
@@ -209,7 +208,7 @@ public final class PassthroughSession implements BackendSession {
      * {@link #endCopy()} whatever happened.
      */
     @Override
-    public CopyOperation startCopy(String sql) throws StatementFailure {
+    public CopyStream startCopy(String sql) throws StatementFailure {
         BackendConnection connection = acquire();
         pinned = connection;
         running = connection;
@@ -239,8 +238,7 @@ public final class PassthroughSession implements BackendSession {
         if (connection == null) {
             return 'I';
         }
-        TransactionState state = connection.transactionState();
-        return state == TransactionState.OPEN ? 'T' : state == TransactionState.FAILED ? 'E' : 'I';
+        return connection.status();
     }
 
     /**
@@ -250,7 +248,7 @@ public final class PassthroughSession implements BackendSession {
     @Override
     public void abortTransaction() {
         BackendConnection connection = pinned;
-        if (connection == null || connection.transactionState() != TransactionState.OPEN) {
+        if (connection == null || connection.status() != 'T') {
             return;
         }
         try {
@@ -308,7 +306,7 @@ public final class PassthroughSession implements BackendSession {
             connection.release();
             return;
         }
-        if (connection.transactionState() != TransactionState.IDLE) {
+        if (connection.status() != 'I') {
             if (settingsChanged && sink != null) {
                 settings.report(connection, sink);
             }

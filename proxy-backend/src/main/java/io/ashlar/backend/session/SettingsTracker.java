@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.postgresql.core.TransactionState;
 
 /**
  * A session's settings as the backends must carry them, and the reported parameters the client
@@ -212,7 +211,7 @@ public final class SettingsTracker {
      */
     static void releaseAtEnd(BackendConnection connection, boolean bound) {
         try {
-            if (connection.transactionState() != TransactionState.IDLE) {
+            if (connection.status() != 'I') {
                 TextRows.run(connection, "ROLLBACK");
             }
             if (bound) {
@@ -222,7 +221,7 @@ public final class SettingsTracker {
         } catch (SQLException e) {
             connection.settings(SessionSettings.EMPTY);
         }
-        if (connection.transactionState() != TransactionState.IDLE) {
+        if (connection.status() != 'I') {
             connection.settings(SessionSettings.EMPTY);
         }
         connection.release();

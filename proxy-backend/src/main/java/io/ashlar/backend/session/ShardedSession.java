@@ -37,8 +37,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.postgresql.copy.CopyOperation;
-import org.postgresql.core.TransactionState;
+import io.ashlar.backend.execute.CopyStream;
 
 /**
  * The backend side of a session on a sharded logical database: each statement is analysed
@@ -601,7 +600,7 @@ public final class ShardedSession implements BackendSession {
     private void markJoined(int[] dataSources, boolean[] begin) {
         for (int i = 0; i < dataSources.length; i++) {
             if (begin[i] && held[dataSources[i]] != null
-                    && held[dataSources[i]].transactionState() != TransactionState.IDLE) {
+                    && held[dataSources[i]].status() != 'I') {
                 joined[dataSources[i]] = true;
             }
         }
@@ -775,7 +774,7 @@ public final class ShardedSession implements BackendSession {
             if (connection == null || !joined[i]) {
                 continue;
             }
-            boolean doCommit = commit && first == null && connection.transactionState() == TransactionState.OPEN;
+            boolean doCommit = commit && first == null && connection.status() == 'T';
             try {
                 runOn(connection, doCommit ? "COMMIT" : "ROLLBACK");
             } catch (StatementFailure failure) {
@@ -845,7 +844,7 @@ public final class ShardedSession implements BackendSession {
         } catch (SQLException e) {
             result.handleError(e);
         }
-        if (begin && connection.transactionState() != TransactionState.IDLE) {
+        if (begin && connection.status() != 'I') {
             joined[index] = true;
         }
         if (bound[index]) {
@@ -943,7 +942,7 @@ public final class ShardedSession implements BackendSession {
             if (explicit || implicit || bound[i] || joined[i]) {
                 continue;
             }
-            if (connection.transactionState() != TransactionState.IDLE) {
+            if (connection.status() != 'I') {
                 continue;
             }
             held[i] = null;
@@ -954,7 +953,7 @@ public final class ShardedSession implements BackendSession {
     // ------------------------------------------------------------------ COPY
 
     @Override
-    public CopyOperation startCopy(String sql) throws StatementFailure {
+    public CopyStream startCopy(String sql) throws StatementFailure {
         if (failed) {
             throw new StatementFailure(ErrorFields.error("25P02",
                     "current transaction is aborted, commands ignored until end of transaction block"));
@@ -994,7 +993,7 @@ public final class ShardedSession implements BackendSession {
      * COPY ... TO STDOUT of what spans several shards: the equivalent SELECT runs as any query
      * does (merged), and its rows are written in COPY's format.
      */
-    private CopyOperation mergedCopyOut(Plan plan, CopyStatement copy) throws StatementFailure {
+    private CopyStream mergedCopyOut(Plan plan, CopyStatement copy) throws StatementFailure {
         Plan select;
         try {
             select = database.plans().get(MergedCopyOut.equivalentSelect(plan.statement()));
@@ -1015,7 +1014,7 @@ public final class ShardedSession implements BackendSession {
      * the shards' COPYs run in one transaction (the client's, or one the session opens), so that a
      * bad row leaves no row anywhere.
      */
-    private CopyOperation startShardedCopy(Plan plan) throws StatementFailure {
+    private CopyStream startShardedCopy(Plan plan) throws StatementFailure {
         copyOpenedTransaction = !explicit && !implicit;
         if (copyOpenedTransaction) {
             implicit = true;
@@ -1035,7 +1034,7 @@ public final class ShardedSession implements BackendSession {
 
     private boolean anyJoinedFailed() {
         for (int i = 0; i < held.length; i++) {
-            if (held[i] != null && joined[i] && held[i].transactionState() == TransactionState.FAILED) {
+            if (held[i] != null && joined[i] && held[i].status() == 'E') {
                 return true;
             }
         }

@@ -3,12 +3,12 @@ package io.ashlar.backend.sharding;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.StatementFailure;
 import java.sql.SQLException;
-import org.postgresql.util.PSQLException;
-import org.postgresql.util.ServerErrorMessage;
+import io.ashlar.backend.execute.BackendError;
+import io.ashlar.backend.execute.ErrorFields;
 
 /**
- * The errors a sharded COPY raises itself, built as a backend would send them (a {@link PSQLException} carrying a
- * {@link ServerErrorMessage}), so that the frontend passes SQLSTATE, hint and context ({@code COPY t, line 5}) to the
+ * The errors a sharded COPY raises itself, built as a backend would send them (a {@link BackendError} with the
+ * ErrorResponse fields), so that the frontend passes SQLSTATE, hint and context ({@code COPY t, line 5}) to the
  * client like any backend error.
  *
  * @see <a href="https://www.postgresql.org/docs/current/protocol-error-fields.html">55.8. Error and Notice Message Fields</a>
@@ -33,34 +33,32 @@ final class CopyErrors {
 
     /** A session's failure (getting a connection, joining the transaction) as the SQLException a COPY operation throws. */
     static SQLException from(StatementFailure failure) {
-        ErrorFields fields = failure.fields();
-        StringBuilder text = new StringBuilder();
-        byte[] codes = fields.codes();
-        String[] values = fields.values();
-        for (int i = 0; i < codes.length; i++) {
-            if (values[i] != null) {
-                text.append((char) codes[i]).append(clean(values[i])).append('\0');
-            }
-        }
-        PSQLException result = new PSQLException(new ServerErrorMessage(text.toString()));
+        BackendError result = new BackendError(failure.fields());
         result.initCause(failure);
         return result;
     }
 
     private static SQLException build(String sqlState, String message, String hint, String where) {
-        StringBuilder text = new StringBuilder(64 + message.length());
-        text.append("SERROR\0VERROR\0C").append(sqlState).append("\0M").append(clean(message)).append('\0');
+        int count = 4 + (hint.isEmpty() ? 0 : 1) + (where.isEmpty() ? 0 : 1);
+        byte[] codes = new byte[count];
+        String[] values = new String[count];
+        int i = 0;
+        codes[i] = 'S';
+        values[i++] = ErrorFields.ERROR;
+        codes[i] = 'V';
+        values[i++] = ErrorFields.ERROR;
+        codes[i] = 'C';
+        values[i++] = sqlState;
+        codes[i] = 'M';
+        values[i++] = message;
         if (!hint.isEmpty()) {
-            text.append('H').append(clean(hint)).append('\0');
+            codes[i] = 'H';
+            values[i++] = hint;
         }
         if (!where.isEmpty()) {
-            text.append('W').append(clean(where)).append('\0');
+            codes[i] = 'W';
+            values[i] = where;
         }
-        return new PSQLException(new ServerErrorMessage(text.toString()));
-    }
-
-    /** A field value cannot hold the NUL that separates fields. */
-    private static String clean(String value) {
-        return value.indexOf('\0') < 0 ? value : value.replace('\0', ' ');
+        return new BackendError(new ErrorFields(codes, values));
     }
 }

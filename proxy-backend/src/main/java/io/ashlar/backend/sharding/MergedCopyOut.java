@@ -14,13 +14,13 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.postgresql.copy.CopyOut;
+import io.ashlar.backend.execute.CopyStream;
 
 /**
  * {@code COPY (query) TO STDOUT} and {@code COPY t [(columns)] TO STDOUT} over a table that spans several shards: the
  * proxy runs the equivalent SELECT ({@link #equivalentSelect}) through the normal sharded path, and this class turns
  * the merged rows into the COPY's data, formatted as PostgreSQL's COPY TO would ({@link CopyOutRowEncoder}). The
- * frontend drives it as it drives a backend's {@link CopyOut}: CopyOutResponse from {@link #getFormat()} and
+ * frontend drives it as it drives a backend's {@link CopyStream.Out}: CopyOutResponse from {@link #getFormat()} and
  * {@link #getFieldFormat(int)}, one CopyData per {@link #readFromCopy()} until it answers {@code null}, then CopyDone
  * and {@code COPY n} with {@link #getHandledRowCount()}.
  *
@@ -37,7 +37,7 @@ import org.postgresql.copy.CopyOut;
  * @see <a href="https://www.postgresql.org/docs/current/sql-copy.html">COPY</a>
  * @see <a href="https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-COPY">55.2.6. COPY Operations</a>
  */
-public final class MergedCopyOut implements CopyOut {
+public final class MergedCopyOut implements CopyStream.Out {
 
     private final QueryResult result;
     private final CopyOutRowEncoder encoder;
@@ -217,7 +217,8 @@ public final class MergedCopyOut implements CopyOut {
         return 0;
     }
 
-    @Override
+
+    /** Whether the COPY still takes data (it ended, succeeded or not, otherwise). */
     public boolean isActive() {
         return active;
     }
@@ -262,11 +263,6 @@ public final class MergedCopyOut implements CopyOut {
         return encoder.row(result.row(), fieldCount);
     }
 
-    /** As {@link #readFromCopy()}: the rows are merged on the calling thread, so a read always blocks. */
-    @Override
-    public byte[] readFromCopy(boolean blocking) throws SQLException {
-        return readFromCopy();
-    }
 
     private void finish() {
         if (active) {

@@ -20,25 +20,19 @@ import io.ashlar.route.rule.RowRouter;
 import io.ashlar.route.rule.RuleTable;
 import io.ashlar.route.rule.ShardingRules;
 import io.ashlar.route.rule.ShardingTable;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import org.postgresql.copy.CopyIn;
-import org.postgresql.copy.CopyOperation;
-import org.postgresql.util.ByteStreamWriter;
-import org.postgresql.util.PSQLException;
-import org.postgresql.util.PSQLState;
+import io.ashlar.backend.execute.CopyStream;
 
 /**
  * {@code COPY t FROM STDIN} into a table sharded over several data nodes: the client's data is split into rows as it
  * arrives, each row's sharding values are read and routed as an INSERT of the same row would be, and the row's bytes,
  * unchanged, go to the COPY of its node's actual table, which carries the client's own options. The frontend drives
- * it as it drives a backend's {@link CopyIn}: CopyInResponse from {@link #getFormat()} and {@link #getFieldCount()},
+ * it as it drives a backend's {@link CopyStream.In}: CopyInResponse from {@link #getFormat()} and {@link #getFieldCount()},
  * {@link #writeToCopy} per CopyData message (a message may end anywhere in a row), {@link #endCopy()} on CopyDone,
  * {@link #cancelCopy()} on CopyFail.
  *
@@ -64,7 +58,7 @@ import org.postgresql.util.PSQLState;
  * @see <a href="https://www.postgresql.org/docs/current/sql-copy.html">COPY</a>
  * @see <a href="https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-COPY">55.2.6. COPY Operations</a>
  */
-public final class ShardedCopyIn implements CopyIn {
+public final class ShardedCopyIn implements CopyStream.In {
 
     private static final RouteEngine ROUTER = new RouteEngine();
 
@@ -85,7 +79,7 @@ public final class ShardedCopyIn implements CopyIn {
     private final int[] nodeDataSource;
     private final CopyConnections connections;
     private final BackendConnection[] connectionOf;
-    private final CopyIn[] openCopy;
+    private final CopyStream.In[] openCopy;
     private final int[] openNode;
     private final byte[][] buffers;
     private final int[] lengths;
@@ -104,7 +98,7 @@ public final class ShardedCopyIn implements CopyIn {
     private boolean succeeded;
 
     private ShardedCopyIn(String table, ShardingTable rule, String[] nodeSql, int[] nodeDataSource, int dataSourceCount,
-                          CopyConnections connections, BackendConnection first, CopyIn firstCopy, CopyOptions options,
+                          CopyConnections connections, BackendConnection first, CopyStream.In firstCopy, CopyOptions options,
                           CopyFieldReader reader) {
         this.table = table;
         this.rule = rule;
@@ -113,7 +107,7 @@ public final class ShardedCopyIn implements CopyIn {
         this.nodeDataSource = nodeDataSource;
         this.connections = connections;
         this.connectionOf = new BackendConnection[dataSourceCount];
-        this.openCopy = new CopyIn[dataSourceCount];
+        this.openCopy = new CopyStream.In[dataSourceCount];
         this.openNode = new int[dataSourceCount];
         Arrays.fill(openNode, -1);
         connectionOf[nodeDataSource[0]] = first;
@@ -149,7 +143,7 @@ public final class ShardedCopyIn implements CopyIn {
     /**
      * Starts a sharded COPY: routes and rewrites the statement (one COPY per data node, the client's options kept),
      * reads the table's columns from the first node's shard when the statement lists none, and starts the first
-     * node's COPY. The caller then drives the result as a {@link CopyIn}, and afterwards commits the session's
+     * node's COPY. The caller then drives the result as a {@link CopyStream.In}, and afterwards commits the session's
      * transaction if {@link #succeeded()}, or rolls it back.
      *
      * @param plan        a statement for which {@link #handles} is true
@@ -215,7 +209,7 @@ public final class ShardedCopyIn implements CopyIn {
             }
             reader = new CopyFieldReader(options, positions, forceNull, forceNotNull);
         }
-        CopyIn firstCopy = start(first, nodeSql[0]);
+        CopyStream.In firstCopy = start(first, nodeSql[0]);
         if (problem == null && firstCopy.getFormat() != 0) {
             problem = binary(table);
         }
@@ -232,7 +226,7 @@ public final class ShardedCopyIn implements CopyIn {
         return succeeded;
     }
 
-    // ------------------------------------------------------------------ CopyIn
+    // ------------------------------------------------------------------ CopyStream.In
 
     @Override
     public int getFieldCount() {
@@ -250,7 +244,8 @@ public final class ShardedCopyIn implements CopyIn {
         return fieldFormats[field];
     }
 
-    @Override
+
+    /** Whether the COPY still takes data (it ended, succeeded or not, otherwise). */
     public boolean isActive() {
         return active;
     }
@@ -269,36 +264,7 @@ public final class ShardedCopyIn implements CopyIn {
         }
     }
 
-    @Override
-    public void writeToCopy(ByteStreamWriter from) throws SQLException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(Math.max(0, from.getLength()));
-        try {
-            from.writeTo(() -> bytes);
-        } catch (IOException e) {
-            throw new PSQLException("could not read the COPY data to write: " + e.getMessage(), PSQLState.IO_ERROR, e);
-        }
-        byte[] data = bytes.toByteArray();
-        writeToCopy(data, 0, data.length);
-    }
 
-    /** Sends the buffered rows of the nodes whose COPY is open, and flushes those connections. */
-    @Override
-    public void flushCopy() throws SQLException {
-        checkActive();
-        if (failure != null) {
-            return;
-        }
-        try {
-            for (int dataSource = 0; dataSource < openCopy.length; dataSource++) {
-                if (openCopy[dataSource] != null) {
-                    flush(openNode[dataSource]);
-                    openCopy[dataSource].flushCopy();
-                }
-            }
-        } catch (SQLException e) {
-            fail(e);
-        }
-    }
 
     /**
      * The data is complete (CopyDone): sends the last rows, ends every shard COPY and answers the number of rows
@@ -373,7 +339,7 @@ public final class ShardedCopyIn implements CopyIn {
         public void header(byte[] buffer, int start, int end) throws SQLException {
             header = Arrays.copyOfRange(buffer, start, end);
             hasHeader = true;
-            for (CopyIn each : openCopy) {
+            for (CopyStream.In each : openCopy) {
                 if (each != null) {
                     each.writeToCopy(header, 0, header.length);
                 }
@@ -459,7 +425,7 @@ public final class ShardedCopyIn implements CopyIn {
     }
 
     /** The COPY of {@code node}, started if needed, after ending another node's COPY on the same data source. */
-    private CopyIn nodeCopy(int node) throws SQLException {
+    private CopyStream.In nodeCopy(int node) throws SQLException {
         int dataSource = nodeDataSource[node];
         if (openNode[dataSource] == node) {
             return openCopy[dataSource];
@@ -479,7 +445,7 @@ public final class ShardedCopyIn implements CopyIn {
             connection = connection(connections, dataSource);
             connectionOf[dataSource] = connection;
         }
-        CopyIn result = start(connection, nodeSql[node]);
+        CopyStream.In result = start(connection, nodeSql[node]);
         openCopy[dataSource] = result;
         openNode[dataSource] = node;
         if (hasHeader) {
@@ -489,7 +455,7 @@ public final class ShardedCopyIn implements CopyIn {
     }
 
     private void endOpen(int dataSource) throws SQLException {
-        CopyIn copy = openCopy[dataSource];
+        CopyStream.In copy = openCopy[dataSource];
         openCopy[dataSource] = null;
         openNode[dataSource] = -1;
         rows += copy.endCopy();
@@ -501,7 +467,7 @@ public final class ShardedCopyIn implements CopyIn {
             failure = e;
         }
         for (int dataSource = 0; dataSource < openCopy.length; dataSource++) {
-            CopyIn copy = openCopy[dataSource];
+            CopyStream.In copy = openCopy[dataSource];
             if (copy != null) {
                 openCopy[dataSource] = null;
                 openNode[dataSource] = -1;
@@ -520,7 +486,7 @@ public final class ShardedCopyIn implements CopyIn {
 
     private void checkActive() throws SQLException {
         if (!active) {
-            throw new PSQLException("the sharded COPY of " + table + " has ended", PSQLState.OBJECT_NOT_IN_STATE);
+            throw CopyErrors.error("55000", "the sharded COPY of " + table + " has ended");
         }
     }
 
@@ -543,20 +509,18 @@ public final class ShardedCopyIn implements CopyIn {
         }
     }
 
-    private static CopyIn start(BackendConnection connection, String sql) throws SQLException {
-        CopyOperation operation = connection.startCopy(sql);
-        if (operation instanceof CopyIn result) {
+    private static CopyStream.In start(BackendConnection connection, String sql) throws SQLException {
+        CopyStream operation = connection.startCopy(sql);
+        if (operation instanceof CopyStream.In result) {
             return result;
         }
         cancel(operation);
         throw CopyErrors.error("XX000", "the shard did not start COPY FROM STDIN for: " + sql);
     }
 
-    private static void cancel(CopyOperation operation) {
+    private static void cancel(CopyStream operation) {
         try {
-            if (operation.isActive()) {
-                operation.cancelCopy();
-            }
+            operation.cancelCopy();
         } catch (SQLException ignored) {
             // The shard answers a cancelled COPY with an error; the transaction is rolled back anyway.
         }

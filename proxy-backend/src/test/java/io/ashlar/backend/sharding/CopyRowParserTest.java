@@ -7,7 +7,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.postgresql.util.PSQLException;
+import io.ashlar.backend.execute.BackendError;
 
 /**
  * Lines of COPY data as PostgreSQL's {@code CopyReadLineText} finds them. Every case is also fed in two messages split
@@ -66,8 +66,8 @@ class CopyRowParserTest {
             parser.finish();
             out.append("end");
         } catch (SQLException e) {
-            out.append("error ").append(e.getSQLState()).append(' ').append(((PSQLException) e).getServerErrorMessage().getMessage())
-                    .append(" (").append(((PSQLException) e).getServerErrorMessage().getWhere()).append(')');
+            out.append("error ").append(e.getSQLState()).append(' ').append(((BackendError) e).fields().message())
+                    .append(" (").append(((BackendError) e).fields().field('W')).append(')');
         }
         return out.toString();
     }

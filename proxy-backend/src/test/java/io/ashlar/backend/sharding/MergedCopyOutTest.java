@@ -33,7 +33,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyOut;
-import org.postgresql.util.PSQLException;
+import io.ashlar.backend.execute.BackendError;
 
 /**
  * {@link MergedCopyOut} against PostgreSQL's own COPY TO: each case runs {@code COPY ... TO STDOUT} directly on
@@ -197,9 +197,9 @@ class MergedCopyOutTest {
         MergedCopyOut copy = MergedCopyOut.open(sql, copyOf(sql), failing, "UTF8");
         assertArrayEquals("0\tplain\n".getBytes(StandardCharsets.UTF_8), copy.readFromCopy());
         assertArrayEquals("1\ttab\\there\n".getBytes(StandardCharsets.UTF_8), copy.readFromCopy());
-        PSQLException e = assertThrows(PSQLException.class, copy::readFromCopy);
+        BackendError e = assertThrows(BackendError.class, copy::readFromCopy);
         assertEquals("22012", e.getSQLState());
-        assertEquals("division by zero", e.getServerErrorMessage().getMessage());
+        assertEquals("division by zero", e.fields().message());
         assertFalse(copy.isActive());
         assertNull(copy.readFromCopy());
         assertEquals(2, copy.getHandledRowCount());

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.postgresql.util.PSQLException;
+import io.ashlar.backend.execute.BackendError;
 
 /**
  * A sharded COPY against real PostgreSQL shards, driven as the frontend drives it: t_order on ds_0 and ds_1, tables
@@ -217,23 +217,23 @@ class ShardedCopyInTest {
 
     @Test
     void unroutableRowFailsTheWholeCopy() throws SQLException {
-        PSQLException e = assertThrows(PSQLException.class,
+        BackendError e = assertThrows(BackendError.class,
                 () -> copy("COPY t_order (order_id, user_id) FROM STDIN", "1\t1\n2\t2\n3\t\\N\n4\t4\n", 5));
         assertEquals("0A000", e.getSQLState());
-        assertEquals("COPY t_order, line 3", e.getServerErrorMessage().getWhere());
-        assertTrue(e.getServerErrorMessage().getMessage().contains("NULL in sharding column user_id"), e.getMessage());
+        assertEquals("COPY t_order, line 3", e.fields().field('W'));
+        assertTrue(e.fields().message().contains("NULL in sharding column user_id"), e.getMessage());
         assertEquals(Map.of(), contents());
         // INLINE ds_${user_id % 2} names no data source for -1: like INSERT, 22023.
-        PSQLException negative = assertThrows(PSQLException.class,
+        BackendError negative = assertThrows(BackendError.class,
                 () -> copy("COPY t_order (order_id, user_id) FROM STDIN", "1\t1\n2\t-1\n", 64));
         assertEquals("22023", negative.getSQLState(), negative.getMessage());
-        assertEquals("COPY t_order, line 2", negative.getServerErrorMessage().getWhere());
+        assertEquals("COPY t_order, line 2", negative.fields().field('W'));
         assertEquals(Map.of(), contents());
         // MOD cannot place text: like INSERT, 0A000 (the strategies do not pick one node).
-        PSQLException text = assertThrows(PSQLException.class,
+        BackendError text = assertThrows(BackendError.class,
                 () -> copy("COPY t_order (order_id, user_id) FROM STDIN (FORMAT csv, HEADER)", "a,b\n1,1\nabc,2\n", 64));
         assertEquals("0A000", text.getSQLState(), text.getMessage());
-        assertEquals("COPY t_order, line 3", text.getServerErrorMessage().getWhere());
+        assertEquals("COPY t_order, line 3", text.fields().field('W'));
         assertEquals(Map.of(), contents());
     }
 
@@ -243,11 +243,11 @@ class ShardedCopyInTest {
         for (int i = 1; i <= 100; i++) {
             data.append(i).append('\t').append(i).append('\t').append(i == 77 ? "seventy" : i).append('\n');
         }
-        PSQLException e = assertThrows(PSQLException.class,
+        BackendError e = assertThrows(BackendError.class,
                 () -> copy("COPY t_order (order_id, user_id, amount) FROM STDIN", data.toString(), 100));
         assertEquals("22P02", e.getSQLState());
         assertEquals(Map.of(), contents());
-        PSQLException duplicate = assertThrows(PSQLException.class,
+        BackendError duplicate = assertThrows(BackendError.class,
                 () -> copy("COPY t_order (order_id, user_id) FROM STDIN", "1\t1\n2\t2\n1\t1\n", 100));
         assertEquals("23505", duplicate.getSQLState());
         assertEquals(Map.of(), contents());
@@ -255,10 +255,10 @@ class ShardedCopyInTest {
 
     @Test
     void shortRowIsReportedByTheShard() throws SQLException {
-        PSQLException e = assertThrows(PSQLException.class,
+        BackendError e = assertThrows(BackendError.class,
                 () -> copy("COPY t_order (order_id, user_id, note) FROM STDIN", "1\t1\tx\n2\n", 100));
         assertEquals("22P04", e.getSQLState());
-        assertTrue(e.getServerErrorMessage().getMessage().contains("missing data for column"), e.getMessage());
+        assertTrue(e.fields().message().contains("missing data for column"), e.getMessage());
         assertEquals(Map.of(), contents());
     }
 

@@ -196,11 +196,6 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         SessionSettings settings;
         Map<String, String> parameters = startup.parameters();
-        String defaultZone = database.defaultTimeZone();
-        if (!defaultZone.isEmpty() && !hasParameter(parameters, "TimeZone")) {
-            parameters = new java.util.LinkedHashMap<>(parameters);
-            parameters.put("TimeZone", defaultZone);
-        }
         String timeZone = parameterValue(parameters, "TimeZone");
         boolean relayed = relays(database, startup.dialect());
         try {

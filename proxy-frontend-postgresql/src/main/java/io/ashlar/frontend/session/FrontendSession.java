@@ -48,9 +48,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
-import org.postgresql.copy.CopyIn;
-import org.postgresql.copy.CopyOperation;
-import org.postgresql.copy.CopyOut;
+import io.ashlar.backend.execute.CopyStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -544,7 +542,7 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
     // ---------------------------------------------------------------- COPY
 
     private void copy(String sql) {
-        CopyOperation operation;
+        CopyStream operation;
         try {
             operation = backend.startCopy(sql);
         } catch (StatementFailure failure) {
@@ -552,9 +550,9 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
             return;
         }
         try {
-            if (operation instanceof CopyIn in) {
+            if (operation instanceof CopyStream.In in) {
                 copyIn(in);
-            } else if (operation instanceof CopyOut copyOut) {
+            } else if (operation instanceof CopyStream.Out copyOut) {
                 copyOut(copyOut);
             } else {
                 operation.cancelCopy();
@@ -567,7 +565,7 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
         }
     }
 
-    private static short[] fieldFormats(CopyOperation operation) {
+    private static short[] fieldFormats(CopyStream operation) {
         short[] result = new short[operation.getFieldCount()];
         for (int i = 0; i < result.length; i++) {
             result[i] = (short) operation.getFieldFormat(i);
@@ -575,7 +573,7 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
         return result;
     }
 
-    private void copyIn(CopyIn in) throws SQLException {
+    private void copyIn(CopyStream.In in) throws SQLException {
         out.write(new CopyInResponse((byte) in.getFormat(), fieldFormats(in)));
         out.flush();
         while (true) {
@@ -605,7 +603,7 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
         }
     }
 
-    private static void cancelCopy(CopyOperation operation) {
+    private static void cancelCopy(CopyStream operation) {
         try {
             operation.cancelCopy();
         } catch (SQLException expected) {
@@ -613,7 +611,7 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
         }
     }
 
-    private void copyOut(CopyOut copyOut) throws SQLException {
+    private void copyOut(CopyStream.Out copyOut) throws SQLException {
         out.write(new CopyOutResponse((byte) copyOut.getFormat(), fieldFormats(copyOut)));
         byte[] data;
         while ((data = copyOut.readFromCopy()) != null) {

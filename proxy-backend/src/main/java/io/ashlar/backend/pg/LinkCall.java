@@ -1,0 +1,120 @@
+package io.ashlar.backend.pg;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Carries a backend's answers from a {@link ServerLink}'s event loop to a session that waits for
+ * them in a plain method call: the loop copies each read's frames into one buffer and hands it
+ * over; the session's thread takes the buffers in order and reads the frames itself. An exchange
+ * ends after the number of ReadyForQuery messages it expects.
+ *
+ * <p>Back-pressure: past {@value #PAUSE_BYTES} bytes not yet taken, the link stops reading from
+ * the backend until the session has caught up.
+ */
+public final class LinkCall implements ServerLink.Receiver {
+
+    private static final long PAUSE_BYTES = 4L << 20;
+
+    private final ConcurrentLinkedQueue<ByteBuf> batches = new ConcurrentLinkedQueue<>();
+    private final AtomicLong queued = new AtomicLong();
+    private ByteBuf pending;
+    private int readiesLeft;
+    private volatile boolean finished = true;
+    private volatile String closedReason;
+    private volatile Thread waiter;
+    private volatile boolean paused;
+    private ServerLink link;
+
+    /** Before the request goes out: the exchange ends at this many ReadyForQuery messages. */
+    public void expect(ServerLink link, int readies) {
+        this.link = link;
+        this.readiesLeft = readies;
+        this.finished = false;
+    }
+
+    // ------------------------------------------------------------------ the link's event loop
+
+    @Override
+    public void message(ServerLink from, byte type, ByteBuf buf, int start, int length) {
+        ByteBuf out = pending;
+        if (out == null) {
+            out = Unpooled.buffer(Math.max(256, length));
+            pending = out;
+        }
+        out.writeBytes(buf, start, length);
+        if (type == 'Z' && --readiesLeft == 0) {
+            handOver(true);
+        }
+    }
+
+    @Override
+    public void readComplete(ServerLink from) {
+        handOver(false);
+    }
+
+    @Override
+    public void closed(ServerLink from, String reason) {
+        closedReason = reason;
+        handOver(true);
+    }
+
+    private void handOver(boolean end) {
+        ByteBuf out = pending;
+        if (out != null) {
+            pending = null;
+            batches.add(out);
+            if (queued.addAndGet(out.readableBytes()) > PAUSE_BYTES && !paused) {
+                paused = true;
+                link.autoRead(false);
+            }
+        }
+        if (end) {
+            finished = true;
+        }
+        Thread thread = waiter;
+        if (thread != null && (out != null || end)) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    // ------------------------------------------------------------------ the session's thread
+
+    /**
+     * The next buffer of frames, waiting for it; null once the exchange has ended and every
+     * buffer was taken.
+     */
+    public ByteBuf take() {
+        while (true) {
+            ByteBuf result = batches.poll();
+            if (result != null) {
+                if (queued.addAndGet(-result.readableBytes()) < PAUSE_BYTES / 2 && paused) {
+                    paused = false;
+                    link.autoRead(true);
+                }
+                return result;
+            }
+            if (finished) {
+                result = batches.poll();
+                if (result == null) {
+                    return null;
+                }
+                queued.addAndGet(-result.readableBytes());
+                return result;
+            }
+            waiter = Thread.currentThread();
+            if (batches.isEmpty() && !finished) {
+                LockSupport.park(this);
+            }
+            waiter = null;
+        }
+    }
+
+    /** Why the connection ended, or null while it is open. */
+    public String closedReason() {
+        return closedReason;
+    }
+}
