@@ -228,6 +228,90 @@ public final class BackendConnection {
     }
 
     /**
+     * One statement of a round trip to this connection.
+     *
+     * @param sql its text
+     * @param parameters its parameters, as the client bound them
+     * @param simple whether it goes as a simple query (it then takes no parameters)
+     */
+    public record Statement(String sql, ParameterValues parameters, boolean simple) {
+    }
+
+    /** What {@link #send} wrote, for {@link #receive} to read back. */
+    public record Sent(ServerLink.PreparedKey[] keys, boolean begin) {
+    }
+
+    /**
+     * Sends several statements in one write (each with its own Sync, or as its own simple query),
+     * a BEGIN first when asked, without waiting: the data sources of one statement work at the
+     * same time, and the session reads each one's answers with {@link #receive} afterwards.
+     */
+    public Sent send(Statement[] statements, boolean begin) throws SQLException {
+        ByteBuf out = Unpooled.buffer(256);
+        int readies = begin ? beginFirst(out) : 0;
+        ServerLink.PreparedKey[] keys = new ServerLink.PreparedKey[statements.length];
+        for (int i = 0; i < statements.length; i++) {
+            Statement each = statements[i];
+            if (each.simple()) {
+                write(out, new Query(each.sql()));
+            } else {
+                ServerLink.PreparedKey key = new ServerLink.PreparedKey(each.sql(), each.parameters().types());
+                keys[i] = key;
+                String name = prepareName(out, key);
+                write(out, new Bind("", name, each.parameters().formats(), each.parameters().values(), TEXT));
+                write(out, new Describe((byte) 'P', ""));
+                write(out, new Execute("", 0));
+                write(out, Sync.INSTANCE);
+            }
+            readies++;
+        }
+        exchange(out, readies);
+        return new Sent(keys, begin);
+    }
+
+    /** Reads the answers of what {@link #send} sent, statement by statement, into their replies. */
+    public void receive(Sent sent, BackendReplies[] replies) throws SQLException {
+        boolean skipping = sent.begin();
+        int statement = 0;
+        for (byte type = nextFrame(); type != 0; type = nextFrame()) {
+            if (skipping) {
+                if (type == 'Z') {
+                    skipping = false;
+                } else if (type == 'E') {
+                    replies[0].handleError(error());
+                }
+                skipFrame();
+                continue;
+            }
+            BackendReplies current = replies[Math.min(statement, replies.length - 1)];
+            switch (type) {
+                case 'T' -> current.columns(BackendFrames.columns(batch, position));
+                case 'D' -> current.row(view.of(BackendFrames.row(batch, position)));
+                case 'C' -> {
+                    String tag = BackendFrames.tag(batch, position, frameLength());
+                    if (tag.equals("DISCARD ALL") || tag.equals("DEALLOCATE ALL")) {
+                        link.forgetAllPrepared();
+                    }
+                    current.complete(tag);
+                }
+                case 'I' -> current.empty();
+                case 'N' -> current.notice(notice());
+                case 'E' -> {
+                    if (statement < sent.keys().length && sent.keys()[statement] != null) {
+                        link.forget(sent.keys()[statement]);
+                    }
+                    current.handleError(error());
+                }
+                case 'A' -> notification();
+                case 'Z' -> statement++;
+                default -> { }
+            }
+            skipFrame();
+        }
+        checkEncoding();
+    }
+
+    /**
      * Runs a query string with the simple query protocol, exactly as the client sent it (several
      * statements run as PostgreSQL runs them); with {@code begin}, a {@code BEGIN} goes first.
      */

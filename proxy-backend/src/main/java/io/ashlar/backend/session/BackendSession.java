@@ -19,9 +19,13 @@ import io.ashlar.backend.execute.CopyStream;
 public sealed interface BackendSession extends AutoCloseable permits PassthroughSession, ShardedSession {
 
     /** Opens the right kind of session for the database. */
-    static BackendSession open(LogicalDatabase database, SessionSettings startupSettings) {
-        return database.rules().isEmpty() ? new PassthroughSession(database, startupSettings)
-                : new ShardedSession(database, startupSettings);
+    /**
+     * @param loop the event loop of the client's connection: the session's backend connections live
+     *        there too (its statements then run on that loop's thread, see the frontend's LoopThreads)
+     */
+    static BackendSession open(LogicalDatabase database, SessionSettings startupSettings, io.netty.channel.EventLoop loop) {
+        return database.rules().isEmpty() ? new PassthroughSession(database, startupSettings, loop)
+                : new ShardedSession(database, startupSettings, loop);
     }
 
     /** Runs a simple-protocol query string (one statement or several), streaming results to the sink. */

@@ -34,6 +34,7 @@ public final class PassthroughSession implements BackendSession {
     private final LogicalDatabase database;
     private final BackendDataSource dataSource;
     private final SettingsTracker settings;
+    private final io.netty.channel.EventLoop loop;
     private boolean implicitTransaction;
     private BackendConnection pinned;
     private volatile BackendConnection running;
@@ -46,6 +47,14 @@ public final class PassthroughSession implements BackendSession {
      *        backend connection the session uses
      */
     public PassthroughSession(LogicalDatabase database, SessionSettings startupSettings) {
+        this(database, startupSettings, null);
+    }
+
+    /**
+     * @param loop the event loop whose connections the session borrows; null for any of the proxy's
+     */
+    PassthroughSession(LogicalDatabase database, SessionSettings startupSettings, io.netty.channel.EventLoop loop) {
+        this.loop = loop;
         this.database = database;
         this.dataSource = database.defaultDataSource();
         this.settings = new SettingsTracker(startupSettings);
@@ -277,7 +286,7 @@ public final class PassthroughSession implements BackendSession {
             return connection;
         }
         try {
-            connection = dataSource.borrow();
+            connection = loop != null ? dataSource.borrow(loop) : dataSource.borrow();
         } catch (SQLException e) {
             throw new StatementFailure(ErrorFields.error("08006", "could not get a connection to data source "
                     + dataSource.name() + ": " + e.getMessage()), e);

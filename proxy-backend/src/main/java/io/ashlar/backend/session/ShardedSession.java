@@ -66,6 +66,8 @@ public final class ShardedSession implements BackendSession {
     private final List<String> transactionSettings = new ArrayList<>();
     private final Map<String, SqlPrepared> sqlPrepared = new HashMap<>();
     private final SettingsTracker settings;
+    /** The client's event loop: the session's backend connections are borrowed there. */
+    private final io.netty.channel.EventLoop loop;
     private boolean explicit;
     /** Whether the statement running now came in a simple query (its units then go to the backends as simple queries). */
     private boolean simpleQuery;
@@ -79,7 +81,8 @@ public final class ShardedSession implements BackendSession {
     private boolean copyOpenedTransaction;
     private boolean closed;
 
-    ShardedSession(LogicalDatabase database, SessionSettings startupSettings) {
+    ShardedSession(LogicalDatabase database, SessionSettings startupSettings, io.netty.channel.EventLoop loop) {
+        this.loop = loop;
         this.database = database;
         this.settings = new SettingsTracker(startupSettings);
         int n = database.dataSources().size();
@@ -907,7 +910,7 @@ public final class ShardedSession implements BackendSession {
         }
         BackendDataSource dataSource = database.dataSources().get(index);
         try {
-            connection = dataSource.borrow();
+            connection = dataSource.borrow(loop);
         } catch (SQLException e) {
             throw new StatementFailure(ErrorFields.error("08006", "could not get a connection to data source "
                     + dataSource.name() + ": " + e.getMessage()), e);

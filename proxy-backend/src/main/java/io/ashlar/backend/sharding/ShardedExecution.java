@@ -284,13 +284,75 @@ public final class ShardedExecution {
         this.shortestFloats = shortestFloats;
         List<RewrittenUnit> units = rewrite.units();
         BufferedResult[] results = new BufferedResult[units.size()];
-        onEachDataSource(dataSources.length, group -> runGroup(group, connections[group], begin[group], results));
+        // Every data source gets its units in one write before any answer is read: the data
+        // sources work at the same time, on the session's thread alone.
+        List<List<Integer>> groups = new ArrayList<>(dataSources.length);
+        BackendConnection.Sent[] sent = new BackendConnection.Sent[dataSources.length];
+        for (int g = 0; g < dataSources.length; g++) {
+            List<Integer> indexes = new ArrayList<>(2);
+            for (int i = 0; i < units.size(); i++) {
+                if (unitDataSource[i] == dataSources[g]) {
+                    indexes.add(i);
+                    results[i] = new BufferedResult();
+                }
+            }
+            groups.add(indexes);
+            BackendConnection.Statement[] statements = new BackendConnection.Statement[indexes.size()];
+            for (int k = 0; k < statements.length; k++) {
+                statements[k] = statement(units.get(indexes.get(k)));
+            }
+            try {
+                sent[g] = connections[g].send(statements, begin[g]);
+            } catch (SQLException e) {
+                results[indexes.get(0)].handleError(e);
+            }
+        }
+        for (int g = 0; g < dataSources.length; g++) {
+            List<Integer> indexes = groups.get(g);
+            BufferedResult[] replies = new BufferedResult[indexes.size()];
+            for (int k = 0; k < replies.length; k++) {
+                replies[k] = results[indexes.get(k)];
+            }
+            if (sent[g] == null) {
+                continue;
+            }
+            try {
+                connections[g].receive(sent[g], replies);
+            } catch (SQLException e) {
+                replies[replies.length - 1].handleError(e);
+            }
+            if (!begin[g] && connections[g].status() == 'I') {
+                for (int k = 0; k < replies.length; k++) {
+                    if (isStalePlan(replies[k].error())) {
+                        // Prepared before DDL changed its result: runs again (and is prepared again).
+                        BufferedResult again = new BufferedResult();
+                        BackendConnection.Statement each = statement(units.get(indexes.get(k)));
+                        try {
+                            connections[g].execute(each.sql(), each.parameters(), again, false);
+                        } catch (SQLException e) {
+                            again.handleError(e);
+                        }
+                        results[indexes.get(k)] = again;
+                    }
+                }
+            }
+        }
         for (BufferedResult result : results) {
             if (result.error() != null) {
                 throw new StatementFailure(ErrorFields.from(result.error()), result.error());
             }
         }
         return combine(results);
+    }
+
+    private BackendConnection.Statement statement(RewrittenUnit unit) {
+        ParameterValues values = unitParameters(unit);
+        return new BackendConnection.Statement(unit.sql(), values, simpleProtocol && values.values().length == 0);
+    }
+
+    private static boolean isStalePlan(SQLException error) {
+        return error instanceof io.ashlar.backend.execute.BackendError backend && backend.fields().sqlState().equals("0A000")
+                && backend.fields().message().startsWith("cached plan must not change result type");
     }
 
     /**
@@ -311,44 +373,6 @@ public final class ShardedExecution {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new StatementFailure(ErrorFields.error("57014", "canceling statement: the proxy is stopping"));
-            }
-        }
-    }
-
-    private void runGroup(int group, BackendConnection connection, boolean begin, BufferedResult[] results) {
-        int dataSource = dataSources[group];
-        List<RewrittenUnit> units = rewrite.units();
-        boolean first = true;
-        for (int i = 0; i < units.size(); i++) {
-            if (unitDataSource[i] != dataSource) {
-                continue;
-            }
-            BufferedResult result = new BufferedResult();
-            results[i] = result;
-            RewrittenUnit unit = units.get(i);
-            try {
-                ParameterValues values = unitParameters(unit);
-                if (simpleProtocol && values.values().length == 0) {
-                    connection.executeSimple(unit.sql(), result, first && begin);
-                } else {
-                    connection.execute(unit.sql(), values, result, first && begin);
-                }
-            } catch (SQLException e) {
-                result.handleError(e);
-            } catch (RuntimeException e) {
-                result.handleError(new SQLException("internal error running a shard's statement: " + e, "XX000", e));
-            }
-            first = false;
-            if (result.error() != null) {
-                // The rest of this data source's units would fail or run in a doomed transaction.
-                for (int j = i + 1; j < units.size(); j++) {
-                    if (unitDataSource[j] == dataSource) {
-                        BufferedResult skipped = new BufferedResult();
-                        skipped.handleError(result.error());
-                        results[j] = skipped;
-                    }
-                }
-                return;
             }
         }
     }

@@ -20,15 +20,15 @@ public final class FrontendContext implements AutoCloseable {
     private final int maxConnections;
     private final Thread watcher;
     /**
-     * Session threads are platform threads by default: pgjdbc blocks in socket reads, and on a
-     * virtual thread each of those goes through the JDK's poller and the carrier pool, which
-     * measured 1.4x slower on 2 cores (pgbench -S -M prepared, 8 clients). System property
-     * {@code ashlar.sessionThreads=virtual} selects virtual threads.
+     * How sessions that run their statements as plain method calls (sharded databases, openGauss
+     * clients) get a thread: by default a virtual thread on their client's event loop
+     * ({@link LoopThreads}); {@code -Dashlar.sessionThreads=platform} gives each a platform thread
+     * that drives its own connection's I/O (the design before the native data path).
      */
-    private final ThreadFactory sessionThreads = "virtual".equals(System.getProperty("ashlar.sessionThreads"))
-            ? Thread.ofVirtual().name("ashlar-session").factory()
-            : Thread.ofPlatform().daemon().name("ashlar-session").factory();
-    private final boolean sessionOwnsIo = !"virtual".equals(System.getProperty("ashlar.sessionThreads"));
+    private final boolean platformThreads = "platform".equals(System.getProperty("ashlar.sessionThreads"));
+    private final ThreadFactory platformSessionThreads = Thread.ofPlatform().daemon().name("ashlar-session").factory();
+    private final LoopThreads loopThreads = new LoopThreads();
+    private final boolean sessionOwnsIo = platformThreads;
     private final Map<Integer, Registered> sessions = new ConcurrentHashMap<>();
     private final AtomicInteger nextProcessId = new AtomicInteger(ThreadLocalRandom.current().nextInt(1000, 100_000));
     private final AtomicInteger connections = new AtomicInteger();
@@ -84,8 +84,9 @@ public final class FrontendContext implements AutoCloseable {
         this.databases = Map.copyOf(newDatabases);
     }
 
-    ThreadFactory sessionThreads() {
-        return sessionThreads;
+    /** The threads of sessions whose clients are on {@code loop}. */
+    ThreadFactory sessionThreads(io.netty.channel.EventLoop loop) {
+        return platformThreads ? platformSessionThreads : loopThreads.on(loop);
     }
 
     /**

@@ -213,8 +213,8 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
                     () -> context.unregister(processId));
             context.register(processId, relay, secretKey);
         } else {
-            backend = BackendSession.open(database, settings);
-            session = new FrontendSession(ctx.channel(), backend, context.sessionThreads(), processId,
+            backend = BackendSession.open(database, settings, ctx.channel().eventLoop());
+            session = new FrontendSession(ctx.channel(), backend, context.sessionThreads(ctx.channel().eventLoop()), processId,
                     () -> context.unregister(processId), startup.dialect());
             context.register(processId, session, secretKey);
         }
