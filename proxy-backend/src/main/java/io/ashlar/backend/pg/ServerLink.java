@@ -190,7 +190,10 @@ public final class ServerLink extends ByteToMessageDecoder {
         if (current != null && state == State.READY) {
             current.readComplete(this);
         }
-        super.channelReadComplete(ctx);
+        // Not ByteToMessageDecoder's own: having passed on no message, it would read again with
+        // auto-read off, and a client that stopped reading would let the backend's rows pile up here.
+        discardSomeReadBytes();
+        ctx.fireChannelReadComplete();
     }
 
     private void startup(byte type, ByteBuf in, int body, int end) {

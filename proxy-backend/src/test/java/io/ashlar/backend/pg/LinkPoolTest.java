@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -174,6 +175,48 @@ final class LinkPoolTest {
             ServerLink second = borrow(pool.on(other == loop ? group.next() : other));
             assertNotSame(first, second);
             assertEquals(1, pool.size());
+        }
+    }
+
+    @Test
+    void aLinkThatStopsReadingLeavesTheRowsOnTheBackend() throws Exception {
+        // A client that stops reading turns the link's reading off: the backend's rows must wait
+        // in the backend's socket, not pile up in the proxy's memory.
+        try (LinkPool pool = new LinkPool(config("postgres", "", 2, 10_000))) {
+            ServerLink link = borrow(pool.on(group.next()));
+            AtomicLong received = new AtomicLong();
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            link.eventLoop().execute(() -> {
+                link.receiver(new ServerLink.Receiver() {
+                    @Override
+                    public void message(ServerLink l, byte type, ByteBuf buf, int start, int length) {
+                        if (received.getAndAdd(length) == 0) {
+                            l.autoRead(false);
+                        }
+                        if (type == 'Z') {
+                            done.complete(null);
+                        }
+                    }
+
+                    @Override
+                    public void readComplete(ServerLink l) {
+                    }
+
+                    @Override
+                    public void closed(ServerLink l, String reason) {
+                        done.completeExceptionally(new IllegalStateException(reason));
+                    }
+                });
+                // About 200 MB of rows.
+                link.write(new Query("SELECT repeat('x', 200) FROM generate_series(1, 1000000)"));
+                link.flush();
+            });
+            Thread.sleep(2000);
+            long whileStopped = received.get();
+            assertTrue(whileStopped < 16L << 20, () -> "read " + whileStopped + " bytes with reading off");
+            link.eventLoop().execute(() -> link.autoRead(true));
+            done.get(60, TimeUnit.SECONDS);
+            assertTrue(received.get() > 200_000_000L, () -> "read " + received.get() + " bytes in all");
         }
     }
 
