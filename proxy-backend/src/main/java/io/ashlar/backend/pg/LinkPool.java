@@ -13,6 +13,7 @@ import java.util.Iterator;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -26,10 +27,14 @@ import java.util.function.Consumer;
  */
 public final class LinkPool implements AutoCloseable {
 
+    /** How long a loop keeps an idle connection that another loop's waiting session could use. */
+    private static final long SPARE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
     private final DataSourceConfig config;
     private final ConnectSpec spec;
     private final Class<? extends Channel> channelClass;
     private final AtomicInteger total = new AtomicInteger();
+    private final AtomicLong opened = new AtomicLong();
     private final ConcurrentHashMap<EventLoop, LoopPool> loops = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
@@ -50,6 +55,11 @@ public final class LinkPool implements AutoCloseable {
 
     public String name() {
         return config.name();
+    }
+
+    /** Connections opened since the pool was made (each one a backend process). */
+    public long opened() {
+        return opened.get();
     }
 
     /** Connections open now, idle or lent, over every loop. */
@@ -88,6 +98,9 @@ public final class LinkPool implements AutoCloseable {
         private final ArrayDeque<ServerLink> idle = new ArrayDeque<>();
         private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
         private ScheduledFuture<?> sweeper;
+        /** Connections of this loop: lent, idle or logging in. */
+        private int held;
+        private boolean giveUpScheduled;
 
         private LoopPool(EventLoop loop) {
             this.loop = loop;
@@ -161,8 +174,8 @@ public final class LinkPool implements AutoCloseable {
                 waiter.borrower.acquired(link);
                 return;
             }
-            if (othersWait()) {
-                // A session of another loop waits and this loop has nobody: make room there.
+            if (othersWait() && held > fairShare()) {
+                // A session of another loop waits, this loop has nobody and more than its share: make room there.
                 discard(link);
                 return;
             }
@@ -171,11 +184,21 @@ public final class LinkPool implements AutoCloseable {
             scheduleSweep();
         }
 
+        /**
+         * The connections a loop keeps while other loops wait: maxPoolSize shared evenly. A busy
+         * loop that holds no more than that is not asked to close connections it will need again
+         * within microseconds (closing one and logging in another costs a backend process).
+         */
+        private int fairShare() {
+            int loopCount = loops.size();
+            return (config.maxPoolSize() + loopCount - 1) / loopCount;
+        }
+
         /** Closes a connection for good (broken, or its state unknown) and lets a waiter have a new one. */
         public void discard(ServerLink link) {
             link.receiver(null);
             link.close("discarded by the pool");
-            total.decrementAndGet();
+            unreserve();
             Waiter waiter = waiters.peekFirst();
             if (waiter != null && reserve()) {
                 waiters.pollFirst();
@@ -218,10 +241,26 @@ public final class LinkPool implements AutoCloseable {
             }
         }
 
+        /**
+         * Another loop waits: closes an idle connection of this one to make room there, at once if
+         * this loop holds more than its share, else once the connection sat idle for
+         * {@link #SPARE_NANOS} (this loop has not needed it meanwhile).
+         */
         private void giveUpIdle() {
-            ServerLink link = idle.pollLast();
-            if (link != null) {
+            ServerLink link = idle.peekLast();
+            if (link == null || !othersWait()) {
+                return;
+            }
+            long idleFor = System.nanoTime() - link.idleSinceNanos;
+            if (held > fairShare() || idleFor >= SPARE_NANOS) {
+                idle.pollLast();
                 discard(link);
+            } else if (!giveUpScheduled) {
+                giveUpScheduled = true;
+                loop.schedule(() -> {
+                    giveUpScheduled = false;
+                    giveUpIdle();
+                }, SPARE_NANOS - idleFor, TimeUnit.NANOSECONDS);
             }
         }
 
@@ -232,17 +271,24 @@ public final class LinkPool implements AutoCloseable {
                     return false;
                 }
                 if (total.compareAndSet(now, now + 1)) {
+                    held++;
                     return true;
                 }
             }
         }
 
+        private void unreserve() {
+            held--;
+            total.decrementAndGet();
+        }
+
         private void open(Borrower borrower) {
+            opened.incrementAndGet();
             ServerLink.connect(loop, channelClass, spec).addListener(connected -> {
                 if (connected.isSuccess()) {
                     borrower.acquired((ServerLink) connected.getNow());
                 } else {
-                    total.decrementAndGet();
+                    unreserve();
                     Throwable cause = connected.cause();
                     borrower.failed(ErrorFields.error("08006", "could not connect to data source " + config.name()
                             + " (" + spec.host() + ":" + spec.port() + "/" + spec.database() + "): "
@@ -278,7 +324,7 @@ public final class LinkPool implements AutoCloseable {
         private void closeIdle() {
             for (ServerLink link = idle.pollFirst(); link != null; link = idle.pollFirst()) {
                 link.close("the pool is closing");
-                total.decrementAndGet();
+                unreserve();
             }
             if (sweeper != null) {
                 sweeper.cancel(false);

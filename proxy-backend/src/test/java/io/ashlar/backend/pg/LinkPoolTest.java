@@ -24,6 +24,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
@@ -175,6 +177,42 @@ final class LinkPoolTest {
             ServerLink second = borrow(pool.on(other == loop ? group.next() : other));
             assertNotSame(first, second);
             assertEquals(1, pool.size());
+        }
+    }
+
+    @Test
+    void busyLoopsShareThePoolWithoutClosingConnections() throws Exception {
+        // Sessions on two loops, more of them than connections: each loop keeps its share, and
+        // none closes a connection to hand it to the other (that costs a backend process).
+        int maxPoolSize = 4;
+        try (LinkPool pool = new LinkPool(config("postgres", "", maxPoolSize, 20_000));
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            EventLoop first = group.next();
+            EventLoop second = group.next();
+            assertNotSame(first, second);
+            List<CompletableFuture<Integer>> sessions = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                LinkPool.LoopPool loopPool = pool.on(i % 2 == 0 ? first : second);
+                sessions.add(CompletableFuture.supplyAsync(() -> {
+                    int ran = 0;
+                    try {
+                        for (int round = 0; round < 100; round++) {
+                            ServerLink link = borrow(loopPool);
+                            query(link, "SELECT 1");
+                            release(loopPool, link);
+                            ran++;
+                        }
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                    return ran;
+                }, threads));
+            }
+            for (CompletableFuture<Integer> session : sessions) {
+                assertEquals(100, session.get(120, TimeUnit.SECONDS));
+            }
+            assertTrue(pool.size() <= maxPoolSize, () -> "open: " + pool.size());
+            assertTrue(pool.opened() <= 2L * maxPoolSize, () -> "opened " + pool.opened() + " connections for 800 borrows");
         }
     }
 
