@@ -95,7 +95,7 @@ log "seconds until the backend stopped running the query after a probe closed it
 median() { printf '%s\n' $1 | sort -n | awk '{ v[NR] = $1 } END { if (NR) printf "%.1f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 d1=$(first_row direct-1) d2=$(first_row direct-2) p1=$(first_row proxy-full) p2=$(first_row proxy-stalled)
 direct_ttfr=$(median "$direct_probes") proxy_ttfr=$(median "$proxy_probes")
-delay=$(awk -v a="$proxy_ttfr" -v b="$direct_ttfr" 'BEGIN { if (a == "" || b == "") print ""; else printf "%.1f\n", a - b }')
+delay=$(awk -v a="$proxy_ttfr" -v b="$direct_ttfr" 'BEGIN { if (a == "" || b == "") print ""; else printf "%+.1f\n", a - b }')
 
 verdict=PASS
 [ -z "$FAILED" ] || verdict=FAIL
@@ -103,5 +103,5 @@ verdict=PASS
 [ -n "$delay" ] && awk -v d="$delay" -v m="$MAX_FIRST_ROW_DELAY_MS" 'BEGIN { exit !(d <= m) }' || verdict=FAIL
 kill -0 "$ASHLAR_PID" 2>/dev/null || verdict=FAIL
 
-echo "stalled-reader: $verdict: $ROWS rows, stall $STALL_SECONDS s after $FIRST_ROWS rows: proxy VmRSS grew ${growth} MiB during the stalled read (limit $MAX_GROWTH_MIB MiB; $(mib "$rss_before") MiB before it, max $(mib "$rss_max"), $(mib "$rss_after") after; $(mib "$rss_start") MiB before any run); time to first row, medians of $TTFR_PROBES probes: direct ${direct_ttfr:-?} ms, through Ashlar ${proxy_ttfr:-?} ms: +${delay:-?} ms (limit $MAX_FIRST_ROW_DELAY_MS ms; probes direct${direct_probes:- -}, Ashlar${proxy_probes:- -}; in the full reads direct ${d1:-?}/${d2:-?} ms, Ashlar ${p1:-?} (full speed)/${p2:-?} (stalled) ms; backend busy after a probe closed: direct$direct_settle s, Ashlar$proxy_settle s); read time direct $(field direct-1 reading_s)/$(field direct-2 reading_s) s, through Ashlar $(field proxy-full reading_s) s (full speed), $(field proxy-stalled reading_s) s (stalled run, stall excluded)${FAILED:+; runs failed:$FAILED}; samples $OUT/rss.tsv"
+echo "stalled-reader: $verdict: $ROWS rows, stall $STALL_SECONDS s after $FIRST_ROWS rows: proxy VmRSS grew ${growth} MiB during the stalled read (limit $MAX_GROWTH_MIB MiB; $(mib "$rss_before") MiB before it, max $(mib "$rss_max"), $(mib "$rss_after") after; $(mib "$rss_start") MiB before any run); time to first row, medians of $TTFR_PROBES probes: direct ${direct_ttfr:-?} ms, through Ashlar ${proxy_ttfr:-?} ms: ${delay:-?} ms (limit $MAX_FIRST_ROW_DELAY_MS ms; probes direct${direct_probes:- -}, Ashlar${proxy_probes:- -}; in the full reads direct ${d1:-?}/${d2:-?} ms, Ashlar ${p1:-?} (full speed)/${p2:-?} (stalled) ms; backend busy after a probe closed: direct$direct_settle s, Ashlar$proxy_settle s); read time direct $(field direct-1 reading_s)/$(field direct-2 reading_s) s, through Ashlar $(field proxy-full reading_s) s (full speed), $(field proxy-stalled reading_s) s (stalled run, stall excluded)${FAILED:+; runs failed:$FAILED}; samples $OUT/rss.tsv"
 [ "$verdict" = PASS ]
