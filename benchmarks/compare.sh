@@ -19,12 +19,16 @@
 #     their stand-ins, warms every JVM proxy, and runs ROUNDS rounds, each round every client count
 #     on every target;
 #  4. prints a table per workload and client count (median TPS or tpmC, p50/p99 latency, ratio to
-#     direct PostgreSQL) and the issue's targets, into $OUT.txt and into docs/benchmarks.md
-#     between <!-- compare:begin --> and <!-- compare:end -->;
+#     direct PostgreSQL, and for every proxy target its CPU and context switches per transaction)
+#     and the targets of issues 6 and 12, into $OUT.txt and into docs/benchmarks.md between
+#     <!-- compare:begin --> and <!-- compare:end -->;
 #  5. stops everything it started, on any exit (Ctrl-C included).
 #
 # Targets (TARGETS, all on 127.0.0.1):
 #   direct       PostgreSQL 15                          $PG_PORT (27432)   postgres, db bench
+#   ashlar-pool  Ashlar, benchmarks/conf/pgbench-pool   27441             root/root, db bench: a plain pooler
+#                (no rules: the native, event-driven data path); ASHLAR_POOL_EXECUTOR_SIZE sets its
+#                proxy-frontend-executor-size (event loop threads; unset: the default, one per core)
 #   ashlar-1     Ashlar, benchmarks/conf/pgbench-1shard  27433             root/root, db sharding_db (pgbench), tpcc (TPC-C)
 #   ashlar-2     Ashlar, benchmarks/conf/pgbench-2shard  27434             root/root, same names, over bench_s0/bench_s1
 #   pgb-txn      pgbouncer 1.18, transaction pooling     27435             postgres, db bench
@@ -50,8 +54,20 @@
 # pgbench runs -c N -j min(N, THREADS); p50/p99 come from pgbench's per-transaction log
 # (-l --sampling-rate $LAT_SAMPLING), the whole client-side latency of each sampled transaction.
 #
+# Proxy cost per transaction (issue 12), for every target but direct, each pgbench run: the proxy's
+# process is the one listening on the target's port (ss -ltnp), checked against what started it
+# (Ashlar's java pid, pgbouncer's pid file, ShardingSphere's run.sh pid file). Around the run:
+#   CPU µs/txn  utime+stime of the whole process (/proc/PID/stat: every thread, exited ones too)
+#               over the run, divided by pgbench's "number of transactions actually processed";
+#   cs/txn      context switches, voluntary + involuntary, of every thread, over the same count:
+#               `perf stat -e context-switches -p PID` (counts threads that exit during the run);
+#               without perf (CS_METHOD=proc, or perf missing), the sum over /proc/PID/task/*/status
+#               (threads that exit before the run ends are lost: a lower bound for thread-per-session
+#               proxies). The window includes pgbench's connecting and disconnecting.
+# TPC-C tables leave these columns empty.
+#
 # Env (defaults):
-#   TARGETS="direct ashlar-1 ashlar-2 pgb-txn pgb-session ss-1"
+#   TARGETS="direct ashlar-pool ashlar-1 ashlar-2 pgb-txn pgb-session ss-1"
 #   WORKLOADS="select-prepared select-simple tpcb-prepared tpcc"
 #   CLIENTS="1 8 32" ROUNDS=3 DURATION=20 (s) THREADS=2 SCALE=10 LAT_SAMPLING=0.1
 #   WARMUP=60 (s: each JVM proxy, before its first pgbench round and before its first TPC-C round)
@@ -60,19 +76,26 @@
 #   TPCC_LOADERS=2 (loader workers)
 #   BUILD=auto (build what is missing or stale) | never (use what is there, start Ashlar's jar
 #                without bin/ashlar's rebuild check)
-#   PEERS=<repo>/../shared/peers  PG_BIN=/usr/lib/postgresql/15/bin  SS_JAVA=java (a Java 17)
+#   PEERS=<repo>/../shared/peers (from a git worktree: beside the main checkout)  PG_BIN=/usr/lib/postgresql/15/bin  SS_JAVA=java (a Java 17)
 #   RUN_DIR=/tmp/compare-run (PostgreSQL's data, wiped at start and, unless KEEP_PG=1, at exit)
 #   OUT=/tmp/results/compare-<timestamp> ($OUT.txt: the report; $OUT/: raw.tsv and every log)
 #   DOC=<repo>/docs/benchmarks.md (DOC= to leave it alone)
+#   CS_METHOD=auto (perf if it counts here, else proc) | perf | proc
+#   ASHLAR_POOL_EXECUTOR_SIZE= (ashlar-pool's proxy-frontend-executor-size; unset: server default)
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-PEERS=$(cd "${PEERS:-$REPO/../shared/peers}" && pwd)
+if [ -z "${PEERS:-}" ]; then
+    # beside the checkout; from a git worktree, beside the main checkout
+    PEERS=$REPO/../shared/peers
+    [ -d "$PEERS" ] || PEERS=$(cd "$(git -C "$REPO" rev-parse --path-format=absolute --git-common-dir 2>/dev/null || echo .)/../.." 2>/dev/null && pwd)/shared/peers
+fi
+PEERS=$(cd "$PEERS" && pwd)
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 SS_HOME=$PEERS/shardingsphere-proxy-5.1.0
 SS_JAVA=${SS_JAVA:-java}
 
-TARGETS=${TARGETS:-direct ashlar-1 ashlar-2 pgb-txn pgb-session ss-1}
+TARGETS=${TARGETS:-direct ashlar-pool ashlar-1 ashlar-2 pgb-txn pgb-session ss-1}
 WORKLOADS=${WORKLOADS:-select-prepared select-simple tpcb-prepared tpcc}
 CLIENTS=${CLIENTS:-1 8 32}
 ROUNDS=${ROUNDS:-3} DURATION=${DURATION:-20} THREADS=${THREADS:-2} SCALE=${SCALE:-10}
@@ -85,9 +108,11 @@ RUN_DIR=${RUN_DIR:-/tmp/compare-run}
 STAMP=$(date +%Y%m%d-%H%M%S)
 OUT=${OUT:-/tmp/results/compare-$STAMP}
 DOC=${DOC-$REPO/docs/benchmarks.md}
+CS_METHOD=${CS_METHOD:-auto}
+ASHLAR_POOL_EXECUTOR_SIZE=${ASHLAR_POOL_EXECUTOR_SIZE:-}
 
 PG_PORT=27432
-ASHLAR1_PORT=27433 ASHLAR2_PORT=27434 ASHLAR_LOAD_PORT=27440
+ASHLAR1_PORT=27433 ASHLAR2_PORT=27434 ASHLAR_LOAD_PORT=27440 ASHLARP_PORT=27441
 PGB_TXN_PORT=27435 PGB_SESSION_PORT=27436
 SS_PORT=27437 SS_NOKEY_PORT=27438 SS_TPCC_PORT=27439
 
@@ -96,7 +121,7 @@ ASHLAR_JAR=$REPO/proxy-bootstrap/target/proxy-bootstrap.jar
 TPCC_MAIN=io.ashlar.bench.tpcc.Tpcc
 
 # Exactly what was asked for, to print with the results.
-COMMAND="TARGETS='$TARGETS' WORKLOADS='$WORKLOADS' CLIENTS='$CLIENTS' ROUNDS=$ROUNDS DURATION=$DURATION THREADS=$THREADS SCALE=$SCALE WARMUP=$WARMUP REWARM=$REWARM LAT_SAMPLING=$LAT_SAMPLING TPCC_WAREHOUSES=$TPCC_WAREHOUSES TPCC_TERMINALS='$TPCC_TERMINALS' TPCC_DURATION=$TPCC_DURATION TPCC_RAMP=$TPCC_RAMP benchmarks/compare.sh"
+COMMAND="TARGETS='$TARGETS' WORKLOADS='$WORKLOADS' CLIENTS='$CLIENTS' ROUNDS=$ROUNDS DURATION=$DURATION THREADS=$THREADS SCALE=$SCALE WARMUP=$WARMUP REWARM=$REWARM LAT_SAMPLING=$LAT_SAMPLING TPCC_WAREHOUSES=$TPCC_WAREHOUSES TPCC_TERMINALS='$TPCC_TERMINALS' TPCC_DURATION=$TPCC_DURATION TPCC_RAMP=$TPCC_RAMP${ASHLAR_POOL_EXECUTOR_SIZE:+ ASHLAR_POOL_EXECUTOR_SIZE=$ASHLAR_POOL_EXECUTOR_SIZE}${CS_METHOD:+ CS_METHOD=$CS_METHOD} benchmarks/compare.sh"
 
 log() { printf '%s compare: %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
@@ -112,6 +137,7 @@ cleanup() {
     trap - EXIT INT TERM
     set +e
     if [ -n "$CHILD" ] && kill -0 "$CHILD" 2>/dev/null; then kill "$CHILD" 2>/dev/null; wait "$CHILD" 2>/dev/null; fi
+    if [ -n "${METER_PERF:-}" ] && kill -0 "$METER_PERF" 2>/dev/null; then kill -INT "$METER_PERF" 2>/dev/null; wait "$METER_PERF" 2>/dev/null; fi
     for pid in "${ASHLAR_PIDS[@]}"; do stop_pid "$pid"; done
     for port in "${SS_STARTED[@]}"; do SS_RUN_DIR=$OUT/ss "$SS_HOME/run.sh" stop "$port" >/dev/null 2>&1; done
     for port in "${PGB_STARTED[@]}"; do PGB_RUN_DIR=$OUT/pgbouncer "$PEERS/pgbouncer/run.sh" stop "$port" >/dev/null 2>&1; done
@@ -169,10 +195,10 @@ need_ashlar=0 need_ss=0 need_pgb=0 need_tpcc=0 pgbench_workloads=""
 for t in $TARGETS; do
     case $t in
         direct) ;;
-        ashlar-1|ashlar-2) need_ashlar=1 ;;
+        ashlar-pool|ashlar-1|ashlar-2) need_ashlar=1 ;;
         pgb-txn|pgb-session) need_pgb=1 ;;
         ss-1|ss-1-nokey) need_ss=1 ;;
-        *) die "unknown target '$t' (direct ashlar-1 ashlar-2 pgb-txn pgb-session ss-1 ss-1-nokey)" ;;
+        *) die "unknown target '$t' (direct ashlar-pool ashlar-1 ashlar-2 pgb-txn pgb-session ss-1 ss-1-nokey)" ;;
     esac
 done
 for w in $WORKLOADS; do
@@ -187,9 +213,9 @@ if [ "$need_tpcc" = 1 ]; then need_ashlar=1; fi   # the load-time comparison run
 
 mkdir -p "$OUT/logs" "$(dirname "$OUT")"
 RAW=$OUT/raw.tsv
-printf 'workload\tclients\tround\ttarget\tran_on\targs\tstatus\ttps\tp50_ms\tp99_ms\tavg_ms\tnote\n' > "$RAW"
+printf 'workload\tclients\tround\ttarget\tran_on\targs\tstatus\ttps\tp50_ms\tp99_ms\tavg_ms\tnote\ttxns\tproxy_pid\tcpu_us_per_txn\tcs_per_txn\tcs_method\n' > "$RAW"
 
-for p in $PG_PORT $ASHLAR1_PORT $ASHLAR2_PORT $ASHLAR_LOAD_PORT $PGB_TXN_PORT $PGB_SESSION_PORT $SS_PORT $SS_NOKEY_PORT $SS_TPCC_PORT; do
+for p in $PG_PORT $ASHLAR1_PORT $ASHLAR2_PORT $ASHLAR_LOAD_PORT $ASHLARP_PORT $PGB_TXN_PORT $PGB_SESSION_PORT $SS_PORT $SS_NOKEY_PORT $SS_TPCC_PORT; do
     if port_open "$p"; then die "port $p is in use (a previous run still up? see $RUN_DIR)"; fi
 done
 
@@ -294,6 +320,9 @@ ashlar_conf() {
     local d=$OUT/$name/conf f
     mkdir -p "$d"
     render "$REPO/benchmarks/conf/pgbench-1shard/server.yaml" "$d/server.yaml" "$port"
+    if [ "$name" = ashlar-pool ] && [ -n "$ASHLAR_POOL_EXECUTOR_SIZE" ]; then
+        printf '  proxy-frontend-executor-size: %s\n' "$ASHLAR_POOL_EXECUTOR_SIZE" >> "$d/server.yaml"   # props is the last block
+    fi
     if [ -n "$pgconf" ]; then
         for f in "$REPO/benchmarks/conf/$pgconf"/config-*.yaml; do render "$f" "$d/$(basename "$f")" "$port"; done
     fi
@@ -365,6 +394,7 @@ tpcc_load() {
 target_conn() {
     case $1 in
         direct)      echo "$PG_PORT postgres bench -" ;;
+        ashlar-pool) echo "$ASHLARP_PORT root bench root" ;;
         ashlar-1)    echo "$ASHLAR1_PORT root sharding_db root" ;;
         ashlar-2)    echo "$ASHLAR2_PORT root sharding_db root" ;;
         pgb-txn)     echo "$PGB_TXN_PORT postgres bench -" ;;
@@ -377,6 +407,7 @@ target_conn() {
 target_label() {
     case $1 in
         direct)      echo "PostgreSQL $PG_VERSION, direct" ;;
+        ashlar-pool) echo "Ashlar, pooled (no rules)$( [ -z "$ASHLAR_POOL_EXECUTOR_SIZE" ] || echo ", $ASHLAR_POOL_EXECUTOR_SIZE event loop$( [ "$ASHLAR_POOL_EXECUTOR_SIZE" = 1 ] || echo s)")" ;;
         ashlar-1)    echo "Ashlar, 1 shard (MOD 1)" ;;
         ashlar-2)    echo "Ashlar, 2 shards (MOD 2)" ;;
         pgb-txn)     echo "pgbouncer, transaction pooling" ;;
@@ -386,6 +417,77 @@ target_label() {
     esac
 }
 is_jvm() { case $1 in ashlar-*|ss-*) return 0 ;; *) return 1 ;; esac; }
+
+# ---------------------------------------------------------------------------------------------
+# Proxy cost per transaction (issue 12): CPU and context switches of the proxy's process
+# ---------------------------------------------------------------------------------------------
+# proxy_pid TARGET: the pid of the process serving TARGET's port (nothing for direct). The process
+# listening on the port decides; what started it (Ashlar's java, pgbouncer's pid file,
+# ShardingSphere's run.sh pid file, which is its java: run.sh execs it) is checked against it.
+proxy_pid() {
+    local t=$1 port listen expect=""
+    [ "$t" != direct ] || return 0
+    read -r port _ <<< "$(target_conn "$t")"
+    listen=$(ss -Htlnp "sport = :$port" 2>/dev/null | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2) || true
+    case $t in
+        ashlar-*) expect=${ASHLAR_PID_OF[$t]:-} ;;
+        pgb-*)    expect=$(cat "$OUT/pgbouncer/$port/pgbouncer.pid" 2>/dev/null) || true ;;
+        ss-*)     expect=$(cat "$OUT/ss/$port/proxy.pid" 2>/dev/null) || true ;;
+    esac
+    if [ -n "$listen" ] && [ -n "$expect" ] && [ "$listen" != "$expect" ]; then
+        log "WARNING: $t: port $port is held by pid $listen ($(cat "/proc/$listen/comm" 2>/dev/null)), not by the pid that was started ($expect): measuring $listen"
+    fi
+    [ -n "$listen" ] || [ -z "$expect" ] || log "WARNING: $t: no listener found on $port by ss; measuring the started pid $expect"
+    echo "${listen:-$expect}"
+}
+
+CLK_TCK=$(getconf CLK_TCK)
+if [ "$CS_METHOD" = auto ]; then
+    CS_METHOD=proc
+    if command -v perf >/dev/null 2>&1 && perf stat -x, -e context-switches -- sleep 0.01 2>&1 >/dev/null | grep -q '^[0-9][0-9]*,,context-switches'; then
+        CS_METHOD=perf
+    fi
+fi
+case $CS_METHOD in perf|proc) ;; *) die "CS_METHOD must be auto, perf or proc, not '$CS_METHOD'" ;; esac
+
+cpu_ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null || true; }   # utime + stime, all threads
+cs_of_tasks() {  # voluntary + involuntary context switches, summed over the threads alive now
+    cat "/proc/$1"/task/*/status 2>/dev/null | awk '/^(nonvoluntary|voluntary)_ctxt_switches:/ { s += $2 } END { print s + 0 }'
+}
+
+METER_PID= METER_CPU0= METER_CS0= METER_PERF= METER_PERF_OUT= METER_CPU= METER_CS=
+meter_start() {  # PID
+    METER_PID=$1 METER_CPU= METER_CS= METER_PERF=
+    if [ "$CS_METHOD" = perf ]; then
+        METER_PERF_OUT=$OUT/logs/perf-stat.out
+        rm -f "$METER_PERF_OUT"
+        perf stat -x, -e context-switches -p "$METER_PID" -o "$METER_PERF_OUT" > /dev/null 2>&1 9>&- &
+        METER_PERF=$!
+        sleep 0.3   # attached to every thread before the run starts
+    else
+        METER_CS0=$(cs_of_tasks "$METER_PID")
+    fi
+    METER_CPU0=$(cpu_ticks "$METER_PID")
+}
+meter_stop() {  # sets METER_CPU (seconds) and METER_CS (count); empty if the process is gone
+    local cpu1 cs1=""
+    cpu1=$(cpu_ticks "$METER_PID")
+    if [ -n "$METER_PERF" ]; then
+        kill -INT "$METER_PERF" 2>/dev/null || true
+        wait "$METER_PERF" 2>/dev/null || true
+        METER_PERF=
+        cs1=$(awk -F, '$3 == "context-switches" && $1 ~ /^[0-9]+$/ { print $1 }' "$METER_PERF_OUT" 2>/dev/null) || true
+        METER_CS=$cs1
+    else
+        cs1=$(cs_of_tasks "$METER_PID")
+        METER_CS=$(awk -v a="$METER_CS0" -v b="$cs1" 'BEGIN { print b - a }')
+    fi
+    if [ -n "$cpu1" ] && [ -n "$METER_CPU0" ]; then
+        METER_CPU=$(awk -v a="$METER_CPU0" -v b="$cpu1" -v hz="$CLK_TCK" 'BEGIN { printf "%.2f\n", (b - a) / hz }')
+    fi
+    kill -0 "$METER_PID" 2>/dev/null || METER_CPU= METER_CS=
+}
+per_txn() { awk -v a="$1" -v n="$2" -v k="$3" 'BEGIN { if (a == "" || n == "" || n + 0 == 0) print ""; else printf "%.3f\n", a * k / n }'; }
 
 start_ss() {  # CONF PORT [FETCH]
     local fetch=${3:--1}
@@ -422,6 +524,10 @@ if [ "$need_tpcc" = 1 ]; then
     psql_pg postgres -c 'DROP DATABASE tpcc_load' > /dev/null
 fi
 
+if has "$TARGETS" ashlar-pool; then
+    conf=$(ashlar_conf ashlar-pool "$ASHLARP_PORT" pgbench-pool "")
+    start_ashlar ashlar-pool "$ASHLARP_PORT" "$conf"
+fi
 if has "$TARGETS" ashlar-1; then
     conf=$(ashlar_conf ashlar-1 "$ASHLAR1_PORT" pgbench-1shard "$( [ "$need_tpcc" = 1 ] && echo config-tpcc-1shard.yaml)" bench)
     start_ashlar ashlar-1 "$ASHLAR1_PORT" "$conf"
@@ -471,6 +577,7 @@ before_pgbench_run() {  # reset what TPC-B grows, on the backend (pgbench -n ski
 pgbench_run() {
     local w=$1 c=$2 r=$3 t=$4 on=$5 secs=$6 note=$7; shift 7
     local port user db pass j lg latdir rc=0 tps avg status=ok p50= p99= lat
+    local mpid="" txns="" cpu_txn="" cs_txn=""
     read -r port user db pass <<< "$(target_conn "$on")"
     j=$THREADS; [ "$c" -ge "$j" ] || j=$c
     lg=$OUT/logs/$w-c$c-$r-$t.log
@@ -481,10 +588,14 @@ pgbench_run() {
     if [ "$r" != warmup ] && [ "$r" != probe ]; then
         mkdir -p "$latdir"
         latargs=(-l "--sampling-rate=$LAT_SAMPLING" "--log-prefix=$latdir/tx")
+        mpid=$(proxy_pid "$on")
     fi
+    [ -z "$mpid" ] || meter_start "$mpid"
     PGPASSWORD=$([ "$pass" = - ] || echo "$pass") run_child timeout $((secs + 120)) \
         "$PG_BIN/pgbench" -n "$@" -c "$c" -j "$j" -T "$secs" "${latargs[@]}" \
         -h 127.0.0.1 -p "$port" -U "$user" "$db" > "$lg" 2>&1 || rc=$?
+    [ -z "$mpid" ] || meter_stop
+    txns=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$lg")
     tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$lg")
     avg=$(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' "$lg")
     if [ "$rc" -ne 0 ] || grep -q -E 'aborted|Run was aborted' "$lg" || [ -z "$tps" ]; then
@@ -507,12 +618,17 @@ pgbench_run() {
         read -r p50 p99 _ <<< "$lat"
     fi
     rm -rf "$latdir"
-    if [ "$r" != warmup ]; then
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$c" "$r" "$t" "$on" "$*" "$status" \
-            "${tps:-}" "${p50:-}" "${p99:-}" "${avg:-}" "$note" >> "$RAW"
+    if [ -n "$mpid" ] && [ "$status" = ok ]; then
+        cpu_txn=$(per_txn "$METER_CPU" "$txns" 1000000)   # µs of proxy CPU per transaction
+        cs_txn=$(per_txn "$METER_CS" "$txns" 1)
     fi
-    log "$(printf '%-15s c=%-3s %-7s %-11s on %-11s %-14s tps=%-9s p50=%-7s p99=%-7s %s' \
-        "$w" "$c" "$r" "$t" "$on" "$*" "${tps:--}" "${p50:--}" "${p99:--}" "${status:0:100}")"
+    if [ "$r" != warmup ]; then
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$c" "$r" "$t" "$on" "$*" "$status" \
+            "${tps:-}" "${p50:-}" "${p99:-}" "${avg:-}" "$note" "${txns:-}" "$mpid" "$cpu_txn" "$cs_txn" "$( [ -z "$mpid" ] || echo "$CS_METHOD")" >> "$RAW"
+    fi
+    log "$(printf '%-15s c=%-3s %-7s %-11s on %-11s %-14s tps=%-9s p50=%-7s p99=%-7s %s%s' \
+        "$w" "$c" "$r" "$t" "$on" "$*" "${tps:--}" "${p50:--}" "${p99:--}" \
+        "$( [ -z "$cpu_txn$cs_txn" ] || echo "cpu=${cpu_txn:--}us/txn cs=${cs_txn:--}/txn (pid $mpid) ")" "${status:0:100}")"
     [ "$status" = ok ]
 }
 
@@ -570,7 +686,7 @@ for w in $pgbench_workloads; do
             for t in $TARGETS; do
                 on=${EFF_ON[$w/$t]}
                 if [ -z "$on" ]; then
-                    printf '%s\t%s\t%s\t%s\t\t%s\tFAIL: %s\t\t\t\t\t\n' "$w" "$c" "$r" "$t" "$(workload_args "$w")" "${EFF_NOTE[$w/$t]}" >> "$RAW"
+                    printf '%s\t%s\t%s\t%s\t\t%s\tFAIL: %s\t\t\t\t\t\t\t\t\t\t\n' "$w" "$c" "$r" "$t" "$(workload_args "$w")" "${EFF_NOTE[$w/$t]}" >> "$RAW"
                     continue
                 fi
                 # shellcheck disable=SC2086
@@ -620,7 +736,7 @@ tpcc_run() {
     [ "$t" != ss-1 ] || note="backend fetch size 50 (proxy-backend-query-fetch-size, as its docs advise; stock -1 fetches row by row); client URL binaryTransferDisable=NUMERIC (5.1.0 garbles binary NUMERIC)"
     [ "$home" = fixed ] || note="${note:+$note; }home warehouse drawn per transaction (more than 10 terminals per warehouse)"
     if [ "$r" != warmup ]; then
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' tpcc "$n" "$r" "$t" "$t" \
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\t\t\t\t\n' tpcc "$n" "$r" "$t" "$t" \
             "--terminals $n --home $home" "$status" "${tpmc:-}" "${p50:-}" "${p99:-}" "" "$note" >> "$RAW"
     fi
     log "$(printf '%-15s t=%-3s %-7s %-11s tpmC=%-9s p50=%-7s p99=%-7s %s' tpcc "$n" "$r" "$t" "${tpmc:--}" "${p50:--}" "${p99:--}" "${status:0:100}")"
@@ -651,7 +767,7 @@ fi
 # ---------------------------------------------------------------------------------------------
 # 4. Report
 # ---------------------------------------------------------------------------------------------
-# medians.tsv: workload clients target ran_on args ok_runs runs tps p50 p99 all_tps note
+# medians.tsv: workload clients target ran_on args ok_runs runs tps p50 p99 all_tps note cpu_us_per_txn cs_per_txn cs_method
 awk -F'\t' '
     function median(s,   a, n, i, j, x) {
         n = split(s, a, " ")
@@ -668,6 +784,9 @@ awk -F'\t' '
             ok[k]++; tps[k] = tps[k] " " $8; all[k] = all[k] sprintf(" %.0f", $8)
             if ($9 != "") p50[k] = p50[k] " " $9
             if ($10 != "") p99[k] = p99[k] " " $10
+            if ($15 != "") cpu[k] = cpu[k] " " $15
+            if ($16 != "") cs[k] = cs[k] " " $16
+            if ($17 != "") csm[k] = $17
             on[k] = $5; args[k] = $6
         } else if (fail[k] == "") fail[k] = $7
     }
@@ -675,8 +794,8 @@ awk -F'\t' '
         for (i = 1; i <= nk; i++) {
             k = order[i]; split(k, p, SUBSEP)
             n = note[k]; if (ok[k] == 0) n = fail[k]
-            printf "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", p[1], p[2], p[3], on[k], args[k], ok[k], runs[k],
-                median(tps[k]), median(p50[k]), median(p99[k]), substr(all[k], 2), n
+            printf "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p[1], p[2], p[3], on[k], args[k], ok[k], runs[k],
+                median(tps[k]), median(p50[k]), median(p99[k]), substr(all[k], 2), n, median(cpu[k]), median(cs[k]), csm[k]
         }
     }' "$RAW" > "$OUT/medians.tsv"
 
@@ -686,6 +805,8 @@ med() {  # WORKLOAD CLIENTS TARGET FIELD -> value from medians.tsv
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 == 0) print ""; else printf "%.3f\n", a / b }'; }
 fmt0() { [ -z "$1" ] && echo "" || awk -v a="$1" 'BEGIN { printf "%.0f\n", a }'; }
 fmt3() { [ -z "$1" ] && echo "" || awk -v a="$1" 'BEGIN { printf "%.3f\n", a }'; }
+fmt1() { [ -z "$1" ] && echo "" || awk -v a="$1" 'BEGIN { printf "%.1f\n", a }'; }
+fmt2() { [ -z "$1" ] && echo "" || awk -v a="$1" 'BEGIN { printf "%.2f\n", a }'; }
 
 workload_title() {
     case $1 in
@@ -704,18 +825,18 @@ report_tables() {
             echo
             echo "#### $(workload_title "$w"), $c $( [ "$w" = tpcc ] && echo terminal || echo client)$( [ "$c" = 1 ] || echo s)"
             echo
-            echo "| target | ran | runs ok | median $unit | p50 ms | p99 ms | vs direct | $unit per round | note |"
-            echo "|---|---|---|---|---|---|---|---|---|"
+            echo "| target | ran | runs ok | median $unit | p50 ms | p99 ms | vs direct | proxy CPU µs/txn | proxy cs/txn | $unit per round | note |"
+            echo "|---|---|---|---|---|---|---|---|---|---|---|"
             direct=$(med "$w" "$c" direct 8)
             for t in $list; do
                 # \037 (unit separator), not a tab: read would merge the tabs around an empty field
                 row=$(awk -F'\t' -v w="$w" -v c="$c" -v t="$t" '$1 == w && $2 == c && $3 == t' "$OUT/medians.tsv" | tr '\t' '\037')
                 [ -n "$row" ] || continue
-                IFS=$'\037' read -r _ _ _ on args okr runs tps p50 p99 all note <<< "$row"
+                IFS=$'\037' read -r _ _ _ on args okr runs tps p50 p99 all note cpu cs _ <<< "$row"
                 if [ "$okr" = 0 ]; then
-                    echo "| $(target_label "$t") | \`$args\` | 0/$runs | FAIL | | | | | ${note//|/\\|} |"
+                    echo "| $(target_label "$t") | \`$args\` | 0/$runs | FAIL | | | | | | | ${note//|/\\|} |"
                 else
-                    echo "| $(target_label "$t") | $( [ "$on" = "$t" ] || echo "$on ")\`$args\` | $okr/$runs | $(fmt0 "$tps") | $(fmt3 "$p50") | $(fmt3 "$p99") | $(ratio "$tps" "$direct") | $all | ${note//|/\\|} |"
+                    echo "| $(target_label "$t") | $( [ "$on" = "$t" ] || echo "$on ")\`$args\` | $okr/$runs | $(fmt0 "$tps") | $(fmt3 "$p50") | $(fmt3 "$p99") | $(ratio "$tps" "$direct") | $(fmt1 "$cpu") | $(fmt2 "$cs") | $all | ${note//|/\\|} |"
                 fi
             done
         done
@@ -770,6 +891,36 @@ report_targets() {
     fi
 }
 
+# Issue 12's targets: proxy CPU per transaction against pgbouncer's (session pooling: it runs every
+# workload's own protocol), context switches per transaction.
+report_targets12() {
+    local w c t cpu cs pgb r limit met cst csmet
+    echo
+    echo "| workload | clients | Ashlar | proxy CPU µs/txn | pgbouncer session pooling CPU µs/txn | ratio | target | met | cs/txn | target | met |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|"
+    for w in $pgbench_workloads; do
+        for c in $CLIENTS; do
+            pgb=""
+            [ "$(med "$w" "$c" pgb-session 5)" != "$(workload_args "$w")" ] || pgb=$(med "$w" "$c" pgb-session 13)
+            for t in ashlar-pool ashlar-1; do
+                has "$TARGETS" "$t" || continue
+                cpu=$(med "$w" "$c" "$t" 13) cs=$(med "$w" "$c" "$t" 14)
+                r=$(ratio "$cpu" "$pgb")
+                if [ "$t" = ashlar-pool ]; then limit=1; else limit=1.25; fi
+                met=$(awk -v a="$r" -v l="$limit" 'BEGIN { if (a == "") print "n/a"; else print (a <= l ? "yes" : "no") }')
+                cst="" csmet=""
+                case $w in select-*)
+                    if [ "$c" = 8 ]; then
+                        cst="≤ 0.6"
+                        csmet=$(awk -v a="$cs" 'BEGIN { if (a == "") print "n/a"; else print (a <= 0.6 ? "yes" : "no") }')
+                    fi ;;
+                esac
+                echo "| $w | $c | $(target_label "$t") | $(fmt1 "$cpu") | $(fmt1 "$pgb") | ${r:-n/a} | ≤ $limit x pgbouncer | $met | $(fmt2 "$cs") | $cst | $csmet |"
+            done
+        done
+    done
+}
+
 machine() {
     local cpu mem jdk
     cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
@@ -795,7 +946,9 @@ machine() {
     echo "driver on JDK $("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')). Every JVM proxy ran ${WARMUP} s of the workload before its first"
     echo "round (pgbench: ${REWARM} s again before each later pgbench workload). p50/p99: client-side latency of a"
     echo "transaction; pgbench's per-transaction log sampled at $LAT_SAMPLING, the TPC-C driver's histogram over all five"
-    echo "transaction types. \"vs direct\": median over direct PostgreSQL's median in the same run. Raw runs:"
+    echo "transaction types. \"vs direct\": median over direct PostgreSQL's median in the same run. \"proxy CPU µs/txn\","
+    echo "\"proxy cs/txn\": the proxy process's CPU time (utime+stime) and context switches ($CS_METHOD) over each pgbench run, all"
+    echo "threads, divided by the transactions it completed; medians over the rounds. Raw runs:"
     echo "\`$OUT/raw.tsv\`, logs beside it."
     echo
     restarts=""
@@ -811,6 +964,17 @@ machine() {
     echo "runs -M extended for prepared workloads and is then left out). TPC-C 1 shard: at least 0.70 of direct (0.90"
     echo "where the proxy has cores of its own: not this machine). Everywhere: at least 2x ShardingSphere-Proxy 5.1.0."
     report_targets
+    if [ -n "$pgbench_workloads" ]; then
+        echo
+        echo "#### Targets (issue 12)"
+        echo
+        echo "Proxy CPU per transaction (utime+stime of the proxy's process, every thread, over the run, divided by the"
+        echo "transactions pgbench completed): Ashlar pooled at most pgbouncer's (session pooling) on \`-S -M prepared\`,"
+        echo "\`-S -M simple\` and TPC-B \`-M prepared\`; Ashlar on ShardingSphere's 1-shard rules (ashlar-1) at most 1.25x"
+        echo "pgbouncer's. At most 0.6 context switches per \`-S\` transaction with 8 clients (voluntary + involuntary,"
+        echo "every thread of the proxy; counted with $( [ "$CS_METHOD" = perf ] && echo "\`perf stat -e context-switches -p PID\`" || echo "/proc/PID/task/*/status"))."
+        report_targets12
+    fi
     report_tables
 } > "$OUT.txt"
 
