@@ -9,11 +9,13 @@ import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -36,6 +38,8 @@ public final class LinkPool implements AutoCloseable {
     private final AtomicInteger total = new AtomicInteger();
     private final AtomicLong opened = new AtomicLong();
     private final ConcurrentHashMap<EventLoop, LoopPool> loops = new ConcurrentHashMap<>();
+    /** The loop pools, for the per-release looks at the other loops (no iterator per look). */
+    private final AtomicReference<LoopPool[]> all = new AtomicReference<>(new LoopPool[0]);
     private volatile boolean closed;
 
     public LinkPool(DataSourceConfig config) {
@@ -50,7 +54,17 @@ public final class LinkPool implements AutoCloseable {
      */
     public LoopPool on(EventLoop loop) {
         LoopPool result = loops.get(loop);
-        return result != null ? result : loops.computeIfAbsent(loop, LoopPool::new);
+        return result != null ? result : loops.computeIfAbsent(loop, this::newLoopPool);
+    }
+
+    private LoopPool newLoopPool(EventLoop loop) {
+        LoopPool result = new LoopPool(loop);
+        all.updateAndGet(before -> {
+            LoopPool[] after = Arrays.copyOf(before, before.length + 1);
+            after[before.length] = result;
+            return after;
+        });
+        return result;
     }
 
     public String name() {
@@ -70,7 +84,7 @@ public final class LinkPool implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        for (LoopPool each : loops.values()) {
+        for (LoopPool each : all.get()) {
             if (each.loop.isShuttingDown()) {
                 continue; // the loop closes its channels, these connections among them
             }
@@ -98,8 +112,8 @@ public final class LinkPool implements AutoCloseable {
         private final ArrayDeque<ServerLink> idle = new ArrayDeque<>();
         private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
         private ScheduledFuture<?> sweeper;
-        /** Connections of this loop: lent, idle or logging in. */
-        private int held;
+        /** Connections of this loop: lent, idle or logging in (read by the other loops). */
+        private volatile int held;
         private boolean giveUpScheduled;
 
         private LoopPool(EventLoop loop) {
@@ -185,13 +199,19 @@ public final class LinkPool implements AutoCloseable {
         }
 
         /**
-         * The connections a loop keeps while other loops wait: maxPoolSize shared evenly. A busy
-         * loop that holds no more than that is not asked to close connections it will need again
-         * within microseconds (closing one and logging in another costs a backend process).
+         * The connections a loop keeps while other loops wait: maxPoolSize shared evenly by the
+         * loops that use the data source (hold a connection or wait for one). A busy loop that
+         * holds no more than that is not asked to close connections it will need again within
+         * microseconds (closing one and logging in another costs a backend process).
          */
         private int fairShare() {
-            int loopCount = loops.size();
-            return (config.maxPoolSize() + loopCount - 1) / loopCount;
+            int using = 0;
+            for (LoopPool each : all.get()) {
+                if (each == this || each.held > 0 || !each.waiters.isEmpty()) {
+                    using++;
+                }
+            }
+            return (config.maxPoolSize() + using - 1) / using;
         }
 
         /** Closes a connection for good (broken, or its state unknown) and lets a waiter have a new one. */
@@ -205,7 +225,7 @@ public final class LinkPool implements AutoCloseable {
                 waiter.timeout.cancel(false);
                 open(waiter.borrower);
             } else if (waiter == null) {
-                for (LoopPool other : loops.values()) {
+                for (LoopPool other : all.get()) {
                     if (other != this && !other.waiters.isEmpty()) {
                         other.loop.execute(other::serveWaiter);
                         break;
@@ -224,7 +244,7 @@ public final class LinkPool implements AutoCloseable {
         }
 
         private boolean othersWait() {
-            for (LoopPool other : loops.values()) {
+            for (LoopPool other : all.get()) {
                 if (other != this && !other.waiters.isEmpty()) {
                     return true;
                 }
@@ -234,7 +254,7 @@ public final class LinkPool implements AutoCloseable {
 
         /** All connections are taken and some sit idle on other loops: those loops give one up. */
         private void stealFromOtherLoops() {
-            for (LoopPool other : loops.values()) {
+            for (LoopPool other : all.get()) {
                 if (other != this) {
                     other.loop.execute(other::giveUpIdle);
                 }
