@@ -334,11 +334,8 @@ start_ashlar() {  # NAME PORT CONF_DIR
     local name=$1 port=$2 conf=$3 lg=$OUT/logs/ashlar-$1.log pid
     ASHLAR_PORT_OF[$name]=$port ASHLAR_CONF_OF[$name]=$conf
     if [ "$BUILD" = never ]; then
-        # bin/ashlar's own command line, without its rebuild check (other work may be editing sources)
-        # shellcheck disable=SC2086
-        nohup "$JAVA" --enable-native-access=ALL-UNNAMED ${ASHLAR_JAVA_OPTS:--Xms512m -Xmx2g -XX:+UseZGC} \
-            -cp "$ASHLAR_JAR:$REPO/proxy-bootstrap/target/lib/*" io.ashlar.bootstrap.Ashlar \
-            start --conf "$conf" --port "$port" >> "$lg" 2>&1 < /dev/null 9>&- &
+        # without its rebuild check (other work may be editing sources); it execs the JVM
+        ASHLAR_BUILD=never nohup "$REPO/bin/ashlar" start --conf "$conf" --port "$port" >> "$lg" 2>&1 < /dev/null 9>&- &
     else
         nohup "$REPO/bin/ashlar" start --conf "$conf" --port "$port" >> "$lg" 2>&1 < /dev/null 9>&- &
     fi

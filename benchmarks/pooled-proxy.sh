@@ -102,11 +102,8 @@ start_ashlar_pool() {  # Ashlar on $ASHLAR_PORT serving bench as a pooler; sets 
             -e "s|@PG_DB_1SHARD@|bench|g" -e "s|@ASHLAR_PORT@|$ASHLAR_PORT|g" "$f" > "$conf/$(basename "$f")"
     done
     if [ -n "$EXECUTOR_SIZE" ]; then printf '  proxy-frontend-executor-size: %s\n' "$EXECUTOR_SIZE" >> "$conf/server.yaml"; fi
-    # bin/ashlar's own command line (its rebuild check is done above)
-    # shellcheck disable=SC2086
-    nohup "$JAVA" --enable-native-access=ALL-UNNAMED ${ASHLAR_JAVA_OPTS:--Xms512m -Xmx2g -XX:+UseZGC} \
-        -cp "$ASHLAR_JAR:$REPO/proxy-bootstrap/target/lib/*" io.ashlar.bootstrap.Ashlar \
-        start --conf "$conf" --port "$ASHLAR_PORT" > "$OUT/ashlar.log" 2>&1 < /dev/null &
+    # its rebuild check is done above; bin/ashlar execs the JVM, so $! is the proxy's pid
+    ASHLAR_BUILD=never nohup "$REPO/bin/ashlar" start --conf "$conf" --port "$ASHLAR_PORT" > "$OUT/ashlar.log" 2>&1 < /dev/null &
     ASHLAR_PID=$!
     for _ in $(seq 1 480); do
         port_open "$ASHLAR_PORT" && break
