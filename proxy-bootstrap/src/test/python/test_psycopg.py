@@ -80,6 +80,37 @@ def test_typed_value_round_trip(target: Target, reference, binary, type_name, va
         assert conn.cursor(binary=binary).execute(sql, (value, value)).fetchall() == expected
 
 
+STYLED = "select date '2024-01-31' as d, timestamp '2024-01-31 13:14:15.5' as ts, interval '1 day 02:03:04' as i"
+
+
+@pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)
+@pytest.mark.parametrize("setting", ["DateStyle TO 'German'", "DateStyle TO 'SQL, DMY'", "DateStyle TO 'Postgres'",
+                                     "IntervalStyle TO 'sql_standard'"])
+def test_date_and_interval_styles(target: Target, reference, setting):
+    """A pooled database relays any DateStyle and IntervalStyle, text and binary, as PostgreSQL answers. A sharded
+    one reads its backends' text as ISO dates and postgres intervals (its merges and binary results need them):
+    setting another is refused with 0A000 and undone, the field order kept, and values stay right."""
+    with target.endpoint.connect() as conn, reference.connect() as ref:
+        ref.execute(f"set {setting}")
+        if target.sharded:
+            with pytest.raises(psycopg.errors.FeatureNotSupported, match="not supported by Ashlar on a sharded"):
+                conn.execute(f"set {setting}")
+            shown = conn.execute("select current_setting('DateStyle'), current_setting('IntervalStyle')").fetchone()
+            assert shown == ("ISO, DMY" if "DMY" in setting or "German" in setting else "ISO, MDY", "postgres")
+            assert conn.info.parameter_status("DateStyle") == shown[0]
+            assert conn.info.parameter_status("IntervalStyle") == "postgres"
+            with reference.connect() as fresh:
+                expected = fresh.cursor(binary=True).execute(STYLED).fetchall()
+            assert conn.cursor(binary=True).execute(STYLED).fetchall() == expected
+            return
+        conn.execute(f"set {setting}")
+        for name in ("DateStyle", "IntervalStyle"):
+            assert conn.info.parameter_status(name) == ref.info.parameter_status(name)
+        assert conn.execute(STYLED.replace(" as", "::text as")).fetchall() == \
+            ref.execute(STYLED.replace(" as", "::text as")).fetchall()
+        assert conn.cursor(binary=True).execute(STYLED).fetchall() == ref.cursor(binary=True).execute(STYLED).fetchall()
+
+
 @pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)
 @pytest.mark.parametrize("binary", [False, True], ids=["text", "binary"])
 def test_executemany_puts_each_row_where_its_keys_say(target: Target, written_rows, binary):

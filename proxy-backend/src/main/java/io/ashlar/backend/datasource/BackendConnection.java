@@ -205,21 +205,42 @@ public final class BackendConnection {
     }
 
     /**
-     * Undoes a client's change of client_encoding: the proxy writes statements and parameters in
-     * UTF-8 and reads the backends' text as UTF-8, so a connection in another encoding would store
-     * garbage. The client is told why instead (the pooled data path relays other encodings one day).
+     * Undoes a client's change of client_encoding, DateStyle or IntervalStyle: the proxy writes
+     * statements and parameters in UTF-8 and reads the backends' text as UTF-8, and its merges,
+     * routing and binary result encoders read dates in ISO style and intervals in postgres style,
+     * so a connection in another would store garbage or send wrong binary values. The client is
+     * told why instead (a pooled database relays any of them).
      */
     private void checkEncoding() throws SQLException {
-        String encoding = link.parameters().get("client_encoding");
-        if (encoding == null || encoding.equals("UTF8")) {
+        if (link.plainText()) {
             return;
         }
-        ByteBuf out = Unpooled.buffer(64);
-        write(out, new Query("SET client_encoding TO 'UTF8'"));
+        String encoding = link.parameters().getOrDefault("client_encoding", "UTF8");
+        String dateStyle = link.parameters().getOrDefault("DateStyle", "ISO");
+        String intervalStyle = link.parameters().getOrDefault("IntervalStyle", "postgres");
+        StringBuilder undo = new StringBuilder();
+        String message;
+        if (!encoding.equals("UTF8")) {
+            undo.append("SET client_encoding TO 'UTF8';");
+            message = "client_encoding " + encoding + " is not supported by Ashlar yet: the session stays in UTF8";
+        } else if (!dateStyle.startsWith("ISO")) {
+            message = "DateStyle " + dateStyle + " is not supported by Ashlar on a sharded database yet: the session's"
+                    + " dates stay in ISO style";
+        } else {
+            message = "IntervalStyle " + intervalStyle + " is not supported by Ashlar on a sharded database yet: the"
+                    + " session stays in postgres style";
+        }
+        if (!dateStyle.startsWith("ISO")) {
+            undo.append("SET DateStyle TO 'ISO';"); // keeps the field order the client chose
+        }
+        if (!intervalStyle.equals("postgres")) {
+            undo.append("SET IntervalStyle TO 'postgres';");
+        }
+        ByteBuf out = Unpooled.buffer(128);
+        write(out, new Query(undo.toString()));
         exchange(out, 1);
         readAnswers(new io.ashlar.backend.execute.StreamingHandler(ResultSink.DISCARD), false, null);
-        throw new BackendError(ErrorFields.error("0A000", "client_encoding " + encoding
-                + " is not supported by Ashlar yet: the session stays in UTF8"));
+        throw new BackendError(ErrorFields.error("0A000", message));
     }
 
     /** Like {@link #execute(String, ParameterValues, BackendReplies, boolean)}, without a BEGIN. */

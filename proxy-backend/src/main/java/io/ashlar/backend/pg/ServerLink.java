@@ -69,6 +69,8 @@ public final class ServerLink extends ByteToMessageDecoder {
     private int processId;
     private int secretKey;
     private final Map<String, String> parameters = new HashMap<>();
+    /** Whether the backend writes text as the proxy reads it: see {@link #plainText()}. */
+    private boolean plainText = true;
     private char status = 'I';
     private Receiver receiver;
     private ByteBuf pending;
@@ -277,8 +279,16 @@ public final class ServerLink extends ByteToMessageDecoder {
         if (nameEnd < 0 || valueEnd < 0) {
             return;
         }
-        parameters.put(in.toString(body, nameEnd - body, StandardCharsets.UTF_8),
-                in.toString(nameEnd + 1, valueEnd - nameEnd - 1, StandardCharsets.UTF_8));
+        String name = in.toString(body, nameEnd - body, StandardCharsets.UTF_8);
+        parameters.put(name, in.toString(nameEnd + 1, valueEnd - nameEnd - 1, StandardCharsets.UTF_8));
+        if (name.equals("client_encoding") || name.equals("DateStyle") || name.equals("IntervalStyle")) {
+            String encoding = parameters.get("client_encoding");
+            String dateStyle = parameters.get("DateStyle");
+            String intervalStyle = parameters.get("IntervalStyle");
+            plainText = (encoding == null || encoding.equals("UTF8"))
+                    && (dateStyle == null || dateStyle.startsWith("ISO"))
+                    && (intervalStyle == null || intervalStyle.equals("postgres"));
+        }
     }
 
     /** The M field of an ErrorResponse body (with its SQLSTATE), for messages. */
@@ -393,6 +403,15 @@ public final class ServerLink extends ByteToMessageDecoder {
 
     public boolean isOpen() {
         return state != State.CLOSED && channel.isActive();
+    }
+
+    /**
+     * Whether the backend writes text as the proxy's decoders read it: client_encoding UTF8,
+     * DateStyle ISO, IntervalStyle postgres (as reported by ParameterStatus; one field read per
+     * statement, no map lookup).
+     */
+    public boolean plainText() {
+        return plainText;
     }
 
     /** The parameters the backend reported (ParameterStatus), latest values. */

@@ -171,11 +171,13 @@ final class WireTraceTest {
     /**
      * A client that sets DateStyle at startup (pgjdbc sends {@code DateStyle=ISO}) is told the value as
      * PostgreSQL normalizes it ({@code ISO, MDY}), not as it asked: told only {@code ISO}, it got a second
-     * DateStyle ParameterStatus after its next SET of anything.
+     * DateStyle ParameterStatus after its next SET of anything. Any style, on this pooled database: German
+     * means day first unless the client names an order.
      */
     @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
     @org.junit.jupiter.params.provider.ValueSource(strings = {"DateStyle=ISO", "DateStyle=iso, dmy", "DateStyle=ISO,YMD",
-            "DateStyle=ISO, European", "options=-c DateStyle=ISO,US", "DateStyle=ISO, MDY"})
+            "DateStyle=ISO, European", "options=-c DateStyle=ISO,US", "DateStyle=ISO, MDY", "DateStyle=German",
+            "DateStyle=sql", "options=-c DateStyle=Postgres,YMD", "DateStyle=German, MDY"})
     void dateStyleAtStartupIsReportedAsPostgresqlReportsIt(String parameter) throws IOException {
         Map<String, String> startup = Map.of(parameter.substring(0, parameter.indexOf('=')), parameter.substring(parameter.indexOf('=') + 1));
         List<String> expected = new ArrayList<>();
@@ -183,6 +185,7 @@ final class WireTraceTest {
             expected.add(parameterStatuses(c.logIn(ProxiedPostgres.BACKEND_USER, DIRECT_DATABASE, "", startup)).get("DateStyle"));
             expected.addAll(trace(c, query("SET application_name = 'after'"), 1));
             expected.addAll(trace(c, query("SELECT current_setting('DateStyle')"), 1));
+            expected.addAll(trace(c, query("SELECT DATE '2024-01-31', TIMESTAMP '2024-01-31 13:14:15'"), 1));
         }
         List<String> actual = new ArrayList<>();
         try (RawConnection c = new RawConnection(server.proxyPort())) {
@@ -190,6 +193,7 @@ final class WireTraceTest {
                     ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER), startup)).get("DateStyle"));
             actual.addAll(trace(c, query("SET application_name = 'after'"), 1));
             actual.addAll(trace(c, query("SELECT current_setting('DateStyle')"), 1));
+            actual.addAll(trace(c, query("SELECT DATE '2024-01-31', TIMESTAMP '2024-01-31 13:14:15'"), 1));
         }
         assertEquals(String.join("\n", expected), String.join("\n", actual), "DateStyle at login and after a SET");
     }

@@ -200,6 +200,9 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         boolean relayed = relays(database, startup.dialect());
         try {
             settings = startupSettings(parameters, !relayed);
+        } catch (UnsupportedOperationException e) {
+            fatal(ctx, "0A000", e.getMessage());
+            return;
         } catch (IllegalArgumentException e) {
             fatal(ctx, "22023", e.getMessage());
             return;
@@ -266,8 +269,8 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
      * (null: nothing asked): like its {@code check_datestyle}, the value always names both the output style
      * and the field order, and the part not asked for keeps the server's default, so pgjdbc's
      * {@code DateStyle=ISO} is reported as {@code ISO, MDY}. Told only {@code ISO}, a client would get a
-     * second ParameterStatus after its next SET, when the backend's own report is passed on. The style is ISO:
-     * {@link #startupSettings} refuses any other.
+     * second ParameterStatus after its next SET, when the backend's own report is passed on. A sharded
+     * database's sessions are ISO ({@link #startupSettings} refuses any other); a relayed one's may be any.
      *
      * @see <a href="https://www.postgresql.org/docs/current/runtime-config-client.html#GUC-DATESTYLE">DateStyle</a>
      */
@@ -275,19 +278,37 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         if (requested == null) {
             return serverDefault;
         }
+        String style = null;
         String order = null;
-        for (String each : (requested + "," + serverDefault).toUpperCase(Locale.ROOT).split("[,\\s]+")) {
-            String token = switch (each) {
-                case "DMY", "EURO", "EUROPEAN" -> "DMY";
-                case "MDY", "US", "NONEURO", "NONEUROPEAN" -> "MDY";
-                case "YMD" -> "YMD";
-                default -> null;
-            };
-            if (token != null && order == null) {
-                order = token;
+        boolean asked = true;
+        for (String part : new String[] {requested, serverDefault}) {
+            for (String each : part.toUpperCase(Locale.ROOT).split("[,\\s]+")) {
+                String token = switch (each) {
+                    case "DMY", "EURO", "EUROPEAN" -> "DMY";
+                    case "MDY", "US", "NONEURO", "NONEUROPEAN" -> "MDY";
+                    case "YMD" -> "YMD";
+                    default -> null;
+                };
+                if (token != null && order == null) {
+                    order = token;
+                }
+                String named = switch (each) {
+                    case "ISO" -> "ISO";
+                    case "SQL" -> "SQL";
+                    case "POSTGRES" -> "Postgres";
+                    case "GERMAN" -> "German";
+                    default -> null;
+                };
+                if (named != null && style == null) {
+                    style = named;
+                }
             }
+            if (asked && order == null && "German".equals(style)) {
+                order = "DMY"; // German without an order means day first, as PostgreSQL's check_datestyle sets it
+            }
+            asked = false;
         }
-        return "ISO, " + (order == null ? "MDY" : order);
+        return (style == null ? "ISO" : style) + ", " + (order == null ? "MDY" : order);
     }
 
     /** Whether the startup packet sets this GUC (names are case-insensitive), directly or in options. */
@@ -343,26 +364,33 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     private static final boolean JDBC_PATH_ONLY = "jdbc".equals(System.getProperty("ashlar.dataPath"));
 
     /**
-     * @param isoDatesOnly whether DateStyle must be ISO (the JDBC path's backends require it; the native path relays any)
+     * @param plainTextOnly whether DateStyle must be ISO and IntervalStyle postgres (a sharded database's merges,
+     *                      routing and binary encoders read the backends' text in those styles; a relayed pooled
+     *                      database passes any)
      */
-    static SessionSettings startupSettings(Map<String, String> parameters, boolean isoDatesOnly) {
+    static SessionSettings startupSettings(Map<String, String> parameters, boolean plainTextOnly) {
         List<String> names = new ArrayList<>();
         List<String> values = new ArrayList<>();
         for (Map.Entry<String, String> e : parameters.entrySet()) {
             String name = e.getKey();
             switch (name) {
                 case "user", "database", "client_encoding", "replication" -> { }
-                case "options" -> parseOptions(e.getValue(), names, values, isoDatesOnly);
-                default -> add(names, values, name, e.getValue(), isoDatesOnly);
+                case "options" -> parseOptions(e.getValue(), names, values, plainTextOnly);
+                default -> add(names, values, name, e.getValue(), plainTextOnly);
             }
         }
         return names.isEmpty() ? SessionSettings.EMPTY
                 : new SessionSettings(names.toArray(new String[0]), values.toArray(new String[0])).shared();
     }
 
-    private static void add(List<String> names, List<String> values, String name, String value, boolean isoDatesOnly) {
-        if (isoDatesOnly && name.equalsIgnoreCase("DateStyle") && !value.toUpperCase(Locale.ROOT).startsWith("ISO")) {
-            throw new IllegalArgumentException("DateStyle \"" + value + "\" is not supported by Ashlar: use ISO");
+    private static void add(List<String> names, List<String> values, String name, String value, boolean plainTextOnly) {
+        if (plainTextOnly && name.equalsIgnoreCase("DateStyle") && !dateStyle(value, "ISO, MDY").startsWith("ISO")) {
+            throw new UnsupportedOperationException("DateStyle \"" + value + "\" is not supported by Ashlar on a sharded"
+                    + " database yet: use ISO");
+        }
+        if (plainTextOnly && name.equalsIgnoreCase("IntervalStyle") && !value.trim().equalsIgnoreCase("postgres")) {
+            throw new UnsupportedOperationException("IntervalStyle \"" + value + "\" is not supported by Ashlar on a"
+                    + " sharded database yet: use postgres");
         }
         int existing = names.indexOf(name);
         if (existing >= 0) {
@@ -374,7 +402,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** PostgreSQL's {@code options}: space-separated, backslash escapes a space; {@code -c a=b} or {@code --a=b}. */
-    private static void parseOptions(String options, List<String> names, List<String> values, boolean isoDatesOnly) {
+    private static void parseOptions(String options, List<String> names, List<String> values, boolean plainTextOnly) {
         List<String> words = new ArrayList<>();
         StringBuilder word = new StringBuilder();
         for (int i = 0; i < options.length(); i++) {
@@ -409,7 +437,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             if (eq <= 0) {
                 throw new IllegalArgumentException("invalid command-line argument for server process: " + w);
             }
-            add(names, values, setting.substring(0, eq).replace('-', '_'), setting.substring(eq + 1), isoDatesOnly);
+            add(names, values, setting.substring(0, eq).replace('-', '_'), setting.substring(eq + 1), plainTextOnly);
         }
     }
 
