@@ -73,7 +73,7 @@ final class DataSourceReader {
             }
         }
         source.text("dataSourceClassName").filter(each -> !"com.zaxxer.hikari.HikariDataSource".equals(each.strip()))
-                .ifPresent(each -> LOG.warn("{}: {}: dataSourceClassName {} is ignored: Ashlar pools with HikariCP",
+                .ifPresent(each -> LOG.warn("{}: {}: dataSourceClassName {} is ignored: Ashlar pools its own native connections",
                         source.fileName(), source.path(), each));
         if (!ignored.isEmpty()) {
             LOG.info("{}: {}: ignoring pool settings Ashlar does not use: {}", source.fileName(), source.path(), String.join(", ", ignored));
@@ -100,7 +100,40 @@ final class DataSourceReader {
                     + chosen.get("maxPoolSize") + " (" + maxPoolSize + "), got " + minPoolSize);
         }
         Map<String, String> driverProperties = source.props(chosen.get("props"));
+        String tls = tlsRequired(url, driverProperties);
+        if (tls != null) {
+            // Connecting in clear text where TLS was asked for would expose what the operator meant to protect.
+            throw source.error(source.value(chosen.get("url")).orElseThrow(), tls + " asks for TLS to the data source,"
+                    + " which Ashlar's backend connections do not speak yet: remove it (or use sslmode=prefer or disable)");
+        }
         return new DataSourceConfig(name, url, username, password, connectionTimeout, idleTimeout, maxLifetime, maxPoolSize,
                 minPoolSize, driverProperties);
+    }
+
+    /**
+     * The setting of the URL or the props that requires TLS, as pgjdbc reads them ({@code ssl=true}
+     * means verify-full; {@code sslmode} require, verify-ca or verify-full), or null.
+     */
+    static String tlsRequired(String url, Map<String, String> props) {
+        Map<String, String> settings = new java.util.HashMap<>();
+        int query = url.indexOf('?');
+        if (query >= 0) {
+            for (String pair : url.substring(query + 1).split("&")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0) {
+                    settings.put(pair.substring(0, eq), pair.substring(eq + 1));
+                }
+            }
+        }
+        settings.putAll(props);
+        String mode = settings.getOrDefault("sslmode", "").strip().toLowerCase(Locale.ROOT);
+        if (mode.equals("require") || mode.equals("verify-ca") || mode.equals("verify-full")) {
+            return "sslmode=" + mode;
+        }
+        String ssl = settings.getOrDefault("ssl", "").strip();
+        if (mode.isEmpty() && (ssl.equalsIgnoreCase("true") || ssl.isEmpty() && settings.containsKey("ssl"))) {
+            return "ssl=true";
+        }
+        return null;
     }
 }

@@ -58,6 +58,18 @@ class DatabaseConfigErrorTest {
     }
 
     @Test
+    void aDataSourceThatRequiresTlsIsRefusedNotConnectedInClearText() {
+        String plain = "databaseName: db\ndataSources:\n  ds_0:\n    url: jdbc:postgresql://127.0.0.1:5432/ds_0";
+        assertErrorContains("dataSources.ds_0.url: sslmode=require asks for TLS", plain + "?sslmode=require\n");
+        assertErrorContains("sslmode=verify-full asks for TLS", plain + "?ApplicationName=x&sslmode=verify-full\n");
+        assertErrorContains("ssl=true asks for TLS", plain + "?ssl=true\n");
+        assertErrorContains("sslmode=verify-ca asks for TLS", plain + "\n    props:\n      sslmode: verify-ca\n");
+        for (String accepted : new String[] {"?sslmode=prefer", "?sslmode=disable", "?ssl=false", "?sslmode=allow&ssl=true", ""}) {
+            assertEquals(1, ProxyConfigurationLoader.loadDatabase("config-x.yaml", plain + accepted + "\n").dataSources().size(), accepted);
+        }
+    }
+
+    @Test
     void quotedNumbersAreNumbersToo() {
         LogicalDatabaseConfig database = ProxyConfigurationLoader.loadDatabase("config-x.yaml", HEAD + "    maxPoolSize: \"12\"\n");
         assertEquals(12, database.dataSources().get("ds_0").maxPoolSize());
