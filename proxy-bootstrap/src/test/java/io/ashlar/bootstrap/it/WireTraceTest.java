@@ -10,6 +10,7 @@ import static io.ashlar.bootstrap.it.RawConnection.parse;
 import static io.ashlar.bootstrap.it.RawConnection.query;
 import static io.ashlar.bootstrap.it.RawConnection.sync;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -219,6 +220,89 @@ final class WireTraceTest {
                 + " current_setting('statement_timeout') AS st, current_setting('default_transaction_isolation') AS iso,"
                 + " now()::date::text = current_date::text AS same_day, 1e-7::float8::text AS small_float,"
                 + " '2024-01-01 12:00:00+00'::timestamptz::text AS shown_instant"));
+    }
+
+    private static final String COPY_TABLE = "CREATE TABLE IF NOT EXISTS wire_copy (a int, b text)";
+
+    /**
+     * COPY FROM STDIN in the extended protocol, as libpq sends it: Execute and Sync, then (once
+     * CopyInResponse came) the data, CopyDone and another Sync. The backend ignores the first Sync
+     * (it is in copy-in mode) and answers the second; the statements after it are answered as usual
+     * (the proxy awaited a ReadyForQuery for the first Sync, and the client's second statement after
+     * the COPY hung).
+     */
+    @Test
+    void copyFromStdinInTheExtendedProtocol() throws IOException {
+        List<String> expected;
+        try (RawConnection c = direct()) {
+            expected = libpqCopyIn(c, RawConnection.message('c', new byte[0]));
+        }
+        List<String> actual;
+        try (RawConnection c = proxied()) {
+            actual = libpqCopyIn(c, RawConnection.message('c', new byte[0]));
+        }
+        assertEquals(String.join("\n", expected), String.join("\n", actual), "replies of the proxy versus PostgreSQL");
+        assertTrue(actual.contains("C COPY 2"), actual::toString);
+    }
+
+    private static List<String> libpqCopyIn(RawConnection c, byte[] end) throws IOException {
+        trace(c, query(COPY_TABLE), 1);
+        List<String> result = new ArrayList<>();
+        c.send(concat(parse("", "COPY wire_copy FROM STDIN"), bind("", ""), execute("", 0), sync()));
+        for (RawConnection.Message m : c.readThrough('G')) {
+            result.add(render(m));
+        }
+        result.addAll(trace(c, concat(RawConnection.message('d', "1\tone\n2\ttwo\n".getBytes(StandardCharsets.UTF_8)),
+                end, sync()), 1));
+        for (int i = 0; i < 3; i++) {
+            result.addAll(trace(c, concat(parse("", "SELECT " + i + " AS after"), bind("", ""), describe('P', ""),
+                    execute("", 0), sync()), 1));
+            result.addAll(trace(c, query("SELECT " + i + " AS again"), 1));
+        }
+        return result;
+    }
+
+    /** The same ended by CopyFail, then by a bad row: the error, and the session goes on. */
+    @Test
+    void copyFromStdinInTheExtendedProtocolThatFails() throws IOException {
+        List<String> expected;
+        try (RawConnection c = direct()) {
+            expected = libpqCopyIn(c, RawConnection.message('f', RawConnection.cString("client gave up")));
+        }
+        List<String> actual;
+        try (RawConnection c = proxied()) {
+            actual = libpqCopyIn(c, RawConnection.message('f', RawConnection.cString("client gave up")));
+        }
+        assertEquals(String.join("\n", expected), String.join("\n", actual), "replies of the proxy versus PostgreSQL");
+        assertSameTrace(COPY_TABLE, 2,
+                parse("", "COPY wire_copy FROM STDIN"),
+                bind("", ""),
+                execute("", 0),
+                sync(),
+                RawConnection.message('d', "3\tthree\n".getBytes(StandardCharsets.UTF_8)),
+                RawConnection.message('f', RawConnection.cString("client gave up")),
+                sync(),
+                query("SELECT 1 AS after"));
+        assertSameTrace(COPY_TABLE, 2,
+                parse("", "COPY wire_copy FROM STDIN"),
+                bind("", ""),
+                execute("", 0),
+                sync(),
+                RawConnection.message('d', "x\tnot a number\n".getBytes(StandardCharsets.UTF_8)),
+                RawConnection.message('c', new byte[0]),
+                sync(),
+                query("SELECT 1 AS after"));
+    }
+
+    /** COPY TO STDOUT in the extended protocol, then the next statement. */
+    @Test
+    void copyToStdoutInTheExtendedProtocol() throws IOException {
+        assertSameTrace(COPY_TABLE, 2,
+                parse("", "COPY (SELECT g, 'r' || g FROM generate_series(1, 3) g) TO STDOUT"),
+                bind("", ""),
+                execute("", 0),
+                sync(),
+                query("SELECT 1 AS after"));
     }
 
     @Test

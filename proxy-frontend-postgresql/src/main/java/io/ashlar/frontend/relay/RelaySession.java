@@ -113,6 +113,8 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     }
 
     private static final Expect SYNC_EXPECT = new Expect(Kind.SYNC, true, null, null);
+    /** A Sync the client sent after its CopyDone or CopyFail: the backend answers it whatever came before. */
+    private static final Expect SYNC_AFTER_COPY_EXPECT = new Expect(Kind.SYNC, true, null, null);
     private static final Expect BIND_EXPECT = new Expect(Kind.BIND, true, null, null);
     private static final Expect EXECUTE_EXPECT = new Expect(Kind.EXECUTE, true, null, null);
     private static final Expect DESCRIBE_PORTAL_EXPECT = new Expect(Kind.DESCRIBE_PORTAL, true, null, null);
@@ -169,6 +171,14 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     /** Closed, but the proxy's own statements still run on the held connection: it goes back when they are done. */
     private boolean draining;
     private char lastStatus = 'I';
+    /**
+     * The backend runs a COPY FROM STDIN of an Execute: until the client's CopyDone or CopyFail
+     * it ignores Sync (the protocol says so; libpq sends one right after the Execute), so those
+     * Syncs get no ReadyForQuery to wait for.
+     */
+    private boolean copyIn;
+    /** The client ended a COPY's data (CopyDone or CopyFail) since its last Execute. */
+    private boolean copyEnded;
 
     /**
      * @param pool the data source's connections of the client channel's event loop
@@ -248,6 +258,26 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         forward(message);
     }
 
+    private void endCopy(FrontendMessage end) {
+        link.write(end);
+        copyIn = false;
+        copyEnded = true;
+    }
+
+    /**
+     * An Execute's COPY FROM STDIN started: the Syncs the client sent after the Execute and before
+     * any CopyDone reached a backend that ignores them (libpq sends Execute, Sync, then the data,
+     * CopyDone and another Sync), and so will those it sends until its CopyDone or CopyFail.
+     */
+    private void copyInStarted(Expect head) {
+        expected.pollFirst();
+        while (expected.peekFirst() == SYNC_EXPECT) {
+            expected.pollFirst();
+        }
+        expected.addFirst(head);
+        copyIn = !copyEnded;
+    }
+
     private void rejectMalformed(FrontendMessage.Malformed malformed) {
         writeToClient(ErrorResponse.fatal(malformed));
         flushClient();
@@ -280,17 +310,20 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             case Execute e -> {
                 link.write(e);
                 expected.addLast(EXECUTE_EXPECT);
+                copyEnded = false;
             }
             case Close c -> close(c);
             case Sync s -> {
                 skipping = false;
                 link.write(s);
-                expected.addLast(SYNC_EXPECT);
+                if (!copyIn) {
+                    expected.addLast(copyEnded ? SYNC_AFTER_COPY_EXPECT : SYNC_EXPECT);
+                }
             }
             case Flush f -> link.write(f);
             case CopyData d -> link.write(d);
-            case CopyDone d -> link.write(d);
-            case CopyFail f -> link.write(f);
+            case CopyDone d -> endCopy(d);
+            case CopyFail f -> endCopy(f);
             case FunctionCall f -> raise(ErrorFields.error("0A000", "the function call protocol is not supported by Ashlar",
                     "Call the function with SELECT."), true);
             case BatchBind b -> raise(ErrorFields.error("08P01", "batch bind is an openGauss message"), false);
@@ -592,6 +625,8 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 done = type == 'C' || type == 'I' || type == 's';
                 if (type == 'C') {
                     tag(buf, start + 5, start + length - 1);
+                } else if (type == 'G') {
+                    copyInStarted(head);
                 }
             }
             case CLOSE -> done = type == '3';
@@ -639,6 +674,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
 
     /** An ErrorResponse: passed on (but for the proxy's own statements), then the backend skips to Sync. */
     private void error(Expect head, ByteBuf buf, int start, int length) {
+        copyIn = false; // a backend that failed a COPY FROM STDIN skips to the next Sync, which it answers
         switch (head.kind) {
             case QUERY, SYNC -> relay(buf, start, length); // ReadyForQuery still comes
             case SILENT_QUERY, READ_BACK -> link.settings(SessionSettings.UNKNOWN); // state unknown now
