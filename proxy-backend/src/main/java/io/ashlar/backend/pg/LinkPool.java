@@ -182,6 +182,9 @@ public final class LinkPool implements AutoCloseable {
                 discard(link);
                 return;
             }
+            // A borrower that paused reading (its client could not take more) may return it so:
+            // the next one would wait for an answer nobody reads.
+            link.autoRead(true);
             Waiter waiter = waiters.pollFirst();
             if (waiter != null) {
                 waiter.timeout.cancel(false);

@@ -269,6 +269,24 @@ final class LinkPoolTest {
     }
 
     @Test
+    void aLinkReturnedWithReadingPausedReadsForItsNextBorrower() throws Exception {
+        // A relayed session pauses reading while its client cannot take more, and may end its
+        // statement so: the connection must not reach the next session deaf.
+        try (LinkPool pool = new LinkPool(config("postgres", "", 1, 10_000))) {
+            LinkPool.LoopPool loopPool = pool.on(group.next());
+            ServerLink link = borrow(loopPool);
+            query(link, "SELECT 1");
+            link.eventLoop().submit(() -> link.autoRead(false)).get(10, TimeUnit.SECONDS);
+            release(loopPool, link);
+            ServerLink again = borrow(loopPool);
+            assertSame(link, again);
+            List<String> answer = query(again, "SELECT 2");
+            assertTrue(answer.size() == 4 && answer.get(1).startsWith("D:") && answer.get(1).endsWith("2"), answer::toString);
+            release(loopPool, again);
+        }
+    }
+
+    @Test
     void aConnectionInATransactionIsNotPooled() throws Exception {
         try (LinkPool pool = new LinkPool(config("postgres", "", 2, 10_000))) {
             LinkPool.LoopPool loopPool = pool.on(group.next());
