@@ -191,7 +191,8 @@ public final class LinkPool implements AutoCloseable {
                 waiter.borrower.acquired(link);
                 return;
             }
-            if (othersWait() && held > fairShare()) {
+            boolean othersWait = othersWait();
+            if (othersWait && held > fairShare()) {
                 // A session of another loop waits, this loop has nobody and more than its share: make room there.
                 discard(link);
                 return;
@@ -199,6 +200,9 @@ public final class LinkPool implements AutoCloseable {
             link.idleSinceNanos = System.nanoTime();
             idle.addFirst(link);
             scheduleSweep();
+            if (othersWait) {
+                giveUpIdle(); // within its share: given up if this loop leaves it idle a while
+            }
         }
 
         /**

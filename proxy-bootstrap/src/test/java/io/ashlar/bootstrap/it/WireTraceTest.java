@@ -294,6 +294,21 @@ final class WireTraceTest {
                 query("SELECT 1 AS after"));
     }
 
+    /**
+     * An error in a pipeline, then a simple Query before the pipeline's Sync: the backend skips the
+     * Query too and answers the Sync (the relay held the Sync back behind the Query, for ever).
+     */
+    @Test
+    void errorThenSimpleQueryBeforeSync() throws IOException {
+        assertSameTrace("", 2,
+                parse("", "SELECT 1/0"),
+                bind("", ""),
+                execute("", 0),
+                query("SELECT 2 AS skipped"),
+                sync(),
+                query("SELECT 3 AS after"));
+    }
+
     /** COPY TO STDOUT in the extended protocol, then the next statement. */
     @Test
     void copyToStdoutInTheExtendedProtocol() throws IOException {

@@ -179,6 +179,12 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     private boolean copyIn;
     /** The client ended a COPY's data (CopyDone or CopyFail) since its last Execute. */
     private boolean copyEnded;
+    /**
+     * Extended-protocol messages reached the backend since the client's last Sync: the backend may
+     * hold an implicit transaction open, or skip to a Sync after an error. Such a connection is
+     * closed, not pooled, if the client leaves now.
+     */
+    private boolean unsynced;
 
     /**
      * @param pool the data source's connections of the client channel's event loop
@@ -258,6 +264,19 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         forward(message);
     }
 
+    /**
+     * A simple query's COPY FROM STDIN started: the data the client sent with it without waiting
+     * for CopyInResponse (pgx does) waited behind the query while the session had no connection yet.
+     */
+    private void copyDataGoesOn() {
+        FrontendMessage next = waiting.peekFirst();
+        while (next instanceof CopyData || next instanceof CopyDone || next instanceof CopyFail) {
+            forward(waiting.pollFirst());
+            next = waiting.peekFirst();
+        }
+        link.flush();
+    }
+
     private void endCopy(FrontendMessage end) {
         link.write(end);
         copyIn = false;
@@ -304,17 +323,31 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
         switch (message) {
             case Query q -> query(q);
-            case Parse p -> parse(p);
-            case Bind b -> bind(b);
-            case Describe d -> describe(d);
+            case Parse p -> {
+                unsynced = true;
+                parse(p);
+            }
+            case Bind b -> {
+                unsynced = true;
+                bind(b);
+            }
+            case Describe d -> {
+                unsynced = true;
+                describe(d);
+            }
             case Execute e -> {
+                unsynced = true;
                 link.write(e);
                 expected.addLast(EXECUTE_EXPECT);
                 copyEnded = false;
             }
-            case Close c -> close(c);
+            case Close c -> {
+                unsynced = true;
+                close(c);
+            }
             case Sync s -> {
                 skipping = false;
+                unsynced = false;
                 link.write(s);
                 if (!copyIn) {
                     expected.addLast(copyEnded ? SYNC_AFTER_COPY_EXPECT : SYNC_EXPECT);
@@ -612,6 +645,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             error(head, buf, start, length);
             if (malformedLast != null && expected.isEmpty()) {
                 rejectMalformed(malformedLast);
+            } else if (!queryRunning && !waiting.isEmpty() && link != null) {
+                drainWaiting();
+                link.flush();
             }
             return;
         }
@@ -634,6 +670,8 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 done = type == 'Z';
                 if (type == 'C' && head.kind == Kind.QUERY) {
                     tag(buf, start + 5, start + length - 1);
+                } else if (type == 'G' && head.kind == Kind.QUERY) {
+                    copyDataGoesOn();
                 }
             }
             case READ_BACK -> {
@@ -695,6 +733,10 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             Expect dropped = expected.pollFirst();
             if (dropped.kind == Kind.PARSE && dropped.key != null) {
                 link.forget(dropped.key);
+            } else if (dropped.kind == Kind.QUERY) {
+                // A simple Query sent before the pipeline's Sync: the backend skips it too, and the
+                // client's Sync, held back while the query ran, must now go.
+                queryRunning = false;
             }
         }
         if (expected.isEmpty()) {
@@ -984,7 +1026,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
         ServerLink held = link;
         if (held != null) {
-            if (!pinned && held.status() == 'I' && onlyOwnStatementsPending()) {
+            if (!pinned && !unsynced && held.status() == 'I' && onlyOwnStatementsPending()) {
                 // Only the proxy's own statements run (settings given or read back): the
                 // connection goes back once they are done, carrying settings nobody knows.
                 held.settings(SessionSettings.UNKNOWN);

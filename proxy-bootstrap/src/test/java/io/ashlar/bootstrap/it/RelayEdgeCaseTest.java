@@ -1,0 +1,147 @@
+package io.ashlar.bootstrap.it;
+
+import static io.ashlar.bootstrap.it.RawConnection.bind;
+import static io.ashlar.bootstrap.it.RawConnection.concat;
+import static io.ashlar.bootstrap.it.RawConnection.execute;
+import static io.ashlar.bootstrap.it.RawConnection.flush;
+import static io.ashlar.bootstrap.it.RawConnection.parse;
+import static io.ashlar.bootstrap.it.RawConnection.query;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A pooled database's relay at the edges of the protocol, with one backend connection that every
+ * session must share: a client that leaves in the middle of a pipeline, data sent with a COPY
+ * before the session has a connection, a connection left idle on another event loop. Each was a
+ * session of another client waiting forever, or a write of a client that had gone committed by
+ * the next one.
+ */
+final class RelayEdgeCaseTest {
+
+    private static ProxiedPostgres server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = ProxiedPostgres.start(Map.of(), 1);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @BeforeEach
+    void table() throws SQLException {
+        try (Connection c = server.direct(""); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS relay_edge");
+            s.execute("CREATE TABLE relay_edge (a int)");
+        }
+    }
+
+    private static RawConnection session() throws IOException {
+        RawConnection result = new RawConnection(server.proxyPort());
+        result.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+        return result;
+    }
+
+    private static List<String> rendered(List<RawConnection.Message> messages) {
+        List<String> result = new ArrayList<>();
+        for (RawConnection.Message m : messages) {
+            result.add(WireTraceTest.render(m));
+        }
+        return result;
+    }
+
+    private static long rows() throws SQLException {
+        try (Connection c = server.direct(""); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT count(*) FROM relay_edge")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /**
+     * The next session on the leaver's event loop (connections are spread over the loops in turn;
+     * a spacer takes the other one's turn) is the one that would be lent its connection.
+     */
+    private static List<String> nextSessionOnTheSameLoopRuns(String sql) throws IOException {
+        try (RawConnection spacer = session(); RawConnection next = session()) {
+            next.send(query(sql));
+            return rendered(next.readUntilReady());
+        }
+    }
+
+    @Test
+    void aClientThatLeavesBeforeSyncLeavesNoTransactionForTheNextSession() throws Exception {
+        try (RawConnection leaver = session()) {
+            leaver.send(concat(parse("", "INSERT INTO relay_edge VALUES (1)"), bind("", ""), execute("", 0), flush()));
+            assertTrue(rendered(leaver.readThrough('C')).contains("C INSERT 0 1"));
+        }
+        // PostgreSQL rolls the implicit transaction back when its client goes; the pooled connection
+        // must not carry it on to be committed by whoever runs next.
+        List<String> next = nextSessionOnTheSameLoopRuns("SELECT 1 AS next");
+        assertEquals("Z I", next.get(next.size() - 1), next::toString);
+        assertEquals(0, rows(), "rows of the client that left without Sync");
+    }
+
+    @Test
+    void aClientThatLeavesAfterAnErrorBeforeSyncLeavesAWorkingPool() throws Exception {
+        try (RawConnection leaver = session()) {
+            leaver.send(concat(parse("", "SELEC 1"), flush()));
+            assertTrue(rendered(leaver.readThrough('E')).get(0).startsWith("E "));
+        }
+        // The backend skips everything up to a Sync after the error: a connection in that state
+        // would leave the next session waiting for an answer forever.
+        List<String> next = nextSessionOnTheSameLoopRuns("SELECT 7 AS next");
+        assertTrue(next.contains("C SELECT 1"), next::toString);
+    }
+
+    @Test
+    void copyDataSentWithTheQueryBeforeTheSessionHasAConnection() throws Exception {
+        try (RawConnection holder = session(); RawConnection copier = session()) {
+            holder.send(query("BEGIN; SELECT 1"));
+            holder.readUntilReady();
+            // pgx's CopyFrom sends the data without waiting for CopyInResponse.
+            copier.send(concat(query("COPY relay_edge FROM STDIN"),
+                    RawConnection.message('d', "5\n6\n".getBytes(StandardCharsets.UTF_8)), RawConnection.message('c', new byte[0])));
+            Thread.sleep(300);
+            holder.send(query("COMMIT"));
+            holder.readUntilReady();
+            List<String> answer = rendered(copier.readUntilReady());
+            assertTrue(answer.contains("C COPY 2"), answer::toString);
+        }
+        assertEquals(2, rows());
+    }
+
+    @Test
+    void aSessionWaitingOnOneLoopGetsTheConnectionAnotherLoopLeftIdle() throws Exception {
+        // Consecutive sessions are on different event loops; the pool's one connection is held by the first.
+        try (RawConnection holder = session(); RawConnection waiter = session()) {
+            holder.send(query("BEGIN; SELECT 1"));
+            holder.readUntilReady();
+            waiter.send(query("SELECT 42 AS answer"));
+            Thread.sleep(300);
+            holder.send(query("COMMIT"));
+            holder.readUntilReady();
+            // Not a 53300 after the 30 s connection timeout, with the connection idle on the holder's loop.
+            List<String> answer = rendered(waiter.readUntilReady());
+            assertTrue(answer.contains("C SELECT 1"), answer::toString);
+        }
+    }
+}
