@@ -205,11 +205,10 @@ public final class BackendConnection {
     }
 
     /**
-     * Undoes a client's change of client_encoding, DateStyle or IntervalStyle: the proxy writes
-     * statements and parameters in UTF-8 and reads the backends' text as UTF-8, and its merges,
-     * routing and binary result encoders read dates in ISO style and intervals in postgres style,
-     * so a connection in another would store garbage or send wrong binary values. The client is
-     * told why instead (a pooled database relays any of them).
+     * Undoes a client's change of client_encoding or DateStyle: the proxy writes statements and
+     * parameters in UTF-8 and reads the backends' text as UTF-8, and its merges, routing and binary
+     * result encoders read dates in ISO style, so a connection in another would store garbage or
+     * send wrong binary values. The client is told why instead (a pooled database relays any).
      */
     private void checkEncoding() throws SQLException {
         if (link.plainText()) {
@@ -217,24 +216,17 @@ public final class BackendConnection {
         }
         String encoding = link.parameters().getOrDefault("client_encoding", "UTF8");
         String dateStyle = link.parameters().getOrDefault("DateStyle", "ISO");
-        String intervalStyle = link.parameters().getOrDefault("IntervalStyle", "postgres");
         StringBuilder undo = new StringBuilder();
         String message;
         if (!encoding.equals("UTF8")) {
             undo.append("SET client_encoding TO 'UTF8';");
             message = "client_encoding " + encoding + " is not supported by Ashlar yet: the session stays in UTF8";
-        } else if (!dateStyle.startsWith("ISO")) {
+        } else {
             message = "DateStyle " + dateStyle + " is not supported by Ashlar on a sharded database yet: the session's"
                     + " dates stay in ISO style";
-        } else {
-            message = "IntervalStyle " + intervalStyle + " is not supported by Ashlar on a sharded database yet: the"
-                    + " session stays in postgres style";
         }
         if (!dateStyle.startsWith("ISO")) {
             undo.append("SET DateStyle TO 'ISO';"); // keeps the field order the client chose
-        }
-        if (!intervalStyle.equals("postgres")) {
-            undo.append("SET IntervalStyle TO 'postgres';");
         }
         ByteBuf out = Unpooled.buffer(128);
         write(out, new Query(undo.toString()));

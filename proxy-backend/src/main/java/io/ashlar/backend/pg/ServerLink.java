@@ -77,6 +77,7 @@ public final class ServerLink extends ByteToMessageDecoder {
     private SessionSettings settings = SessionSettings.EMPTY;
     private String closeReason = "";
     private final Map<PreparedKey, String> prepared = new LinkedHashMap<>(16, 0.75f, true);
+    private final java.util.ArrayDeque<String> retired = new java.util.ArrayDeque<>(0);
     private int nextPrepared;
     final long createdNanos = System.nanoTime();
     long idleSinceNanos = createdNanos;
@@ -281,13 +282,10 @@ public final class ServerLink extends ByteToMessageDecoder {
         }
         String name = in.toString(body, nameEnd - body, StandardCharsets.UTF_8);
         parameters.put(name, in.toString(nameEnd + 1, valueEnd - nameEnd - 1, StandardCharsets.UTF_8));
-        if (name.equals("client_encoding") || name.equals("DateStyle") || name.equals("IntervalStyle")) {
+        if (name.equals("client_encoding") || name.equals("DateStyle")) {
             String encoding = parameters.get("client_encoding");
             String dateStyle = parameters.get("DateStyle");
-            String intervalStyle = parameters.get("IntervalStyle");
-            plainText = (encoding == null || encoding.equals("UTF8"))
-                    && (dateStyle == null || dateStyle.startsWith("ISO"))
-                    && (intervalStyle == null || intervalStyle.equals("postgres"));
+            plainText = (encoding == null || encoding.equals("UTF8")) && (dateStyle == null || dateStyle.startsWith("ISO"));
         }
     }
 
@@ -406,9 +404,8 @@ public final class ServerLink extends ByteToMessageDecoder {
     }
 
     /**
-     * Whether the backend writes text as the proxy's decoders read it: client_encoding UTF8,
-     * DateStyle ISO, IntervalStyle postgres (as reported by ParameterStatus; one field read per
-     * statement, no map lookup).
+     * Whether the backend writes text as the proxy's decoders read it: client_encoding UTF8 and
+     * DateStyle ISO (as reported by ParameterStatus; one field read per statement, no map lookup).
      */
     public boolean plainText() {
         return plainText;
@@ -468,9 +465,48 @@ public final class ServerLink extends ByteToMessageDecoder {
         prepared.remove(key);
     }
 
+    /**
+     * Forgets a statement whose plan went stale (DDL changed its result type) and keeps its name to
+     * be closed on the backend ({@link #pollRetired()}) before the next Parse.
+     */
+    public void retire(PreparedKey key) {
+        String name = prepared.remove(key);
+        if (name != null) {
+            retired.addLast(name);
+        }
+    }
+
+    /** A retired statement's name still to close on the backend, or null. */
+    public String pollRetired() {
+        return retired.pollFirst();
+    }
+
+    /**
+     * Whether an ErrorResponse body may say that a statement prepared here can no longer run as
+     * prepared: PostgreSQL's "cached plan must not change result type" after DDL is 0A000 (the
+     * message itself is translated by lc_messages; another 0A000 at Bind costs one Parse more).
+     */
+    public static boolean isStalePlan(ByteBuf in, int body, int end) {
+        int at = body;
+        while (at < end && in.getByte(at) != 0) {
+            byte code = in.getByte(at);
+            int stringEnd = in.indexOf(at + 1, end, (byte) 0);
+            if (stringEnd < 0) {
+                break;
+            }
+            if (code == 'C') {
+                return stringEnd - at - 1 == 5 && in.getByte(at + 1) == '0' && in.getByte(at + 2) == 'A'
+                        && in.getByte(at + 3) == '0' && in.getByte(at + 4) == '0' && in.getByte(at + 5) == '0';
+            }
+            at = stringEnd + 1;
+        }
+        return false;
+    }
+
     /** Forgets every statement prepared here (DISCARD ALL, DEALLOCATE ALL closed them). */
     public void forgetAllPrepared() {
         prepared.clear();
+        retired.clear();
     }
 
     /**

@@ -97,6 +97,9 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
     /** Remembers a parameter value the client was told, so later changes are reported once. */
     void reported(String name, String value);
 
+    /** A reported parameter's value as the client was last told it (IntervalStyle, ...), or null. */
+    String reportedValue(String name);
+
     /** Cancels the statement running now, if any (called from another thread). */
     void cancel();
 

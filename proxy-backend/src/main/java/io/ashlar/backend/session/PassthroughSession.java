@@ -347,6 +347,11 @@ public final class PassthroughSession implements BackendSession {
         settings.reported(name, value);
     }
 
+    @Override
+    public String reportedValue(String name) {
+        return settings.reportedValue(name);
+    }
+
     private static boolean createsTemporaryObject(String tag, String sql) {
         return (tag.startsWith("CREATE") || tag.startsWith("SELECT")) && CommandTags.mentionsTemporary(sql);
     }

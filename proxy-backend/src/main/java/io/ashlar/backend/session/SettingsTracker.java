@@ -196,6 +196,11 @@ public final class SettingsTracker {
         }
     }
 
+    /** The value of a reported parameter as the client was last told it, or null. */
+    String reportedValue(String name) {
+        return reported.get(name);
+    }
+
     /** Remembers what the client was told at login, so that later changes are reported once. */
     void reported(String name, String value) {
         reported.put(name, value);

@@ -898,6 +898,11 @@ public final class ShardedSession implements BackendSession {
         settings.reported(name, value);
     }
 
+    @Override
+    public String reportedValue(String name) {
+        return settings.reportedValue(name);
+    }
+
     // ------------------------------------------------------------------ connections
 
     private BackendConnection acquire(int index) throws StatementFailure {

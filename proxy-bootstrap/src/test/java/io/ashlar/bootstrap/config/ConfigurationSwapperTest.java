@@ -48,7 +48,7 @@ class ConfigurationSwapperTest {
         props.put("padded", "007");
         props.put("expr", "t_${id % 2}");
         props.put("flag", "true");
-        DataSourceConfig source = new DataSourceConfig("ds_0", "jdbc:postgresql://h/db?ssl=true&x=1", "u: ser", "#not a comment: really",
+        DataSourceConfig source = new DataSourceConfig("ds_0", "jdbc:postgresql://h/db?sslmode=disable&x=1", "u: ser", "#not a comment: really",
                 1, 0, 0, 3, 0, Map.of("options", "-c search_path=a,b", "prepareThreshold", "5"));
         ShardingRuleConfig sharding = new ShardingRuleConfig(Map.of(), Map.of(), List.of(), List.of("t_dict"), Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Map.of("weird", new AlgorithmConfig("CLASS_BASED", props)), Map.of());

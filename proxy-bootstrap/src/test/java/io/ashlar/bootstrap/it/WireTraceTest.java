@@ -309,6 +309,48 @@ final class WireTraceTest {
                 query("SELECT 3 AS after"));
     }
 
+    /**
+     * A named statement parsed again after DDL changed its result is planned anew, as PostgreSQL
+     * plans every Parse (the relay answered it from the connection's earlier statement of the same
+     * text: 0A000 cached plan must not change result type, for every session on that connection).
+     */
+    @Test
+    void statementParsedAgainAfterDdlSeesTheNewTable() throws IOException {
+        assertSameTrace("DROP TABLE IF EXISTS wire_stale; CREATE TABLE wire_stale (a int); INSERT INTO wire_stale VALUES (1)", 3,
+                parse("before", "SELECT * FROM wire_stale"), bind("", "before"), describe('P', ""), execute("", 0), sync(),
+                query("ALTER TABLE wire_stale ADD COLUMN b int DEFAULT 7"),
+                parse("after", "SELECT * FROM wire_stale"), bind("", "after"), describe('P', ""), execute("", 0), sync());
+    }
+
+    /**
+     * The session's statement names follow PostgreSQL's: a failed or skipped Parse names nothing,
+     * DEALLOCATE ALL frees every name. Each step is sent once the previous one was answered (a Parse
+     * retried in the same write as the one that failed still finds the name taken).
+     */
+    @Test
+    void statementNamesFollowFailedAndSkippedParsesAndDeallocateAll() throws IOException {
+        byte[][] steps = {
+            concat(parse("s_bad", "SELEC 1"), sync()),
+            concat(parse("s_bad", "SELECT 1"), bind("", "s_bad"), execute("", 0), sync()),
+            concat(parse("", "SELECT 1/0"), bind("", ""), execute("", 0), parse("s_skip", "SELECT 5"), sync()),
+            concat(bind("", "s_skip"), execute("", 0), sync()),
+            query("DEALLOCATE ALL"),
+            concat(parse("s_bad", "SELECT 2"), bind("", "s_bad"), execute("", 0), sync())};
+        List<String> expected = new ArrayList<>();
+        try (RawConnection c = direct()) {
+            for (byte[] step : steps) {
+                expected.addAll(trace(c, step, 1));
+            }
+        }
+        List<String> actual = new ArrayList<>();
+        try (RawConnection c = proxied()) {
+            for (byte[] step : steps) {
+                actual.addAll(trace(c, step, 1));
+            }
+        }
+        assertEquals(String.join("\n", expected), String.join("\n", actual), "replies of the proxy versus PostgreSQL");
+    }
+
     /** COPY TO STDOUT in the extended protocol, then the next statement. */
     @Test
     void copyToStdoutInTheExtendedProtocol() throws IOException {

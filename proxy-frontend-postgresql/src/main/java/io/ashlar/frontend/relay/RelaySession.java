@@ -99,17 +99,32 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         final ServerLink.PreparedKey key;
         /** SYNTHETIC: the bytes to send. */
         final byte[] bytes;
+        /** A Parse of a named statement (sent or answered by the proxy): its name, which the session drops if it fails or is skipped. */
+        final String clientName;
 
         Expect(Kind kind, boolean relay, ServerLink.PreparedKey key, byte[] bytes) {
+            this(kind, relay, key, bytes, null);
+        }
+
+        Expect(Kind kind, boolean relay, ServerLink.PreparedKey key, byte[] bytes, String clientName) {
             this.kind = kind;
             this.relay = relay;
             this.key = key;
             this.bytes = bytes;
+            this.clientName = clientName;
         }
     }
 
-    /** A statement the client prepared (Parse), as the session keeps it. */
-    private record ClientStatement(Parse parse, ServerLink.PreparedKey key, CommandTags.Effect effect, boolean temporary) {
+    /**
+     * A statement the client prepared (Parse), as the session keeps it; with the expectations of
+     * its Bind and Describe made once, which name the connection's statement (a stale plan retires it).
+     */
+    private record ClientStatement(Parse parse, ServerLink.PreparedKey key, CommandTags.Effect effect, boolean temporary,
+                                   Expect bindExpect, Expect describeExpect) {
+        ClientStatement(Parse parse, ServerLink.PreparedKey key, CommandTags.Effect effect, boolean temporary) {
+            this(parse, key, effect, temporary, new Expect(Kind.BIND, true, key, null),
+                    new Expect(Kind.DESCRIBE_STATEMENT, true, key, null));
+        }
     }
 
     private static final Expect SYNC_EXPECT = new Expect(Kind.SYNC, true, null, null);
@@ -402,26 +417,29 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             return;
         }
         statements.put(name, statement);
-        String server = link.prepared(statement.key());
-        if (server != null) {
-            synthesize(PARSE_COMPLETE);
-            return;
-        }
-        prepare(statement, true);
+        // Prepared again even when the connection has the text prepared (for a Bind of another
+        // session): PostgreSQL plans a Parse against the tables as they are now, and DDL since may
+        // have changed the statement's result.
+        link.retire(statement.key());
+        prepare(statement, true, name);
     }
 
     /** Prepares a statement on the held connection under a name of the proxy's; its ParseComplete goes to the client or not. */
-    private String prepare(ClientStatement statement, boolean relay) {
+    private String prepare(ClientStatement statement, boolean relay, String clientName) {
         Map.Entry<ServerLink.PreparedKey, String> eldest = link.eldestPrepared();
         if (eldest != null) {
             link.forget(eldest.getKey());
             link.write(new Close((byte) 'S', eldest.getValue()));
             expected.addLast(CLOSE_SILENT);
         }
+        for (String retired = link.pollRetired(); retired != null; retired = link.pollRetired()) {
+            link.write(new Close((byte) 'S', retired));
+            expected.addLast(CLOSE_SILENT);
+        }
         String result = link.remember(statement.key());
         Parse parse = statement.parse();
         link.write(new Parse(result, parse.sql(), parse.parameterTypeOids()));
-        expected.addLast(new Expect(Kind.PARSE, relay, statement.key(), null));
+        expected.addLast(new Expect(Kind.PARSE, relay, statement.key(), null, clientName));
         return result;
     }
 
@@ -443,7 +461,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             return clientName;
         }
         String result = link.prepared(statement.key());
-        return result != null ? result : prepare(statement, false);
+        return result != null ? result : prepare(statement, false, null);
     }
 
     private void bind(Bind bind) {
@@ -458,7 +476,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         String server = serverName(bind.statement());
         link.write(server.equals(bind.statement()) ? bind : new Bind(bind.portal(), server, bind.parameterFormats(),
                 bind.parameterValues(), bind.resultFormats()));
-        expected.addLast(BIND_EXPECT);
+        expected.addLast(statement != null && !bind.statement().isEmpty() ? statement.bindExpect() : BIND_EXPECT);
     }
 
     private void describe(Describe describe) {
@@ -473,7 +491,8 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
         String server = serverName(describe.name());
         link.write(server.equals(describe.name()) ? describe : new Describe((byte) 'S', server));
-        expected.addLast(DESCRIBE_STATEMENT_EXPECT);
+        ClientStatement statement = describe.name().isEmpty() ? null : statements.get(describe.name());
+        expected.addLast(statement != null ? statement.describeExpect() : DESCRIBE_STATEMENT_EXPECT);
     }
 
     private void close(Close close) {
@@ -713,6 +732,12 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     /** An ErrorResponse: passed on (but for the proxy's own statements), then the backend skips to Sync. */
     private void error(Expect head, ByteBuf buf, int start, int length) {
         copyIn = false; // a backend that failed a COPY FROM STDIN skips to the next Sync, which it answers
+        if (head.key != null && (head.kind == Kind.BIND || head.kind == Kind.DESCRIBE_STATEMENT)
+                && ServerLink.isStalePlan(buf, start + 5, start + length)) {
+            // Prepared on this connection before DDL changed its result: the next Parse of the text,
+            // this session's or another's, prepares it again instead of reusing it.
+            link.retire(head.key);
+        }
         switch (head.kind) {
             case QUERY, SYNC -> relay(buf, start, length); // ReadyForQuery still comes
             case SILENT_QUERY, READ_BACK -> link.settings(SessionSettings.UNKNOWN); // state unknown now
@@ -731,6 +756,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     private void skipToSync() {
         while (!expected.isEmpty() && expected.peekFirst().kind != Kind.SYNC) {
             Expect dropped = expected.pollFirst();
+            if (dropped.clientName != null) {
+                statements.remove(dropped.clientName); // a failed or skipped Parse prepared nothing
+            }
             if (dropped.kind == Kind.PARSE && dropped.key != null) {
                 link.forget(dropped.key);
             } else if (dropped.kind == Kind.QUERY) {
@@ -785,8 +813,8 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (tag.equals("DISCARD ALL") || tag.equals("DEALLOCATE ALL")) {
             // The backend dropped every prepared statement: the connection's and the session's.
             link.forgetAllPrepared();
+            statements.clear();
             if (tag.equals("DISCARD ALL")) {
-                statements.clear();
                 unnamed = null;
             }
         }

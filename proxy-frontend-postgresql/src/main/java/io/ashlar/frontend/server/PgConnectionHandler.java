@@ -364,9 +364,8 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     private static final boolean JDBC_PATH_ONLY = "jdbc".equals(System.getProperty("ashlar.dataPath"));
 
     /**
-     * @param plainTextOnly whether DateStyle must be ISO and IntervalStyle postgres (a sharded database's merges,
-     *                      routing and binary encoders read the backends' text in those styles; a relayed pooled
-     *                      database passes any)
+     * @param plainTextOnly whether DateStyle must be ISO (a sharded database's merges, routing and binary
+     *                      encoders read the backends' dates in that style; a relayed pooled database passes any)
      */
     static SessionSettings startupSettings(Map<String, String> parameters, boolean plainTextOnly) {
         List<String> names = new ArrayList<>();
@@ -387,10 +386,6 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         if (plainTextOnly && name.equalsIgnoreCase("DateStyle") && !dateStyle(value, "ISO, MDY").startsWith("ISO")) {
             throw new UnsupportedOperationException("DateStyle \"" + value + "\" is not supported by Ashlar on a sharded"
                     + " database yet: use ISO");
-        }
-        if (plainTextOnly && name.equalsIgnoreCase("IntervalStyle") && !value.trim().equalsIgnoreCase("postgres")) {
-            throw new UnsupportedOperationException("IntervalStyle \"" + value + "\" is not supported by Ashlar on a"
-                    + " sharded database yet: use postgres");
         }
         int existing = names.indexOf(name);
         if (existing >= 0) {

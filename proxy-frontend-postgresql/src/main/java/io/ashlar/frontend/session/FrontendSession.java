@@ -73,6 +73,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class FrontendSession implements ResultSink, io.ashlar.frontend.server.ClientSession {
 
+    private static final int INTERVAL_OID = 1186;
+    private static final int INTERVAL_ARRAY_OID = 1187;
     private static final Logger LOG = LoggerFactory.getLogger(FrontendSession.class);
     private static final String UNNAMED = "";
     private static final int MAX_PREPARED_STATEMENTS = 10_000;
@@ -954,11 +956,20 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
     }
 
     /** Binary encoders per column (null entries for text; null when all are text). */
-    private static ValueEncoder[] encoders(ColumnDescription[] columns, short[] formats) throws StatementFailure {
+    private ValueEncoder[] encoders(ColumnDescription[] columns, short[] formats) throws StatementFailure {
         ValueEncoder[] result = null;
         for (int i = 0; i < formats.length; i++) {
             if (formats[i] == 1) {
-                ValueEncoder encoder = BinaryEncoders.find(columns[i].typeOid()).orElse(null);
+                int type = columns[i].typeOid();
+                if (type == INTERVAL_OID || type == INTERVAL_ARRAY_OID) {
+                    String style = backend.reportedValue("IntervalStyle");
+                    if (style != null && !style.equals("postgres")) {
+                        throw new StatementFailure(ErrorFields.error("0A000", "binary output of intervals needs IntervalStyle"
+                                + " postgres in Ashlar (column \"" + columns[i].name() + "\"; the session has " + style + ")",
+                                "Ask for this column in text format, or SET IntervalStyle TO postgres."));
+                    }
+                }
+                ValueEncoder encoder = BinaryEncoders.find(type).orElse(null);
                 if (encoder == null) {
                     throw new StatementFailure(ErrorFields.error("0A000", "binary output format is not supported by Ashlar for type oid "
                             + columns[i].typeOid() + " (column \"" + columns[i].name() + "\")",

@@ -104,6 +104,7 @@ final class OutputBuffer {
     void dataRow(RowValues row, ValueEncoder[] encoders) {
         ByteBuf out = buffer();
         int count = row.columnCount();
+        int start = out.writerIndex();
         out.writeByte('D');
         int lengthIndex = out.writerIndex();
         out.writeInt(0);
@@ -116,7 +117,12 @@ final class OutputBuffer {
                 out.writeInt(value.length);
                 out.writeBytes(value);
             } else {
-                encoders[i].writeWithLength(value, 0, value.length, out);
+                try {
+                    encoders[i].writeWithLength(value, 0, value.length, out);
+                } catch (IllegalArgumentException e) {
+                    out.writerIndex(start); // no half DataRow: the client reads the error that follows
+                    throw e;
+                }
             }
         }
         out.setInt(lengthIndex, out.writerIndex() - lengthIndex);
