@@ -724,6 +724,9 @@ public final class BackendConnection {
             link.forget(eldest.getKey());
             write(out, new Close((byte) 'S', eldest.getValue()));
         }
+        for (String retired = link.pollRetired(); retired != null; retired = link.pollRetired()) {
+            write(out, new Close((byte) 'S', retired));
+        }
         result = link.remember(key);
         write(out, new Parse(result, key.sql(), key.types()));
         return result;

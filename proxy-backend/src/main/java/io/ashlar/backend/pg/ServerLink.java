@@ -78,6 +78,8 @@ public final class ServerLink extends ByteToMessageDecoder {
     private String closeReason = "";
     private final Map<PreparedKey, String> prepared = new LinkedHashMap<>(16, 0.75f, true);
     private final java.util.ArrayDeque<String> retired = new java.util.ArrayDeque<>(0);
+    /** The settings the statements of {@link #prepared} were parsed under. */
+    private SessionSettings preparedUnder = SessionSettings.EMPTY;
     private int nextPrepared;
     final long createdNanos = System.nanoTime();
     long idleSinceNanos = createdNanos;
@@ -425,8 +427,22 @@ public final class ServerLink extends ByteToMessageDecoder {
         return settings;
     }
 
+    /**
+     * The session settings the connection carries now. PostgreSQL reads a statement's names and
+     * literals at Parse under the session's settings (search_path picks the table, TimeZone and
+     * DateStyle read a timestamp literal): statements prepared here under other settings are not
+     * reused, but retired (closed before the next Parse). UNKNOWN (state lost, to be reset) keeps
+     * them: the connection is given known settings before it runs anything.
+     */
     public void settings(SessionSettings settings) {
         this.settings = settings;
+        if (settings != SessionSettings.UNKNOWN && settings != preparedUnder && !settings.equals(preparedUnder)) {
+            if (!prepared.isEmpty()) {
+                retired.addAll(prepared.values());
+                prepared.clear();
+            }
+            preparedUnder = settings;
+        }
     }
 
     /** The backend's process id (BackendKeyData): NOTIFYs from this connection carry it. */

@@ -129,6 +129,34 @@ final class RelayEdgeCaseTest {
         assertEquals(2, rows());
     }
 
+    /**
+     * Two sessions with different time zones prepare the same text on the one connection: each
+     * statement reads its literal under its own session's zone, as PostgreSQL reads it at Parse
+     * (the connection's statement of the other session was reused: a timestamp off by 5:45).
+     */
+    @Test
+    void aStatementIsNotReusedUnderAnotherSessionsSettings() throws Exception {
+        String sql = "SELECT '2024-03-10 02:30'::timestamptz::text AS t";
+        try (RawConnection utc = session(); RawConnection spacer = session(); RawConnection kathmandu = session()) {
+            utc.send(query("SET TimeZone TO 'UTC'"));
+            utc.readUntilReady();
+            kathmandu.send(query("SET TimeZone TO 'Asia/Kathmandu'"));
+            kathmandu.readUntilReady();
+            utc.send(concat(parse("s", sql), bind("", "s"), execute("", 0), RawConnection.sync()));
+            assertTrue(rendered(utc.readUntilReady()).toString().contains(hex("2024-03-10 02:30:00+00")));
+            kathmandu.send(concat(parse("s", sql), bind("", "s"), execute("", 0), RawConnection.sync()));
+            assertTrue(rendered(kathmandu.readUntilReady()).toString().contains(hex("2024-03-10 02:30:00+05:45")));
+            utc.send(concat(bind("", "s"), execute("", 0), RawConnection.sync()));
+            List<String> again = rendered(utc.readUntilReady());
+            assertTrue(again.toString().contains(hex("2024-03-10 02:30:00+00")), again::toString);
+        }
+    }
+
+    /** A text value as WireTraceTest renders it in a DataRow: its bytes in hex. */
+    private static String hex(String text) {
+        return java.util.HexFormat.of().formatHex(text.getBytes(StandardCharsets.UTF_8));
+    }
+
     @Test
     void aSessionWaitingOnOneLoopGetsTheConnectionAnotherLoopLeftIdle() throws Exception {
         // Consecutive sessions are on different event loops; the pool's one connection is held by the first.
