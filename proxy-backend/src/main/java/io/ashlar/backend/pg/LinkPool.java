@@ -178,7 +178,8 @@ public final class LinkPool implements AutoCloseable {
          */
         public void release(ServerLink link) {
             link.receiver(null);
-            if (!link.isOpen() || link.status() != 'I' || closed) {
+            if (!link.isOpen() || link.status() != 'I' || closed || link.cancelPending()) {
+                // A cancel that did not land yet would end the next borrower's statement instead.
                 discard(link);
                 return;
             }

@@ -78,6 +78,8 @@ public final class ServerLink extends ByteToMessageDecoder {
     private String closeReason = "";
     private final Map<PreparedKey, String> prepared = new LinkedHashMap<>(16, 0.75f, true);
     private final java.util.ArrayDeque<String> retired = new java.util.ArrayDeque<>(0);
+    /** See {@link #cancelPending()}; set by the session's thread or loop, cleared on this link's loop. */
+    private volatile boolean cancelPending;
     /** The settings the statements of {@link #prepared} were parsed under. */
     private SessionSettings preparedUnder = SessionSettings.EMPTY;
     private int nextPrepared;
@@ -178,6 +180,11 @@ public final class ServerLink extends ByteToMessageDecoder {
         switch (type) {
             case 'Z' -> status = (char) in.getByte(start + 5);
             case 'S' -> parameter(in, start + 5);
+            case 'E' -> {
+                if (cancelPending && hasSqlState(in, start + 5, start + length, "57014")) {
+                    cancelPending = false; // the cancel landed on the statement it was meant for
+                }
+            }
             default -> { }
         }
         Receiver current = receiver;
@@ -498,6 +505,32 @@ public final class ServerLink extends ByteToMessageDecoder {
     }
 
     /**
+     * Whether a CancelRequest was sent for this connection and no statement ended cancelled since:
+     * it may still reach the backend and cancel whatever runs next, so the connection must not
+     * serve another session (PostgreSQL ignores a cancel that finds its backend idle, not one that
+     * finds it running someone else's statement).
+     */
+    public boolean cancelPending() {
+        return cancelPending;
+    }
+
+    private static boolean hasSqlState(ByteBuf in, int body, int end, String sqlState) {
+        int at = body;
+        while (at < end && in.getByte(at) != 0) {
+            int stringEnd = in.indexOf(at + 1, end, (byte) 0);
+            if (stringEnd < 0) {
+                return false;
+            }
+            if (in.getByte(at) == 'C') {
+                return stringEnd - at - 1 == sqlState.length()
+                        && in.toString(at + 1, sqlState.length(), StandardCharsets.US_ASCII).equals(sqlState);
+            }
+            at = stringEnd + 1;
+        }
+        return false;
+    }
+
+    /**
      * Whether an ErrorResponse body may say that a statement prepared here can no longer run as
      * prepared: PostgreSQL's "cached plan must not change result type" after DDL is 0A000 (the
      * message itself is translated by lc_messages; another 0A000 at Bind costs one Parse more).
@@ -533,6 +566,7 @@ public final class ServerLink extends ByteToMessageDecoder {
         if (processId == 0) {
             return;
         }
+        cancelPending = true;
         CancelRequest request = new CancelRequest(processId, secretKey);
         new Bootstrap().group(channel.eventLoop()).channel(channel.getClass())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, spec.connectTimeoutMillis())

@@ -287,6 +287,33 @@ final class LinkPoolTest {
     }
 
     @Test
+    void aConnectionWhoseCancelMayStillLandIsNotPooled() throws Exception {
+        // A cancel sent as the statement ends may reach the backend during the next borrower's
+        // statement: that connection is closed. One that ended its statement cancelled is kept.
+        try (LinkPool pool = new LinkPool(config("postgres", "", 1, 10_000))) {
+            LinkPool.LoopPool loopPool = pool.on(group.next());
+            ServerLink late = borrow(loopPool);
+            query(late, "SELECT 1");
+            late.cancel();
+            release(loopPool, late);
+            ServerLink next = borrow(loopPool);
+            assertNotSame(late, next, "a connection with a cancel in flight was lent again");
+            CompletableFuture<List<String>> sleeping = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return query(next, "SELECT pg_sleep(30)");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(300);
+            next.cancel();
+            assertTrue(sleeping.get(20, TimeUnit.SECONDS).toString().contains("57014"), "the cancel ended the sleep");
+            release(loopPool, next);
+            assertSame(next, borrow(loopPool), "a connection whose cancel landed is pooled again");
+        }
+    }
+
+    @Test
     void aConnectionInATransactionIsNotPooled() throws Exception {
         try (LinkPool pool = new LinkPool(config("postgres", "", 2, 10_000))) {
             LinkPool.LoopPool loopPool = pool.on(group.next());
