@@ -311,7 +311,7 @@ public final class BackendConnection {
                 case 'N' -> current.notice(notice());
                 case 'E' -> {
                     if (statement < sent.keys().length && sent.keys()[statement] != null) {
-                        link.forget(sent.keys()[statement]);
+                        link.retire(sent.keys()[statement]); // parsed again next time; closed first if it existed
                     }
                     current.handleError(error());
                 }
@@ -769,7 +769,9 @@ public final class BackendConnection {
                 case 'N' -> replies.notice(notice());
                 case 'E' -> {
                     if (key != null) {
-                        link.forget(key); // the Parse may be what failed; the next use parses again
+                        // The Parse may be what failed, or the plan went stale (DDL): the next use parses
+                        // again, after closing the old statement (closing a name that never existed is no error).
+                        link.retire(key);
                     }
                     replies.handleError(error());
                 }

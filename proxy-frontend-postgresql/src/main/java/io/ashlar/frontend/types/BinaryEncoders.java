@@ -122,6 +122,7 @@ public final class BinaryEncoders {
             case TypeOids.NUMERIC -> NumericEncoder.INSTANCE;
             case TypeOids.UUID -> UuidEncoder.INSTANCE;
             case TypeOids.JSONB -> JsonbEncoder.INSTANCE;
+            case TypeOids.VOID -> SameBytesEncoder.VOID;
             case TypeOids.BOOL_ARRAY -> BOOL_ARRAY;
             case TypeOids.BYTEA_ARRAY -> BYTEA_ARRAY;
             case TypeOids.NAME_ARRAY -> NAME_ARRAY;

@@ -15,6 +15,8 @@ final class SameBytesEncoder implements ValueEncoder {
     static final SameBytesEncoder VARCHAR = new SameBytesEncoder(TypeOids.VARCHAR);
     static final SameBytesEncoder BPCHAR = new SameBytesEncoder(TypeOids.BPCHAR);
     static final SameBytesEncoder NAME = new SameBytesEncoder(TypeOids.NAME);
+    /** void: its text is empty and so is its binary form (void_send). */
+    static final SameBytesEncoder VOID = new SameBytesEncoder(TypeOids.VOID);
     static final SameBytesEncoder JSON = new SameBytesEncoder(TypeOids.JSON);
 
     private final int typeOid;

@@ -28,6 +28,8 @@ public final class TypeOids {
     public static final int NUMERIC = 1700;
     public static final int UUID = 2950;
     public static final int JSONB = 3802;
+    /** The result of a function that returns nothing (pg_sleep, pg_advisory_xact_lock, pg_notify). */
+    public static final int VOID = 2278;
 
     public static final int JSON_ARRAY = 199;
     public static final int BOOL_ARRAY = 1000;

@@ -165,6 +165,11 @@ final class TextToBinaryDifferentialTest {
     }
 
     @Test
+    void voidResults() throws Exception {
+        assertColumns(TypeOids.VOID, "pg_sleep(0)", "pg_advisory_xact_lock(1)", "pg_notify('c', 'p')");
+    }
+
+    @Test
     void uuids() throws Exception {
         assertColumns(TypeOids.UUID, "'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid",
                 "'00000000-0000-0000-0000-000000000000'::uuid", "'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF'::uuid",
