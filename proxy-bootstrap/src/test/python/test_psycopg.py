@@ -133,6 +133,19 @@ def test_executemany_puts_each_row_where_its_keys_say(target: Target, written_ro
 
 
 @pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)
+def test_multi_row_insert_returns_rows_in_values_order(target: Target, written_rows):
+    """One INSERT whose VALUES rows go to several shards returns its rows in VALUES order, as PostgreSQL does:
+    ORMs (Django bulk_create, SQLAlchemy insertmanyvalues) give generated keys to their objects by it."""
+    rows = written(written_rows)
+    values = ", ".join(["(%s, %s, %s)"] * len(rows))
+    with target.endpoint.connect() as conn:
+        returned = conn.execute(f"insert into t_order (order_id, user_id, status) values {values} returning order_id, user_id",
+                                [v for row in rows for v in row]).fetchall()
+    assert returned == [(row[0], row[1]) for row in rows]
+    assert_rows_placed(target, "t_order", rows)
+
+
+@pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)
 def test_executemany_returning(target: Target, written_rows):
     rows = written(written_rows)
     with target.endpoint.connect() as conn:

@@ -498,6 +498,44 @@ public final class ShardedExecution {
         return false;
     }
 
+    /**
+     * The RETURNING rows of a multi-row INSERT split over shards, put back in the order of its
+     * VALUES rows, as PostgreSQL returns them (ORMs match generated keys to their objects by it);
+     * null when a unit returned another number of rows than it inserted (ON CONFLICT DO NOTHING
+     * skipped some), where the order cannot be known and the shards' rows follow each other.
+     */
+    private RowCursor inValuesOrder(BufferedResult[] results, ColumnDescription[] columns) {
+        List<RewrittenUnit> units = rewrite.units();
+        int total = 0;
+        for (int i = 0; i < results.length; i++) {
+            int[] rows = units.get(i).unit().insertRows();
+            if (rows.length == 0 || rows.length != results[i].rowCount()) {
+                return null;
+            }
+            total += rows.length;
+        }
+        byte[][][] ordered = new byte[total][][];
+        for (int i = 0; i < results.length; i++) {
+            int[] rows = units.get(i).unit().insertRows();
+            for (int j = 0; j < rows.length; j++) {
+                if (rows[j] >= total || ordered[rows[j]] != null) {
+                    return null;
+                }
+                io.ashlar.backend.execute.RowValues values = results[i].row(j);
+                byte[][] copy = new byte[columns.length][];
+                for (int c = 0; c < copy.length; c++) {
+                    copy[c] = values.value(c);
+                }
+                ordered[rows[j]] = copy;
+            }
+        }
+        int[] types = new int[columns.length];
+        for (int c = 0; c < columns.length; c++) {
+            types[c] = columns[c].typeOid();
+        }
+        return new io.ashlar.merge.ListRowCursor(types, java.util.Arrays.asList(ordered));
+    }
+
     private QueryResult merged(BufferedResult[] results, List<ErrorFields> notices) throws StatementFailure {
         ColumnDescription[] columns = results[0].columns();
         List<RowCursor> cursors = new ArrayList<>(results.length);
@@ -530,7 +568,8 @@ public final class ShardedExecution {
                 cursor = merge.step().open(cursors);
             } else {
                 visible = columns.length;
-                cursor = new ConcatenatingCursor(cursors);
+                RowCursor inValuesOrder = verb.equals("INSERT 0") ? inValuesOrder(results, columns) : null;
+                cursor = inValuesOrder != null ? inValuesOrder : new ConcatenatingCursor(cursors);
             }
         } catch (RuntimeException e) {
             throw new StatementFailure(ErrorFields.error("0A000", "cannot merge the shards' results of this statement: "
