@@ -173,6 +173,22 @@ public final class LinkPool implements AutoCloseable {
         }
 
         /**
+         * Stops a borrower's wait (its statement was cancelled); false when it does not wait here
+         * (it has its connection, or one is being opened for it).
+         */
+        public boolean cancelWait(Borrower borrower) {
+            for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
+                Waiter waiter = it.next();
+                if (waiter.borrower == borrower) {
+                    it.remove();
+                    waiter.timeout.cancel(false);
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
          * Takes a connection back: to the next waiter, or idle. A connection that is closed, or
          * not idle at a transaction boundary, is closed instead (its state is unknown).
          */

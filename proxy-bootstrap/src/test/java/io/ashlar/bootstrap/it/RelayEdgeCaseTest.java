@@ -152,6 +152,41 @@ final class RelayEdgeCaseTest {
         }
     }
 
+    /**
+     * A statement waiting for a pooled connection is cancelled by the client's CancelRequest, as
+     * PostgreSQL cancels one waiting for a lock (it was not: the client waited for the connection
+     * timeout, and a statement whose client had given up ran later).
+     */
+    @Test
+    void aStatementWaitingForAConnectionCanBeCancelled() throws Exception {
+        try (RawConnection holder = session(); RawConnection waiter = new RawConnection(server.proxyPort())) {
+            List<RawConnection.Message> login = waiter.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE,
+                    ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            java.nio.ByteBuffer key = null;
+            for (RawConnection.Message m : login) {
+                if (m.type() == 'K') {
+                    key = java.nio.ByteBuffer.wrap(m.body());
+                }
+            }
+            assertTrue(key != null, "BackendKeyData at login");
+            holder.send(query("BEGIN; SELECT 1"));
+            holder.readUntilReady();
+            waiter.send(query("INSERT INTO relay_edge VALUES (9)"));
+            Thread.sleep(300);
+            try (java.net.Socket cancel = new java.net.Socket("127.0.0.1", server.proxyPort())) {
+                cancel.getOutputStream().write(java.nio.ByteBuffer.allocate(16).putInt(16).putInt(80877102)
+                        .putInt(key.getInt(0)).putInt(key.getInt(4)).array());
+            }
+            List<String> answer = rendered(waiter.readUntilReady());
+            assertTrue(answer.get(0).startsWith("E ERROR 57014"), answer::toString);
+            holder.send(query("COMMIT"));
+            holder.readUntilReady();
+            waiter.send(query("SELECT 1 AS still_served"));
+            assertTrue(rendered(waiter.readUntilReady()).contains("C SELECT 1"));
+        }
+        assertEquals(0, rows(), "the cancelled INSERT ran after all");
+    }
+
     /** A text value as WireTraceTest renders it in a DataRow: its bytes in hex. */
     private static String hex(String text) {
         return java.util.HexFormat.of().formatHex(text.getBytes(StandardCharsets.UTF_8));

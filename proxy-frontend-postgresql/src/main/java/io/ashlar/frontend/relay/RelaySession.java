@@ -593,6 +593,11 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             failWithoutBackend(waiting.pollFirst());
         }
         flushClient();
+        if (!waiting.isEmpty()) {
+            // What the client sent after the failed statement waits for a connection of its own.
+            acquiring = true;
+            pool.acquire(this);
+        }
     }
 
     /**
@@ -1097,14 +1102,22 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
 
     @Override
     public void cancel() {
-        ServerLink held = link;
-        if (held != null) {
-            held.eventLoop().execute(() -> {
-                if (link == held && !expected.isEmpty()) {
-                    held.cancel();
+        // Called from the loop of the cancel's own connection: the work is done on the session's,
+        // which is also its backend connection's.
+        client.eventLoop().execute(() -> {
+            if (closed) {
+                return;
+            }
+            if (link == null) {
+                // A statement that waits for a connection is cancelled there, as PostgreSQL cancels
+                // one that waits for a lock: 57014, and the rest up to Sync skipped.
+                if (acquiring && pool.cancelWait(this)) {
+                    failed(ErrorFields.error("57014", "canceling statement due to user request"));
                 }
-            });
-        }
+            } else if (!expected.isEmpty()) {
+                link.cancel();
+            }
+        });
     }
 
     @Override
