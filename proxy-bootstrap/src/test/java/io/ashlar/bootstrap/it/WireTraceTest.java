@@ -335,7 +335,10 @@ final class WireTraceTest {
             concat(parse("", "SELECT 1/0"), bind("", ""), execute("", 0), parse("s_skip", "SELECT 5"), sync()),
             concat(bind("", "s_skip"), execute("", 0), sync()),
             query("DEALLOCATE ALL"),
-            concat(parse("s_bad", "SELECT 2"), bind("", "s_bad"), execute("", 0), sync())};
+            concat(parse("s_bad", "SELECT 2"), bind("", "s_bad"), execute("", 0), sync()),
+            query("PREPARE s_sql AS SELECT 3"),
+            concat(close('S', "s_sql"), sync()),
+            query("PREPARE s_sql AS SELECT 4")};
         List<String> expected = new ArrayList<>();
         try (RawConnection c = direct()) {
             for (byte[] step : steps) {

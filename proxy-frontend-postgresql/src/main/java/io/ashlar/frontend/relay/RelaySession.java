@@ -496,9 +496,10 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     }
 
     private void close(Close close) {
-        if (close.kind() == 'S' && !close.name().isEmpty()) {
+        if (close.kind() == 'S' && !close.name().isEmpty() && statements.remove(close.name()) != null) {
             // The connection keeps it prepared for whoever runs the same text; the session forgets it.
-            statements.remove(close.name());
+            // (A name the session does not know may be its SQL PREPARE's, on its pinned connection:
+            // that Close goes to the backend.)
             synthesize(CLOSE_COMPLETE);
             return;
         }
