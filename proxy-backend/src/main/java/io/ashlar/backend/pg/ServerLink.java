@@ -536,20 +536,7 @@ public final class ServerLink extends ByteToMessageDecoder {
      * message itself is translated by lc_messages; another 0A000 at Bind costs one Parse more).
      */
     public static boolean isStalePlan(ByteBuf in, int body, int end) {
-        int at = body;
-        while (at < end && in.getByte(at) != 0) {
-            byte code = in.getByte(at);
-            int stringEnd = in.indexOf(at + 1, end, (byte) 0);
-            if (stringEnd < 0) {
-                break;
-            }
-            if (code == 'C') {
-                return stringEnd - at - 1 == 5 && in.getByte(at + 1) == '0' && in.getByte(at + 2) == 'A'
-                        && in.getByte(at + 3) == '0' && in.getByte(at + 4) == '0' && in.getByte(at + 5) == '0';
-            }
-            at = stringEnd + 1;
-        }
-        return false;
+        return hasSqlState(in, body, end, "0A000");
     }
 
     /** Forgets every statement prepared here (DISCARD ALL, DEALLOCATE ALL closed them). */
