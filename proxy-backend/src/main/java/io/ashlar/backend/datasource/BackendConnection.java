@@ -313,7 +313,13 @@ public final class BackendConnection {
                     if (statement < sent.keys().length && sent.keys()[statement] != null) {
                         link.retire(sent.keys()[statement]); // parsed again next time; closed first if it existed
                     }
-                    current.handleError(error());
+                    BackendError error = error();
+                    if (statement + 1 < sent.keys().length && error.fields().sqlState().equals("57014")) {
+                        // Cancelled (or timed out): the statement's units after this one on the same
+                        // connection are already sent and would run on; the cancel goes to them too.
+                        link.cancel();
+                    }
+                    current.handleError(error);
                 }
                 case 'A' -> notification();
                 case 'Z' -> statement++;
