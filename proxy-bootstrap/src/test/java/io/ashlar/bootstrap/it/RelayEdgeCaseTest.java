@@ -187,6 +187,36 @@ final class RelayEdgeCaseTest {
         assertEquals(0, rows(), "the cancelled INSERT ran after all");
     }
 
+    /**
+     * The backend of a session in a transaction is terminated: the client gets PostgreSQL's FATAL
+     * once and its connection ends, as a direct client would (it got the backend's FATAL and one of
+     * the proxy's: libpq then counted two results for its next command).
+     */
+    @Test
+    void aTerminatedBackendEndsItsSessionWithOneFatal() throws Exception {
+        try (RawConnection inTransaction = session()) {
+            inTransaction.send(query("BEGIN; SELECT pg_backend_pid()"));
+            String pid = null;
+            for (RawConnection.Message m : inTransaction.readUntilReady()) {
+                if (m.type() == 'D') {
+                    java.nio.ByteBuffer row = java.nio.ByteBuffer.wrap(m.body());
+                    row.getShort();
+                    byte[] value = new byte[row.getInt()];
+                    row.get(value);
+                    pid = new String(value, StandardCharsets.US_ASCII);
+                }
+            }
+            try (Connection c = server.direct(""); Statement s = c.createStatement()) {
+                s.execute("SELECT pg_terminate_backend(" + pid + ")");
+            }
+            List<String> end = rendered(inTransaction.readUntilClosed());
+            assertEquals(1, end.size(), end::toString);
+            assertTrue(end.get(0).startsWith("E FATAL 57P01"), end::toString);
+        }
+        List<String> next = nextSessionOnTheSameLoopRuns("SELECT 1 AS after");
+        assertTrue(next.contains("C SELECT 1"), next::toString);
+    }
+
     /** A text value as WireTraceTest renders it in a DataRow: its bytes in hex. */
     private static String hex(String text) {
         return java.util.HexFormat.of().formatHex(text.getBytes(StandardCharsets.UTF_8));

@@ -200,6 +200,8 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
      * closed, not pooled, if the client leaves now.
      */
     private boolean unsynced;
+    /** The backend's own FATAL reached the client: the end of the connection says nothing more. */
+    private boolean fatalRelayed;
 
     /**
      * @param pool the data source's connections of the client channel's event loop
@@ -660,9 +662,11 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
         Expect head = expected.peekFirst();
         if (head == null) {
-            // Nothing awaited (a backend that ends the connection says so with a FATAL error).
+            // Nothing awaited (a backend that ends the connection says so with a FATAL error): the
+            // client gets it as PostgreSQL's own client would, once, and then the connection ends.
             if (type == 'E') {
                 relay(buf, start, length);
+                fatalRelayed = true;
             }
             return;
         }
@@ -979,7 +983,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (busy || pinned) {
             // What the session had there (a transaction, a result half read, state) is gone: as
             // PostgreSQL does when its backend ends, the client is told and disconnected.
-            writeToClient(ErrorResponse.fatal("57P01", "the backend connection ended: " + reason));
+            if (!fatalRelayed) {
+                writeToClient(ErrorResponse.fatal("57P01", "the backend connection ended: " + reason));
+            }
             flushClient();
             close();
             client.close();
