@@ -342,8 +342,14 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
             case CopyData d -> { }
             case CopyDone d -> { }
             case CopyFail f -> { }
-            case io.ashlar.protocol.FunctionCall f -> failExtended(ErrorFields.error("0A000",
-                    "the function call protocol is not supported by Ashlar", "Call the function with SELECT."));
+            case io.ashlar.protocol.FunctionCall f -> {
+                // A function call stands alone, as a simple query does: its error ends with
+                // ReadyForQuery (no Sync comes; pgjdbc's large objects waited for ever).
+                backend.abortTransaction();
+                out.error(ErrorFields.error("0A000", "the function call protocol is not supported by Ashlar",
+                        "Call the function with SELECT."));
+                readyForQuery();
+            }
             case BatchBind b -> batchBind(b);
             case FrontendMessage.Malformed m -> {
                 out.error(ErrorFields.of(ErrorFields.FATAL, m.sqlState(), m.reason()));

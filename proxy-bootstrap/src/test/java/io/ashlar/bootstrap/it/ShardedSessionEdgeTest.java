@@ -2,23 +2,28 @@ package io.ashlar.bootstrap.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A sharded statement that reads several actual tables of one data source runs one unit per table
+ * A sharded database's sessions at the edges of the protocol.
+ *
+ * <p>A sharded statement that reads several actual tables of one data source runs one unit per table
  * on that data source's connection. When one unit is cancelled (here by the client's cancel), the
  * units after it stop too, as the one statement PostgreSQL would have cancelled: they were sent
  * already and ran to their end (a statement_timeout ended each of them in turn, so a statement
  * took the timeout once per table).
  */
-final class ShardedCancelTest {
+final class ShardedSessionEdgeTest {
 
     private static ProxiedPostgres server;
 
@@ -66,6 +71,33 @@ final class ShardedCancelTest {
                 rs.next();
                 assertEquals(false, rs.getBoolean(1), () -> "a unit on " + dataSource + " ran to its end after the cancel");
             }
+        }
+    }
+
+    /**
+     * The function call protocol (pgjdbc's large objects use it) is refused with an error and a
+     * ReadyForQuery, as a simple query would be: no Sync follows a function call (the session
+     * waited for one, and the client for ever).
+     */
+    @Test
+    void aFunctionCallIsRefusedAndTheSessionGoesOn() throws Exception {
+        try (RawConnection c = new RawConnection(server.proxyPort())) {
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            // FunctionCall: function OID (lo_creat is 957), no argument formats, no arguments, text result.
+            c.send(RawConnection.message('F', java.nio.ByteBuffer.allocate(10).putInt(957).putShort((short) 0)
+                    .putShort((short) 0).putShort((short) 0).array()));
+            List<String> answer = new ArrayList<>();
+            for (RawConnection.Message m : c.readUntilReady()) {
+                answer.add(WireTraceTest.render(m));
+            }
+            assertEquals(2, answer.size(), answer::toString);
+            assertTrue(answer.get(0).startsWith("E ERROR 0A000"), answer::toString);
+            c.send(RawConnection.query("SELECT count(*) FROM t_og"));
+            List<String> next = new ArrayList<>();
+            for (RawConnection.Message m : c.readUntilReady()) {
+                next.add(WireTraceTest.render(m));
+            }
+            assertTrue(next.contains("C SELECT 1"), next::toString);
         }
     }
 }
