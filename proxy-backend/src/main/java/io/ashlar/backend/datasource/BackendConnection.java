@@ -286,7 +286,13 @@ public final class BackendConnection {
     public void receive(Sent sent, BackendReplies[] replies) throws SQLException {
         boolean skipping = sent.begin();
         int statement = 0;
+        boolean failed = false;
         for (byte type = nextFrame(); type != 0; type = nextFrame()) {
+            if (type == 'E') {
+                failed = true;
+            } else if (type == 'Z') {
+                failed = false;
+            }
             if (skipping) {
                 if (type == 'Z') {
                     skipping = false;
@@ -326,6 +332,10 @@ public final class BackendConnection {
                 default -> { }
             }
             skipFrame();
+        }
+        if (broken && !failed) {
+            // The connection ended before this statement's answers did: never a result cut short as if whole.
+            replies[Math.min(statement, replies.length - 1)].handleError(broken("the backend connection ended during the statement"));
         }
         checkEncoding();
     }
@@ -751,7 +761,11 @@ public final class BackendConnection {
     /** Reads a statement's answers into the replies; a BEGIN's own answers ahead of them are skipped. */
     private void readAnswers(BackendReplies replies, boolean begin, ServerLink.PreparedKey key) {
         boolean skipping = begin;
+        boolean failed = false;
         for (byte type = nextFrame(); type != 0; type = nextFrame()) {
+            if (type == 'E') {
+                failed = true;
+            }
             if (skipping) {
                 if (type == 'Z') {
                     skipping = false;
@@ -785,6 +799,10 @@ public final class BackendConnection {
                 default -> { }
             }
             skipFrame();
+        }
+        if (broken && !failed) {
+            // The connection ended before the statement's answer did: never a result cut short as if whole.
+            replies.handleError(broken("the backend connection ended during the statement"));
         }
     }
 

@@ -71,6 +71,8 @@ public final class ShardedSession implements BackendSession {
     private boolean explicit;
     /** Whether the statement running now came in a simple query (its units then go to the backends as simple queries). */
     private boolean simpleQuery;
+    /** A data source whose connection ended inside the explicit transaction (its COMMIT is an error). */
+    private String lostDataSource;
     private boolean failed;
     private String beginSql;
     private boolean implicit;
@@ -675,7 +677,13 @@ public final class ShardedSession implements BackendSession {
                     return new TagResult("COMMIT", notices);
                 }
                 boolean commit = !failed;
+                String lost = lostDataSource;
                 endTransaction(commit, sink);
+                if (lost != null) {
+                    // Not the quiet ROLLBACK of a failed transaction: the client never saw it fail.
+                    throw new StatementFailure(ErrorFields.error("08006", "the transaction was rolled back: the"
+                            + " connection to data source " + lost + " ended before COMMIT"));
+                }
                 return new TagResult(commit ? "COMMIT" : "ROLLBACK", notices);
             }
             case ROLLBACK -> {
@@ -772,6 +780,18 @@ public final class ShardedSession implements BackendSession {
      */
     private void endTransaction(boolean commit, ResultSink sink) throws StatementFailure {
         StatementFailure first = null;
+        if (commit) {
+            for (int i = 0; i < held.length; i++) {
+                if (held[i] != null && joined[i] && held[i].isBroken()) {
+                    // A data source's part of the transaction is gone with its connection: committing
+                    // the others would keep half of it. All roll back, and the client is told.
+                    first = new StatementFailure(ErrorFields.error("08006", "the transaction was rolled back: the"
+                            + " connection to data source " + held[i].dataSource().name() + " ended before COMMIT"));
+                    commit = false;
+                    break;
+                }
+            }
+        }
         for (int i = 0; i < held.length; i++) {
             BackendConnection connection = held[i];
             if (connection == null || !joined[i]) {
@@ -789,6 +809,7 @@ public final class ShardedSession implements BackendSession {
         }
         explicit = false;
         failed = false;
+        lostDataSource = null;
         beginSql = null;
         savepoints.clear();
         transactionSettings.clear();
@@ -941,6 +962,7 @@ public final class ShardedSession implements BackendSession {
                 held[i] = null;
                 if (joined[i] && explicit) {
                     failed = true;
+                    lostDataSource = connection.dataSource().name();
                 }
                 joined[i] = false;
                 connection.settings(SessionSettings.EMPTY);
