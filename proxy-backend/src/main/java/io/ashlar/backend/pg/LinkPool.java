@@ -163,10 +163,21 @@ public final class LinkPool implements AutoCloseable {
             Waiter waiter = new Waiter(borrower);
             waiters.addLast(waiter);
             waiter.timeout = loop.schedule(() -> {
+                if (waiter.answered) {
+                    return;
+                }
                 if (waiters.remove(waiter)) {
+                    waiter.answered = true;
                     borrower.failed(ErrorFields.error("53300", "no connection of data source " + config.name()
                             + " came free within " + config.connectionTimeoutMilliseconds() + " ms (maxPoolSize "
                             + config.maxPoolSize() + " in use)", "Raise maxPoolSize, or shorten the transactions that hold them."));
+                } else if (waiter.opening) {
+                    // A connection is being opened for it and the backend has not answered: the wait
+                    // ends at its deadline all the same (the connection, if it comes, serves others).
+                    waiter.answered = true;
+                    borrower.failed(ErrorFields.error("08006", "could not connect to data source " + config.name()
+                            + " (" + spec.host() + ":" + spec.port() + "/" + spec.database() + ") within "
+                            + config.connectionTimeoutMilliseconds() + " ms"));
                 }
             }, config.connectionTimeoutMilliseconds(), TimeUnit.MILLISECONDS);
             stealFromOtherLoops();
@@ -181,6 +192,7 @@ public final class LinkPool implements AutoCloseable {
                 Waiter waiter = it.next();
                 if (waiter.borrower == borrower) {
                     it.remove();
+                    waiter.answered = true;
                     waiter.timeout.cancel(false);
                     return true;
                 }
@@ -204,6 +216,7 @@ public final class LinkPool implements AutoCloseable {
             link.autoRead(true);
             Waiter waiter = waiters.pollFirst();
             if (waiter != null) {
+                waiter.answered = true;
                 waiter.timeout.cancel(false);
                 waiter.borrower.acquired(link);
                 return;
@@ -246,8 +259,7 @@ public final class LinkPool implements AutoCloseable {
             Waiter waiter = waiters.peekFirst();
             if (waiter != null && reserve()) {
                 waiters.pollFirst();
-                waiter.timeout.cancel(false);
-                open(waiter.borrower);
+                openFor(waiter);
             } else if (waiter == null) {
                 for (LoopPool other : all.get()) {
                     if (other != this && !other.waiters.isEmpty()) {
@@ -262,8 +274,7 @@ public final class LinkPool implements AutoCloseable {
             Waiter waiter = waiters.peekFirst();
             if (waiter != null && reserve()) {
                 waiters.pollFirst();
-                waiter.timeout.cancel(false);
-                open(waiter.borrower);
+                openFor(waiter);
             }
         }
 
@@ -326,6 +337,36 @@ public final class LinkPool implements AutoCloseable {
             total.decrementAndGet();
         }
 
+        /**
+         * Opens a connection for a waiter, within the waiter's own deadline: a connect that fails
+         * or outlasts it does not start the wait again (waiters waited up to twice the connection
+         * timeout behind a backend that did not answer).
+         */
+        private void openFor(Waiter waiter) {
+            waiter.opening = true;
+            open(new Borrower() {
+                @Override
+                public void acquired(ServerLink link) {
+                    if (waiter.answered) {
+                        release(link);
+                        return;
+                    }
+                    waiter.answered = true;
+                    waiter.timeout.cancel(false);
+                    waiter.borrower.acquired(link);
+                }
+
+                @Override
+                public void failed(ErrorFields error) {
+                    if (!waiter.answered) {
+                        waiter.answered = true;
+                        waiter.timeout.cancel(false);
+                        waiter.borrower.failed(error);
+                    }
+                }
+            });
+        }
+
         private void open(Borrower borrower) {
             opened.incrementAndGet();
             ServerLink.connect(loop, channelClass, spec).addListener(connected -> {
@@ -374,6 +415,7 @@ public final class LinkPool implements AutoCloseable {
                 sweeper.cancel(false);
             }
             for (Waiter waiter = waiters.pollFirst(); waiter != null; waiter = waiters.pollFirst()) {
+                waiter.answered = true;
                 waiter.timeout.cancel(false);
                 waiter.borrower.failed(ErrorFields.error("08006", "data source " + config.name() + " is closed"));
             }
@@ -384,6 +426,10 @@ public final class LinkPool implements AutoCloseable {
     private static final class Waiter {
         final Borrower borrower;
         ScheduledFuture<?> timeout;
+        /** Told already: given a connection, failed, or timed out (its loop's field, no lock). */
+        boolean answered;
+        /** A connection is being opened for it. */
+        boolean opening;
 
         Waiter(Borrower borrower) {
             this.borrower = borrower;
