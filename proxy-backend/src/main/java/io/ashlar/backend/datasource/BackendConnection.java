@@ -849,6 +849,9 @@ public final class BackendConnection {
     private BackendError broken(String reason) {
         broken = true;
         String cause = call.closedReason();
+        if (cause == null && !link.closeReason().isEmpty()) {
+            cause = link.closeReason(); // it ended between statements, when no exchange listened
+        }
         return new BackendError(ErrorFields.error("08006", reason + (cause == null ? "" : ": " + cause)
                 + " (data source " + dataSource.name() + ")"));
     }

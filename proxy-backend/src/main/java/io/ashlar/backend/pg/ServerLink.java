@@ -184,6 +184,11 @@ public final class ServerLink extends ByteToMessageDecoder {
                 if (cancelPending && hasSqlState(in, start + 5, start + length, "57014")) {
                     cancelPending = false; // the cancel landed on the statement it was meant for
                 }
+                if (closeReason.isEmpty() && fieldIs(in, start + 5, start + length, (byte) 'V', "FATAL")) {
+                    // The backend says why it ends the connection (an idle-in-transaction timeout, an
+                    // administrator's command): the session that finds it closed is told that.
+                    closeReason = "the backend ended the connection: " + errorMessage(in, start + 5, start + length);
+                }
             }
             default -> { }
         }
@@ -420,6 +425,11 @@ public final class ServerLink extends ByteToMessageDecoder {
         return plainText;
     }
 
+    /** Why the connection ended (the backend's FATAL when it sent one), empty while it is open. */
+    public String closeReason() {
+        return closeReason;
+    }
+
     /** The parameters the backend reported (ParameterStatus), latest values. */
     public Map<String, String> parameters() {
         return parameters;
@@ -515,15 +525,20 @@ public final class ServerLink extends ByteToMessageDecoder {
     }
 
     private static boolean hasSqlState(ByteBuf in, int body, int end, String sqlState) {
+        return fieldIs(in, body, end, (byte) 'C', sqlState);
+    }
+
+    /** Whether an ErrorResponse or NoticeResponse body has the field {@code code} with exactly {@code value}. */
+    private static boolean fieldIs(ByteBuf in, int body, int end, byte code, String value) {
         int at = body;
         while (at < end && in.getByte(at) != 0) {
             int stringEnd = in.indexOf(at + 1, end, (byte) 0);
             if (stringEnd < 0) {
                 return false;
             }
-            if (in.getByte(at) == 'C') {
-                return stringEnd - at - 1 == sqlState.length()
-                        && in.toString(at + 1, sqlState.length(), StandardCharsets.US_ASCII).equals(sqlState);
+            if (in.getByte(at) == code) {
+                return stringEnd - at - 1 == value.length()
+                        && in.toString(at + 1, value.length(), StandardCharsets.US_ASCII).equals(value);
             }
             at = stringEnd + 1;
         }

@@ -126,4 +126,28 @@ final class ShardedBackendLossTest {
             }
         }
     }
+
+    /**
+     * A backend that ends an idle transaction (idle_in_transaction_session_timeout) says why; the
+     * session's next statement there fails with that reason (it said only "the backend closed the
+     * connection"), and its COMMIT keeps nothing.
+     */
+    @Test
+    void aBackendThatEndsAnIdleTransactionSaysWhy() throws Exception {
+        try (Connection c = server.proxy(""); Statement s = c.createStatement()) {
+            s.execute("SET idle_in_transaction_session_timeout = '1000ms'");
+            c.setAutoCommit(false);
+            s.execute("INSERT INTO t_og (id, name) VALUES (200, 'idle_probe')"); // ds_0
+            long pid = backendOf("ds_0", "idle_probe", "idle in transaction");
+            waitGone(pid);
+            SQLException failure = assertThrows(SQLException.class, () -> s.executeQuery("SELECT name FROM t_og WHERE id = 200").close());
+            assertTrue(failure.getMessage().contains("idle-in-transaction"), failure::getMessage);
+            assertThrows(SQLException.class, c::commit);
+        }
+        try (Connection c = server.backend("ds_0"); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT count(*) FROM t_og_0 WHERE id = 200")) {
+            rs.next();
+            assertEquals(0, rs.getLong(1));
+        }
+    }
 }
