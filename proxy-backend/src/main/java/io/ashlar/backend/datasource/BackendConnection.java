@@ -1,5 +1,6 @@
 package io.ashlar.backend.datasource;
 
+import io.ashlar.backend.execute.ArrayRowView;
 import io.ashlar.backend.execute.BackendError;
 import io.ashlar.backend.execute.BackendReplies;
 import io.ashlar.backend.execute.ColumnDescription;
@@ -50,7 +51,7 @@ public final class BackendConnection {
     private final LinkPool.LoopPool pool;
     private final ServerLink link;
     private final LinkCall call;
-    private final BackendFrames.RowView view = new BackendFrames.RowView();
+    private final ArrayRowView view = new ArrayRowView();
     private final List<Notification> notifications = new ArrayList<>(0);
     /** reWriteBatchedInserts: each INSERT text's multi-row form, or null where it has none. */
     private final Map<String, InsertRowsRewrite> rewrites;
@@ -157,6 +158,15 @@ public final class BackendConnection {
     }
 
     /** Holds back the one error a statement prepared before a schema change gets, so that it can run again. */
+    /**
+     * Whether an error is PostgreSQL's "cached plan must not change result type": a statement
+     * prepared on a connection before DDL changed its result, which runs again once prepared anew.
+     */
+    public static boolean isStalePlan(SQLException error) {
+        return error instanceof BackendError backend && backend.fields().sqlState().equals("0A000")
+                && backend.fields().message().startsWith("cached plan must not change result type");
+    }
+
     private static final class StaleStatementCheck implements BackendReplies {
         private final BackendReplies replies;
         boolean stale;
@@ -195,8 +205,7 @@ public final class BackendConnection {
 
         @Override
         public void handleError(SQLException error) {
-            if (!answered && error instanceof BackendError backend && backend.fields().sqlState().equals("0A000")
-                    && backend.fields().message().startsWith("cached plan must not change result type")) {
+            if (!answered && isStalePlan(error)) {
                 stale = true;
                 return;
             }
@@ -566,16 +575,44 @@ public final class BackendConnection {
         throw failure != null ? failure : broken("the COPY did not start");
     }
 
-    /** COPY FROM STDIN on this connection: the client's data goes on in writes of up to 64 kB. */
-    private final class NativeCopyIn implements CopyStream.In {
+    /** What COPY in either direction tells of itself: the formats its CopyInResponse/CopyOutResponse gave, its row count. */
+    private abstract static class NativeCopy implements CopyStream {
         private final int format;
         private final short[] formats;
-        private ByteBuf pending;
-        private long rows;
+        long rows;
 
-        NativeCopyIn(int format, short[] formats) {
+        NativeCopy(int format, short[] formats) {
             this.format = format;
             this.formats = formats;
+        }
+
+        @Override
+        public int getFormat() {
+            return format;
+        }
+
+        @Override
+        public int getFieldCount() {
+            return formats.length;
+        }
+
+        @Override
+        public int getFieldFormat(int field) {
+            return formats[field];
+        }
+
+        @Override
+        public long getHandledRowCount() {
+            return rows;
+        }
+    }
+
+    /** COPY FROM STDIN on this connection: the client's data goes on in writes of up to 64 kB. */
+    private final class NativeCopyIn extends NativeCopy implements CopyStream.In {
+        private ByteBuf pending;
+
+        NativeCopyIn(int format, short[] formats) {
+            super(format, formats);
         }
 
         @Override
@@ -627,37 +664,14 @@ public final class BackendConnection {
             }
         }
 
-        @Override
-        public int getFormat() {
-            return format;
-        }
-
-        @Override
-        public int getFieldCount() {
-            return formats.length;
-        }
-
-        @Override
-        public int getFieldFormat(int field) {
-            return formats[field];
-        }
-
-        @Override
-        public long getHandledRowCount() {
-            return rows;
-        }
     }
 
     /** COPY TO STDOUT on this connection: its data, one CopyData at a time. */
-    private final class NativeCopyOut implements CopyStream.Out {
-        private final int format;
-        private final short[] formats;
-        private long rows;
+    private final class NativeCopyOut extends NativeCopy implements CopyStream.Out {
         private SQLException failure;
 
         NativeCopyOut(int format, short[] formats) {
-            this.format = format;
-            this.formats = formats;
+            super(format, formats);
         }
 
         @Override
@@ -693,25 +707,6 @@ public final class BackendConnection {
             }
         }
 
-        @Override
-        public int getFormat() {
-            return format;
-        }
-
-        @Override
-        public int getFieldCount() {
-            return formats.length;
-        }
-
-        @Override
-        public int getFieldFormat(int field) {
-            return formats[field];
-        }
-
-        @Override
-        public long getHandledRowCount() {
-            return rows;
-        }
     }
 
     // ------------------------------------------------------------------ the exchange

@@ -19,7 +19,7 @@ public final class BufferedResult implements BackendReplies, QueryResult {
     private boolean empty;
     private List<ErrorFields> notices = NO_NOTICES;
     private SQLException error;
-    private final RowView view = new RowView();
+    private final ArrayRowView view = new ArrayRowView();
     private int position = -1;
 
     @Override
@@ -112,25 +112,5 @@ public final class BufferedResult implements BackendReplies, QueryResult {
     @Override
     public List<ErrorFields> notices() {
         return notices;
-    }
-
-    /** A kept row seen through {@link RowValues}. */
-    private static final class RowView implements RowValues {
-        private byte[][] values;
-
-        RowView of(byte[][] row) {
-            values = row;
-            return this;
-        }
-
-        @Override
-        public int columnCount() {
-            return values.length;
-        }
-
-        @Override
-        public byte[] value(int column) {
-            return values[column];
-        }
     }
 }

@@ -2,7 +2,6 @@ package io.ashlar.backend.pg;
 
 import io.ashlar.backend.execute.ColumnDescription;
 import io.ashlar.backend.execute.ErrorFields;
-import io.ashlar.backend.execute.RowValues;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 
@@ -90,25 +89,5 @@ public final class BackendFrames {
             }
         }
         return result;
-    }
-
-    /** A row of values seen through {@link RowValues}, reused from row to row. */
-    public static final class RowView implements RowValues {
-        private byte[][] values;
-
-        public RowView of(byte[][] row) {
-            values = row;
-            return this;
-        }
-
-        @Override
-        public int columnCount() {
-            return values.length;
-        }
-
-        @Override
-        public byte[] value(int column) {
-            return values[column];
-        }
     }
 }

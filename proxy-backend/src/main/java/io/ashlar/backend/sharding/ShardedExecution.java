@@ -323,7 +323,7 @@ public final class ShardedExecution {
             }
             if (!begin[g] && connections[g].status() == 'I') {
                 for (int k = 0; k < replies.length; k++) {
-                    if (isStalePlan(replies[k].error())) {
+                    if (BackendConnection.isStalePlan(replies[k].error())) {
                         // Prepared before DDL changed its result: runs again (and is prepared again).
                         BufferedResult again = new BufferedResult();
                         BackendConnection.Statement each = statement(units.get(indexes.get(k)));
@@ -348,11 +348,6 @@ public final class ShardedExecution {
     private BackendConnection.Statement statement(RewrittenUnit unit) {
         ParameterValues values = unitParameters(unit);
         return new BackendConnection.Statement(unit.sql(), values, simpleProtocol && values.values().length == 0);
-    }
-
-    private static boolean isStalePlan(SQLException error) {
-        return error instanceof io.ashlar.backend.execute.BackendError backend && backend.fields().sqlState().equals("0A000")
-                && backend.fields().message().startsWith("cached plan must not change result type");
     }
 
     /**

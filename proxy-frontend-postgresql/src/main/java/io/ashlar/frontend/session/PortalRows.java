@@ -2,6 +2,7 @@ package io.ashlar.frontend.session;
 
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.QueryResult;
+import io.ashlar.backend.execute.ArrayRowView;
 import io.ashlar.backend.execute.RowValues;
 import io.ashlar.backend.execute.StatementFailure;
 import java.util.ArrayList;
@@ -30,7 +31,7 @@ final class PortalRows {
 
     private final QueryResult source;
     private final ArrayList<byte[][]> kept;
-    private final KeptRow keptView = new KeptRow();
+    private final ArrayRowView keptView = new ArrayRowView();
     /** The row at the position when it was the last one read (forward-only portals). */
     private RowValues current;
     private long position;
@@ -171,26 +172,6 @@ final class PortalRows {
         if (kept == null) {
             throw new StatementFailure(ErrorFields.error("55000", "cursor can only scan forward",
                     "Declare it with SCROLL option to enable backward scan."));
-        }
-    }
-
-    /** A kept row seen through {@link RowValues}. */
-    private static final class KeptRow implements RowValues {
-        private byte[][] values;
-
-        RowValues of(byte[][] row) {
-            values = row;
-            return this;
-        }
-
-        @Override
-        public int columnCount() {
-            return values.length;
-        }
-
-        @Override
-        public byte[] value(int column) {
-            return values[column];
         }
     }
 }
