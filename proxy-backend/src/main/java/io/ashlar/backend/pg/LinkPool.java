@@ -256,11 +256,9 @@ public final class LinkPool implements AutoCloseable {
             link.receiver(null);
             link.close("discarded by the pool");
             unreserve();
-            Waiter waiter = waiters.peekFirst();
-            if (waiter != null && reserve()) {
-                waiters.pollFirst();
-                openFor(waiter);
-            } else if (waiter == null) {
+            if (!waiters.isEmpty()) {
+                serveWaiter();
+            } else {
                 for (LoopPool other : all.get()) {
                     if (other != this && !other.waiters.isEmpty()) {
                         other.loop.execute(other::serveWaiter);

@@ -405,7 +405,11 @@ public final class ServerLink extends ByteToMessageDecoder {
 
     /** Stops (or resumes) reading from the backend: its rows wait while the client cannot take them. */
     public void autoRead(boolean on) {
-        channel.config().setAutoRead(on);
+        // Read first: the pool turns reading on at every return, where it is almost always on
+        // already, and setting it is an atomic swap.
+        if (channel.config().isAutoRead() != on) {
+            channel.config().setAutoRead(on);
+        }
     }
 
     /** ReadyForQuery's status at the last one: 'I', 'T' or 'E'. */
