@@ -16,6 +16,10 @@ public record Describe(byte kind, String name) implements FrontendMessage {
     public static final byte STATEMENT = 'S';
     public static final byte PORTAL = 'P';
 
+    /** Describe the unnamed portal / statement: decoded without allocating. */
+    public static final Describe UNNAMED_PORTAL = new Describe(PORTAL, "");
+    public static final Describe UNNAMED_STATEMENT = new Describe(STATEMENT, "");
+
     public Describe {
         Objects.requireNonNull(name, "name");
     }
@@ -38,6 +42,7 @@ public record Describe(byte kind, String name) implements FrontendMessage {
         if (!body.failed() && kind != STATEMENT && kind != PORTAL) {
             return new Malformed("invalid DESCRIBE message subtype " + kind);
         }
-        return body.finish(new Describe(kind, name));
+        Describe result = !name.isEmpty() ? new Describe(kind, name) : kind == PORTAL ? UNNAMED_PORTAL : UNNAMED_STATEMENT;
+        return body.finish(result);
     }
 }

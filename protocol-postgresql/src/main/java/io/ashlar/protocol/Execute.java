@@ -14,6 +14,9 @@ public record Execute(String portal, int maxRows) implements FrontendMessage {
 
     public static final byte TYPE = 'E';
 
+    /** Run the unnamed portal to its end: what nearly every client sends, decoded without allocating. */
+    public static final Execute UNNAMED_ALL = new Execute("", 0);
+
     public Execute {
         Objects.requireNonNull(portal, "portal");
     }
@@ -29,6 +32,6 @@ public record Execute(String portal, int maxRows) implements FrontendMessage {
     static FrontendMessage decodeBody(FrameReader body) {
         String portal = body.readCString();
         int maxRows = body.readInt32();
-        return body.finish(new Execute(portal, maxRows));
+        return body.finish(portal.isEmpty() && maxRows == 0 ? UNNAMED_ALL : new Execute(portal, maxRows));
     }
 }

@@ -19,6 +19,14 @@ final class FrameReader {
     static final String INVALID_STRING = "invalid string in message";
     static final String INVALID_FORMAT = "invalid message format";
 
+    private static final int NAME_CACHE_SLOTS = 16;
+    private static final int NAME_CACHE_MAX_LENGTH = 64;
+    /** A format code list of one text (0) or one binary (1) entry: shared, as the arrays are read-only. */
+    private static final short[] ONE_TEXT = {0};
+    private static final short[] ONE_BINARY = {1};
+
+    private final byte[][] cachedBytes = new byte[NAME_CACHE_SLOTS][];
+    private final String[] cachedNames = new String[NAME_CACHE_SLOTS];
     private ByteBuf buf;
     private int position;
     private int end;
@@ -97,8 +105,40 @@ final class FrameReader {
             fail(INVALID_STRING);
             return "";
         }
-        String result = nul == position ? "" : buf.toString(position, nul - position, StandardCharsets.UTF_8);
+        String result = nul == position ? "" : name(nul - position);
         position = nul + 1;
+        return result;
+    }
+
+    /**
+     * A string of {@code length} bytes at the position. Short ones (statement and portal names,
+     * which a client repeats in every Bind, Describe and Execute) come from a small cache of those
+     * last read, compared byte for byte: no String is made for a name seen before.
+     */
+    private String name(int length) {
+        if (length > NAME_CACHE_MAX_LENGTH) {
+            return buf.toString(position, length, StandardCharsets.UTF_8);
+        }
+        int hash = length;
+        for (int i = 0; i < length; i++) {
+            hash = 31 * hash + buf.getByte(position + i);
+        }
+        int slot = (hash ^ (hash >>> 16)) & (NAME_CACHE_SLOTS - 1);
+        byte[] known = cachedBytes[slot];
+        if (known != null && known.length == length) {
+            int i = 0;
+            while (i < length && known[i] == buf.getByte(position + i)) {
+                i++;
+            }
+            if (i == length) {
+                return cachedNames[slot];
+            }
+        }
+        byte[] bytes = new byte[length];
+        buf.getBytes(position, bytes);
+        String result = new String(bytes, StandardCharsets.UTF_8);
+        cachedBytes[slot] = bytes;
+        cachedNames[slot] = result;
         return result;
     }
 
@@ -127,6 +167,13 @@ final class FrameReader {
     short[] readInt16Array(int count) {
         if (count == 0 || !fits(count, 2)) {
             return Wire.EMPTY_SHORTS;
+        }
+        if (count == 1) {
+            short only = buf.getShort(position);
+            if (only == 0 || only == 1) {
+                position += 2;
+                return only == 0 ? ONE_TEXT : ONE_BINARY;
+            }
         }
         short[] result = new short[count];
         for (int i = 0; i < count; i++) {

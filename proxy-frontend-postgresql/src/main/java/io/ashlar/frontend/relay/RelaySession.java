@@ -818,6 +818,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
 
     /** What a CommandComplete's tag says about the session. */
     private void tag(ByteBuf buf, int from, int to) {
+        if (saysNothing(buf, from, to - from)) {
+            return;
+        }
         String tag = buf.toString(from, Math.max(0, to - from), StandardCharsets.US_ASCII);
         CommandTags.Effect effect = CommandTags.effect(tag);
         if (tag.equals("DISCARD ALL") || tag.equals("DEALLOCATE ALL")) {
@@ -833,6 +836,24 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         } else if (effect == CommandTags.Effect.SETTINGS) {
             settingsDirty = true;
         }
+    }
+
+    /**
+     * Tags of the statements nearly every transaction runs (SELECT n, INSERT 0 n, UPDATE n, DELETE n,
+     * FETCH n, MOVE n, MERGE n, BEGIN, COMMIT, COPY n), which say nothing about the session: known
+     * by their first bytes, without making a String of them. Anything else is read in full.
+     */
+    private static boolean saysNothing(ByteBuf buf, int from, int length) {
+        if (length < 3) {
+            return false;
+        }
+        return switch (buf.getByte(from)) {
+            case 'S' -> length != 3; // SET is the only S tag of three letters
+            case 'I', 'U', 'F', 'M', 'B' -> true;
+            case 'D' -> buf.getByte(from + 2) == 'L'; // DELETE, not DISCARD, DO, DECLARE or DEALLOCATE
+            case 'C' -> buf.getByte(from + 1) == 'O'; // COMMIT, COPY, not CALL
+            default -> false;
+        };
     }
 
     /**
