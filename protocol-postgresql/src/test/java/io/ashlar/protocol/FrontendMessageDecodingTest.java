@@ -216,6 +216,34 @@ final class FrontendMessageDecodingTest {
         assertEquals(List.of(bind), decoded);
     }
 
+    /**
+     * The decoder keeps the names it read last to avoid a String per Bind: 500 names through one
+     * decoder (many share a cache slot), each read back twice, in and out of order, UTF-8 ones and
+     * names that differ only in their last byte, must each come back as written.
+     */
+    @Test
+    void namesReadThroughTheNameCacheComeBackAsWritten() {
+        List<String> names = new java.util.ArrayList<>();
+        for (int i = 0; i < 250; i++) {
+            names.add("S_" + i);
+            names.add("statement_é_" + (i * 7919 % 250));
+        }
+        names.add("x".repeat(64));
+        names.add("x".repeat(63) + "y");
+        names.add("x".repeat(65)); // too long for the cache
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        List<FrontendMessage> expected = new java.util.ArrayList<>();
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < names.size(); i++) {
+                String name = names.get(round == 0 ? i : names.size() - 1 - i);
+                Describe describe = new Describe((byte) 'S', name);
+                bytes.writeBytes(encoded(describe));
+                expected.add(describe);
+            }
+        }
+        assertEquals(expected, DecoderHarness.whole(afterStartup(), bytes.toByteArray()));
+    }
+
     @Test
     void describeStatementAndPortal() {
         byte[] bytes = concat(
