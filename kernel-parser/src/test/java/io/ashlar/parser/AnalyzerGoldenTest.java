@@ -37,4 +37,44 @@ class AnalyzerGoldenTest {
         }
         return tests.stream();
     }
+
+    /**
+     * A simple query string is lexed once to split it, and its first statement analysed from those
+     * tokens ({@link io.ashlar.parser.lexer.TokenList#prefix}): every golden statement, followed by
+     * a {@code ;} and more text, must be analysed exactly as its text alone is.
+     */
+    @TestFactory
+    Stream<DynamicTest> analysedFromTheTokensOfTheQueryStringItStarts() throws IOException {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String fileName : FILES) {
+            for (GoldenFile.Case c : GoldenFile.read(fileName).cases()) {
+                if (c.jdbc()) {
+                    continue;
+                }
+                String alone = StatementPrinter.describe(StatementAnalyzer.analyze(c.sql()));
+                tests.add(DynamicTest.dynamicTest(fileName + ": " + c.name(), () -> {
+                    for (String after : List.of(";", " ; ", ";SELECT 2", "; -- done")) {
+                        String query = c.sql() + after;
+                        io.ashlar.parser.lexer.TokenList tokens = io.ashlar.parser.lexer.Lexer.tokenize(query);
+                        List<io.ashlar.parser.lexer.StatementRange> ranges = io.ashlar.parser.lexer.StatementSplitter.split(tokens);
+                        if (ranges.isEmpty()) {
+                            continue; // nothing but comments: the session answers EmptyQueryResponse
+                        }
+                        io.ashlar.parser.lexer.StatementRange first = ranges.get(0);
+                        if (first.start() != 0) {
+                            continue; // led by whitespace: the text is analysed on its own
+                        }
+                        String text = first.text(query);
+                        assertEquals(StatementPrinter.describe(StatementAnalyzer.analyze(text)),
+                                StatementPrinter.describe(StatementAnalyzer.analyze(tokens.prefix(text, first.endToken()))),
+                                () -> "query string: " + query);
+                        if (text.equals(c.sql())) {
+                            assertEquals(alone, StatementPrinter.describe(StatementAnalyzer.analyze(tokens.prefix(text, first.endToken()))));
+                        }
+                    }
+                }));
+            }
+        }
+        return tests.stream();
+    }
 }

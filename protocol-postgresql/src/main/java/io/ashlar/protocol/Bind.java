@@ -82,8 +82,8 @@ public record Bind(String portal, String statement, short[] parameterFormats, by
     }
 
     static FrontendMessage decodeBody(FrameReader body) {
-        String portal = body.readCString();
-        String statement = body.readCString();
+        String portal = body.readName();
+        String statement = body.readName();
         short[] parameterFormats = body.readInt16Array(body.readCount16());
         byte[][] values = body.readValues(body.readCount16());
         short[] resultFormats = body.readInt16Array(body.readCount16());

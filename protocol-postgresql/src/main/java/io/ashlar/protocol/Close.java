@@ -34,7 +34,7 @@ public record Close(byte kind, String name) implements FrontendMessage {
 
     static FrontendMessage decodeBody(FrameReader body) {
         byte kind = body.readByte();
-        String name = body.readCString();
+        String name = body.readName();
         if (!body.failed() && kind != STATEMENT && kind != PORTAL) {
             return new Malformed("invalid CLOSE message subtype " + kind);
         }

@@ -38,7 +38,7 @@ public record Describe(byte kind, String name) implements FrontendMessage {
 
     static FrontendMessage decodeBody(FrameReader body) {
         byte kind = body.readByte();
-        String name = body.readCString();
+        String name = body.readName();
         if (!body.failed() && kind != STATEMENT && kind != PORTAL) {
             return new Malformed("invalid DESCRIBE message subtype " + kind);
         }

@@ -30,7 +30,7 @@ public record Execute(String portal, int maxRows) implements FrontendMessage {
     }
 
     static FrontendMessage decodeBody(FrameReader body) {
-        String portal = body.readCString();
+        String portal = body.readName();
         int maxRows = body.readInt32();
         return body.finish(portal.isEmpty() && maxRows == 0 ? UNNAMED_ALL : new Execute(portal, maxRows));
     }

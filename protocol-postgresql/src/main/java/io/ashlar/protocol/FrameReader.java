@@ -105,6 +105,24 @@ final class FrameReader {
             fail(INVALID_STRING);
             return "";
         }
+        String result = nul == position ? "" : buf.toString(position, nul - position, StandardCharsets.UTF_8);
+        position = nul + 1;
+        return result;
+    }
+
+    /**
+     * A null-terminated statement or portal name: as {@link #readCString()}, but a name read
+     * before comes back as the same String (clients repeat names in every Bind, Describe, Execute).
+     */
+    String readName() {
+        if (failed) {
+            return "";
+        }
+        int nul = buf.indexOf(position, end, (byte) 0);
+        if (nul < 0) {
+            fail(INVALID_STRING);
+            return "";
+        }
         String result = nul == position ? "" : name(nul - position);
         position = nul + 1;
         return result;

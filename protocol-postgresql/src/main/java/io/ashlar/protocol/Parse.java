@@ -36,7 +36,7 @@ public record Parse(String statementName, String sql, int[] parameterTypeOids) i
     }
 
     static FrontendMessage decodeBody(FrameReader body) {
-        String name = body.readCString();
+        String name = body.readName();
         String sql = body.readCString();
         int count = body.readCount16();
         int[] oids = body.readInt32Array(count);

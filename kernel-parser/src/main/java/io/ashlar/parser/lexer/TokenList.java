@@ -30,6 +30,21 @@ public final class TokenList {
         this.size = size;
     }
 
+    /**
+     * The first {@code count} tokens over {@code prefix}, a prefix of this text that holds them
+     * all: a statement split from a query string that starts it (its {@code ;} and whatever
+     * follows dropped), analysed without lexing it again. The arrays are shared, not copied.
+     *
+     * @throws IllegalArgumentException when {@code prefix} is not such a prefix
+     */
+    public TokenList prefix(String prefix, int count) {
+        if (count < 0 || count > size || (count > 0 && ends[count - 1] > prefix.length())
+                || !sql.startsWith(prefix)) {
+            throw new IllegalArgumentException("not a prefix holding " + count + " tokens");
+        }
+        return new TokenList(prefix, kinds, starts, ends, extras, count);
+    }
+
     /** The SQL text these tokens index into. */
     public String sql() {
         return sql;

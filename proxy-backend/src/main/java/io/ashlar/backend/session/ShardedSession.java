@@ -17,9 +17,11 @@ import io.ashlar.backend.sharding.MergedCopyOut;
 import io.ashlar.backend.sharding.ShardedCopyIn;
 import io.ashlar.backend.sharding.ShardedExecution;
 import io.ashlar.backend.sharding.TagResult;
+import io.ashlar.parser.lexer.Lexer;
 import io.ashlar.parser.lexer.SqlSyntaxException;
 import io.ashlar.parser.lexer.StatementRange;
 import io.ashlar.parser.lexer.StatementSplitter;
+import io.ashlar.parser.lexer.TokenList;
 import io.ashlar.parser.statement.AnalyzedStatement;
 import io.ashlar.parser.statement.CopyStatement;
 import io.ashlar.parser.statement.DeallocateStatement;
@@ -98,8 +100,10 @@ public final class ShardedSession implements BackendSession {
     @Override
     public void executeSimple(String sql, ResultSink sink) throws StatementFailure {
         List<StatementRange> ranges;
+        TokenList tokens;
         try {
-            ranges = StatementSplitter.split(sql);
+            tokens = Lexer.tokenize(sql);
+            ranges = StatementSplitter.split(tokens);
         } catch (SqlSyntaxException e) {
             throw syntaxError(e, 0);
         }
@@ -116,7 +120,7 @@ public final class ShardedSession implements BackendSession {
             for (StatementRange range : ranges) {
                 Plan plan;
                 try {
-                    plan = database.plans().get(range.text(sql));
+                    plan = database.plans().get(sql, tokens, range);
                 } catch (SqlSyntaxException e) {
                     throw syntaxError(e, range.start());
                 }
