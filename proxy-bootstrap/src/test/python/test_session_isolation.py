@@ -449,9 +449,10 @@ def test_set_config_reports_parameter_status(target: Target):
 def test_client_encoding_changes_as_on_postgresql(target: Target, reference):
     """psycopg follows SET client_encoding (it decodes with the encoding ParameterStatus names).
 
-    Through Ashlar, whose backend connections speak UTF-8 until the native data path relays other
-    encodings, a change away from UTF8 is refused with 0A000 (docs/protocol.md) and the session stays
-    in UTF-8 with its text intact: never converted twice, never stored as '?'.
+    A pooled database relays the client's bytes and the backend converts them: the same values
+    and ParameterStatus as directly. A sharded database reads its text as UTF-8 (routing values,
+    merged rows): a change away from UTF8 is refused with 0A000 (docs/protocol.md) and the session
+    stays in UTF-8 with its text intact: never converted twice, never stored as '?'.
     """
     def walk(conn) -> list:
         seen = []
@@ -464,7 +465,7 @@ def test_client_encoding_changes_as_on_postgresql(target: Target, reference):
         seen.append(conn.info.parameter_status("client_encoding"))
         return seen
 
-    if target.name == "direct":
+    if not target.sharded:
         with reference.connect() as ref:
             expected = walk(ref)
         with target.endpoint.connect() as conn:

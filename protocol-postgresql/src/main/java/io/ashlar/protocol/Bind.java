@@ -53,9 +53,14 @@ public record Bind(String portal, String statement, short[] parameterFormats, by
 
     @Override
     public void encode(ByteBuf out) {
+        encode(out, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void encode(ByteBuf out, java.nio.charset.Charset text) {
         int start = Wire.begin(out, TYPE);
-        Wire.writeCString(out, portal);
-        Wire.writeCString(out, statement);
+        Wire.writeCString(out, portal, text);
+        Wire.writeCString(out, statement, text);
         writeShorts(out, parameterFormats);
         out.writeShort(parameterValues.length);
         writeValues(out, parameterValues);

@@ -26,9 +26,14 @@ public record Close(byte kind, String name) implements FrontendMessage {
 
     @Override
     public void encode(ByteBuf out) {
+        encode(out, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void encode(ByteBuf out, java.nio.charset.Charset text) {
         int start = Wire.begin(out, TYPE);
         out.writeByte(kind);
-        Wire.writeCString(out, name);
+        Wire.writeCString(out, name, text);
         Wire.end(out, start);
     }
 

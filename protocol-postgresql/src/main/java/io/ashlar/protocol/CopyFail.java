@@ -19,8 +19,13 @@ public record CopyFail(String message) implements FrontendMessage {
 
     @Override
     public void encode(ByteBuf out) {
+        encode(out, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void encode(ByteBuf out, java.nio.charset.Charset text) {
         int start = Wire.begin(out, TYPE);
-        Wire.writeCString(out, message);
+        Wire.writeCString(out, message, text);
         Wire.end(out, start);
     }
 

@@ -23,8 +23,13 @@ public record Execute(String portal, int maxRows) implements FrontendMessage {
 
     @Override
     public void encode(ByteBuf out) {
+        encode(out, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void encode(ByteBuf out, java.nio.charset.Charset text) {
         int start = Wire.begin(out, TYPE);
-        Wire.writeCString(out, portal);
+        Wire.writeCString(out, portal, text);
         out.writeInt(maxRows);
         Wire.end(out, start);
     }

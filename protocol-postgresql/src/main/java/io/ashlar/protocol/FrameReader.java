@@ -27,11 +27,21 @@ final class FrameReader {
 
     private final byte[][] cachedBytes = new byte[NAME_CACHE_SLOTS][];
     private final String[] cachedNames = new String[NAME_CACHE_SLOTS];
+    private java.nio.charset.Charset text = StandardCharsets.UTF_8;
     private ByteBuf buf;
     private int position;
     private int end;
     private boolean failed;
     private String reason = "";
+
+    /** The charset strings are read in from now on (see {@link PgFrontendDecoder#textCharset}). */
+    void text(java.nio.charset.Charset charset) {
+        if (charset != text) {
+            text = charset;
+            java.util.Arrays.fill(cachedBytes, null);
+            java.util.Arrays.fill(cachedNames, null);
+        }
+    }
 
     void reset(ByteBuf buffer, int start, int limit) {
         buf = buffer;
@@ -105,7 +115,7 @@ final class FrameReader {
             fail(INVALID_STRING);
             return "";
         }
-        String result = nul == position ? "" : buf.toString(position, nul - position, StandardCharsets.UTF_8);
+        String result = nul == position ? "" : buf.toString(position, nul - position, text);
         position = nul + 1;
         return result;
     }
@@ -135,7 +145,7 @@ final class FrameReader {
      */
     private String name(int length) {
         if (length > NAME_CACHE_MAX_LENGTH) {
-            return buf.toString(position, length, StandardCharsets.UTF_8);
+            return buf.toString(position, length, text);
         }
         int hash = length;
         for (int i = 0; i < length; i++) {
@@ -154,7 +164,7 @@ final class FrameReader {
         }
         byte[] bytes = new byte[length];
         buf.getBytes(position, bytes);
-        String result = new String(bytes, StandardCharsets.UTF_8);
+        String result = new String(bytes, text);
         cachedBytes[slot] = bytes;
         cachedNames[slot] = result;
         return result;

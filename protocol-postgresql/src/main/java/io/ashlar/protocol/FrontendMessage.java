@@ -23,6 +23,15 @@ public sealed interface FrontendMessage
     void encode(ByteBuf out);
 
     /**
+     * Writes the message with its strings (SQL text, names) in {@code text}: what a relay that
+     * carries a client's text byte for byte sends on (ISO-8859-1 gives back each byte the decoder
+     * read, whatever the client's encoding). Messages without strings write as {@link #encode(ByteBuf)}.
+     */
+    default void encode(ByteBuf out, java.nio.charset.Charset text) {
+        encode(out);
+    }
+
+    /**
      * Bytes that are not a valid message: a bad length, an unknown type byte, a field running past
      * the end of its frame. Answer with a FATAL ErrorResponse carrying {@link #sqlState()} and
      * {@link #reason()}, then close the connection.

@@ -25,9 +25,14 @@ public record Parse(String statementName, String sql, int[] parameterTypeOids) i
 
     @Override
     public void encode(ByteBuf out) {
+        encode(out, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void encode(ByteBuf out, java.nio.charset.Charset text) {
         int start = Wire.begin(out, TYPE);
-        Wire.writeCString(out, statementName);
-        Wire.writeCString(out, sql);
+        Wire.writeCString(out, statementName, text);
+        Wire.writeCString(out, sql, text);
         out.writeShort(parameterTypeOids.length);
         for (int each : parameterTypeOids) {
             out.writeInt(each);

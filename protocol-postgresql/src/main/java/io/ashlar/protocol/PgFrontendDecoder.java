@@ -87,6 +87,16 @@ public final class PgFrontendDecoder extends ByteToMessageDecoder {
         return dialect;
     }
 
+    /**
+     * The charset the strings of messages are read in from now on (UTF-8 until told otherwise). A
+     * relayed session, which passes a client's text to the backend without reading it, reads it
+     * as ISO-8859-1 (one char per byte) and writes it so: the bytes go on as the client sent them
+     * whatever its client_encoding, and PostgreSQL judges them, as it judges a direct client's.
+     */
+    public void textCharset(java.nio.charset.Charset charset) {
+        reader.text(charset);
+    }
+
     public boolean isOpenGauss() {
         return dialect.isOpenGauss();
     }

@@ -19,8 +19,13 @@ public record Query(String sql) implements FrontendMessage {
 
     @Override
     public void encode(ByteBuf out) {
+        encode(out, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void encode(ByteBuf out, java.nio.charset.Charset text) {
         int start = Wire.begin(out, TYPE);
-        Wire.writeCString(out, sql);
+        Wire.writeCString(out, sql, text);
         Wire.end(out, start);
     }
 

@@ -35,6 +35,19 @@ final class Wire {
         out.setInt(start + 1, out.writerIndex() - start - 1);
     }
 
+    /**
+     * Writes a String in {@code charset}, then NUL: UTF-8 but where a relayed session's text is
+     * carried byte for byte (ISO-8859-1, one char per byte, see {@link PgFrontendDecoder#textCharset}).
+     */
+    static void writeCString(ByteBuf out, String value, java.nio.charset.Charset charset) {
+        if (charset == StandardCharsets.UTF_8) {
+            ByteBufUtil.writeUtf8(out, value);
+        } else {
+            out.writeCharSequence(value, charset);
+        }
+        out.writeByte(0);
+    }
+
     /** Writes a String: UTF-8 bytes then NUL. PostgreSQL strings never contain NUL. */
     static void writeCString(ByteBuf out, String value) {
         ByteBufUtil.writeUtf8(out, value);

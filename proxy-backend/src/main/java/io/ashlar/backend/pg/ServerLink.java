@@ -371,6 +371,25 @@ public final class ServerLink extends ByteToMessageDecoder {
         message.encode(out());
     }
 
+    /** Appends a message whose strings are written in {@code text} (see {@link FrontendMessage#encode(ByteBuf, java.nio.charset.Charset)}). */
+    public void write(FrontendMessage message, java.nio.charset.Charset text) {
+        message.encode(out(), text);
+    }
+
+    /**
+     * The charset of the text this connection exchanges with its backend now: its client_encoding
+     * as the backend last reported it (UTF-8 unless a session set another; ISO-8859-1, byte for
+     * byte, for an encoding Java has no charset for).
+     */
+    public java.nio.charset.Charset textCharset() {
+        String encoding = parameters.get("client_encoding");
+        if (encoding == null || encoding.equals("UTF8")) {
+            return java.nio.charset.StandardCharsets.UTF_8;
+        }
+        io.ashlar.backend.execute.ClientEncoding known = io.ashlar.backend.execute.ClientEncoding.find(encoding);
+        return known != null ? known.charset() : java.nio.charset.StandardCharsets.ISO_8859_1;
+    }
+
     /**
      * Sends a buffer of messages at once; any thread may call it (a session that runs its
      * statements as method calls sends from its own thread).

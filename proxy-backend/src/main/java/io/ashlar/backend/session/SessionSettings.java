@@ -54,6 +54,24 @@ public final class SessionSettings {
         this.hash = 31 * Arrays.hashCode(this.names) + Arrays.hashCode(this.values);
     }
 
+    /** These settings with {@code name} set to {@code value} (added last, or replacing its value), shared. */
+    public SessionSettings with(String name, String value) {
+        String[] newNames = Arrays.copyOf(names, names.length + 1);
+        String[] newValues = Arrays.copyOf(values, values.length + 1);
+        int at = names.length;
+        for (int i = 0; i < names.length; i++) {
+            if (names[i].equalsIgnoreCase(name)) {
+                at = i;
+                newNames = names.clone();
+                newValues = values.clone();
+                break;
+            }
+        }
+        newNames[at] = name;
+        newValues[at] = value;
+        return new SessionSettings(newNames, newValues).shared();
+    }
+
     public int size() {
         return names.length;
     }

@@ -222,6 +222,59 @@ final class WireTraceTest {
                 + " '2024-01-01 12:00:00+00'::timestamptz::text AS shown_instant"));
     }
 
+    /** A string in ISO-8859-1 (or any one-byte encoding's bytes given as chars), NUL-terminated. */
+    private static byte[] bytes(String text) {
+        byte[] b = text.getBytes(StandardCharsets.ISO_8859_1);
+        return java.util.Arrays.copyOf(b, b.length + 1);
+    }
+
+    private static byte[] int2(int value) {
+        return ByteBuffer.allocate(2).putShort((short) value).array();
+    }
+
+    /**
+     * A pooled database relays a client's text byte for byte and the backend converts it, as it
+     * would for a direct client: LATIN1 from the startup packet, then WIN1252 and back to UTF8 by
+     * SET; SQL text, statement names, parameter values and results in those encodings, in the
+     * simple and the extended protocol; and bytes that are not UTF-8 from a UTF8 client refused by
+     * the backend (22021), not turned into U+FFFD by the proxy. The same replies, byte for byte.
+     */
+    @Test
+    void clientEncodingsOtherThanUtf8PassByteForByte() throws IOException {
+        byte[][] steps = {
+            RawConnection.message('Q', bytes("SELECT 'caf\u00e9' AS c, length('caf\u00e9') AS n, convert_to('caf\u00e9', 'UTF8') AS u")),
+            concat(RawConnection.message('P', concat(bytes("stmt_\u00e9"), bytes("SELECT $1::text || '\u00fc' AS v, length($1::text) AS n"), int2(0))),
+                    RawConnection.message('B', concat(bytes(""), bytes("stmt_\u00e9"), int2(0), int2(1), int4(5),
+                            "na\u00efve".getBytes(StandardCharsets.ISO_8859_1), int2(0))),
+                    describe('P', ""), execute("", 0), sync()),
+            query("SET client_encoding TO 'WIN1252'"),
+            RawConnection.message('Q', bytes("SELECT '\u0080' AS euro, convert_to('\u0080', 'UTF8') AS u, current_setting('client_encoding')")),
+            query("RESET client_encoding"),
+            query("SET client_encoding TO 'UTF8'"),
+            RawConnection.message('Q', bytes("SELECT 'x\u00ff'")),
+            query("SELECT '\u00e9' AS e, convert_to('\u00e9', 'UTF8') AS u"),
+        };
+        Map<String, String> latin1 = Map.of("client_encoding", "LATIN1");
+        List<String> expected = new ArrayList<>();
+        try (RawConnection c = new RawConnection(server.backendPort())) {
+            expected.add(parameterStatuses(c.logIn(ProxiedPostgres.BACKEND_USER, DIRECT_DATABASE, "", latin1)).get("client_encoding"));
+            for (byte[] step : steps) {
+                expected.addAll(trace(c, step, 1));
+            }
+        }
+        List<String> actual = new ArrayList<>();
+        try (RawConnection c = new RawConnection(server.proxyPort())) {
+            actual.add(parameterStatuses(c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE,
+                    ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER), latin1)).get("client_encoding"));
+            for (byte[] step : steps) {
+                actual.addAll(trace(c, step, 1));
+            }
+        }
+        assertEquals("LATIN1", expected.get(0));
+        assertTrue(expected.contains("E ERROR 22021 invalid byte sequence for encoding \"UTF8\": 0xff"), () -> "direct: " + expected);
+        assertEquals(String.join("\n", expected), String.join("\n", actual), "replies of the proxy versus PostgreSQL");
+    }
+
     private static final String COPY_TABLE = "CREATE TABLE IF NOT EXISTS wire_copy (a int, b text)";
 
     /**

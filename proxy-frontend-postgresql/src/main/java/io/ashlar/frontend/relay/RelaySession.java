@@ -20,7 +20,6 @@ import io.ashlar.protocol.Execute;
 import io.ashlar.protocol.Flush;
 import io.ashlar.protocol.FrontendMessage;
 import io.ashlar.protocol.FunctionCall;
-import io.ashlar.protocol.NotificationResponse;
 import io.ashlar.protocol.ParameterStatus;
 import io.ashlar.protocol.Parse;
 import io.ashlar.protocol.ParseComplete;
@@ -172,8 +171,6 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     private ErrorFields pendingFailure;
     private boolean pinned;
     private boolean settingsDirty;
-    /** A client set a client_encoding the proxy does not relay yet (refused at the end of its statement). */
-    private String refusedEncoding;
     private boolean closed;
     /** Within the handling of one read from the client (its end flushes what was written to the backend). */
     private boolean inClientRead;
@@ -257,7 +254,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 // (a Flush makes the backend send what it holds for a Sync that will not come).
                 malformedLast = malformed;
                 if (link != null) {
-                    link.write(Flush.INSTANCE);
+                    send(Flush.INSTANCE);
                     link.flush();
                 }
                 return;
@@ -295,7 +292,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     }
 
     private void endCopy(FrontendMessage end) {
-        link.write(end);
+        send(end);
         copyIn = false;
         copyEnded = true;
     }
@@ -354,7 +351,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             }
             case Execute e -> {
                 unsynced = true;
-                link.write(e);
+                send(e);
                 expected.addLast(EXECUTE_EXPECT);
                 copyEnded = false;
             }
@@ -365,13 +362,13 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             case Sync s -> {
                 skipping = false;
                 unsynced = false;
-                link.write(s);
+                send(s);
                 if (!copyIn) {
                     expected.addLast(copyEnded ? SYNC_AFTER_COPY_EXPECT : SYNC_EXPECT);
                 }
             }
-            case Flush f -> link.write(f);
-            case CopyData d -> link.write(d);
+            case Flush f -> send(f);
+            case CopyData d -> send(d);
             case CopyDone d -> endCopy(d);
             case CopyFail f -> endCopy(f);
             case FunctionCall f -> raise(ErrorFields.error("0A000", "the function call protocol is not supported by Ashlar",
@@ -387,7 +384,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         // A simple query destroys the unnamed statement, as PostgreSQL does.
         unnamed = null;
         unnamedOn = null;
-        link.write(query);
+        send(query);
         expected.addLast(QUERY_EXPECT);
         // What the client sends next waits for this query's ReadyForQuery: a query that changes
         // settings is followed by their read-back (and a RESET by the startup values), which the
@@ -410,7 +407,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (name.isEmpty()) {
             unnamed = statement;
             unnamedOn = link;
-            link.write(parse);
+            send(parse);
             expected.addLast(new Expect(Kind.PARSE, true, null, null));
             return;
         }
@@ -431,16 +428,16 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         Map.Entry<ServerLink.PreparedKey, String> eldest = link.eldestPrepared();
         if (eldest != null) {
             link.forget(eldest.getKey());
-            link.write(new Close((byte) 'S', eldest.getValue()));
+            send(new Close((byte) 'S', eldest.getValue()));
             expected.addLast(CLOSE_SILENT);
         }
         for (String retired = link.pollRetired(); retired != null; retired = link.pollRetired()) {
-            link.write(new Close((byte) 'S', retired));
+            send(new Close((byte) 'S', retired));
             expected.addLast(CLOSE_SILENT);
         }
         String result = link.remember(statement.key());
         Parse parse = statement.parse();
-        link.write(new Parse(result, parse.sql(), parse.parameterTypeOids()));
+        send(new Parse(result, parse.sql(), parse.parameterTypeOids()));
         expected.addLast(new Expect(Kind.PARSE, relay, statement.key(), null, clientName));
         return result;
     }
@@ -450,7 +447,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (clientName.isEmpty()) {
             if (unnamed != null && unnamedOn != link) {
                 // Parsed on another connection: parse it here too, before the message that uses it.
-                link.write(unnamed.parse());
+                send(unnamed.parse());
                 expected.addLast(new Expect(Kind.PARSE, false, null, null));
                 unnamedOn = link;
             }
@@ -476,14 +473,14 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             note(statement.effect(), statement.temporary());
         }
         String server = serverName(bind.statement());
-        link.write(server.equals(bind.statement()) ? bind : new Bind(bind.portal(), server, bind.parameterFormats(),
+        send(server.equals(bind.statement()) ? bind : new Bind(bind.portal(), server, bind.parameterFormats(),
                 bind.parameterValues(), bind.resultFormats()));
         expected.addLast(statement != null && !bind.statement().isEmpty() ? statement.bindExpect() : BIND_EXPECT);
     }
 
     private void describe(Describe describe) {
         if (describe.kind() == 'P') {
-            link.write(describe);
+            send(describe);
             expected.addLast(DESCRIBE_PORTAL_EXPECT);
             return;
         }
@@ -492,7 +489,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             return;
         }
         String server = serverName(describe.name());
-        link.write(server.equals(describe.name()) ? describe : new Describe((byte) 'S', server));
+        send(server.equals(describe.name()) ? describe : new Describe((byte) 'S', server));
         ClientStatement statement = describe.name().isEmpty() ? null : statements.get(describe.name());
         expected.addLast(statement != null ? statement.describeExpect() : DESCRIBE_STATEMENT_EXPECT);
     }
@@ -509,7 +506,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             unnamed = null;
             unnamedOn = null;
         }
-        link.write(close);
+        send(close);
         expected.addLast(CLOSE_EXPECT);
     }
 
@@ -534,13 +531,13 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 : ", HINT = " + literal(error.field('H')))
                 + "; END$ashlar$";
         if (simple) {
-            link.write(new Query(sql));
+            send(new Query(sql));
             expected.addLast(new Expect(Kind.QUERY, true, null, null));
             return;
         }
-        link.write(new Parse("", sql, new int[0]));
-        link.write(new Bind("", "", new short[0], new byte[0][], new short[0]));
-        link.write(new Execute("", 0));
+        send(new Parse("", sql, new int[0]));
+        send(new Bind("", "", new short[0], new byte[0][], new short[0]));
+        send(new Execute("", 0));
         expected.addLast(RAISE_EXPECT);
         // The DO replaced the unnamed statement on this connection.
         unnamedOn = null;
@@ -548,6 +545,15 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
 
     private static String literal(String text) {
         return "'" + text.replace("'", "''") + "'";
+    }
+
+    /**
+     * Appends a message for the held connection. The client's text was read byte for byte
+     * (ISO-8859-1, see {@link io.ashlar.protocol.PgFrontendDecoder#textCharset}) and goes on so: the
+     * backend gets the bytes the client sent, in whatever client_encoding the session has.
+     */
+    private void send(FrontendMessage message) {
+        link.write(message, StandardCharsets.ISO_8859_1);
     }
 
     // ------------------------------------------------------------------ connections
@@ -564,7 +570,8 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (link.settings() != settings && !link.settings().equals(settings)) {
             String sql = settings.applySql(!link.settings().isEmpty());
             if (!sql.isEmpty()) {
-                link.write(new Query(sql));
+                // The proxy's own text (settings a client gave as Unicode): in the connection's encoding.
+                link.write(new Query(sql), link.textCharset());
                 expected.addLast(SILENT_EXPECT);
             }
             link.settings(settings);
@@ -575,7 +582,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 rejectMalformed(malformedLast);
                 return;
             }
-            link.write(Flush.INSTANCE);
+            send(Flush.INSTANCE);
         }
         if (!inClientRead) {
             // Borrowed later than the client's read (a new connection, a wait): nothing else flushes.
@@ -646,12 +653,6 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 // The connection keeps the value; the client hears of changes just before its
                 // ReadyForQuery, as PostgreSQL (14 and later) reports them.
                 parametersSeen = true;
-                if (buf.getByte(start + 5) == 'c') {
-                    String encoding = link.parameters().get("client_encoding");
-                    if (encoding != null && !encoding.equals("UTF8")) {
-                        refusedEncoding = encoding;
-                    }
-                }
                 return;
             }
             case 'A' -> {
@@ -706,14 +707,11 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             case READ_BACK -> {
                 done = type == 'Z';
                 if (type == 'D') {
-                    readBackRows.add(row(buf, start + 5));
+                    readBackRows.add(row(buf, start + 5, link.textCharset()));
                 }
             }
             case RAISE -> done = false; // only its error ends it
             default -> done = false;
-        }
-        if (type == 'Z' && refusedEncoding != null && head.relay) {
-            refuseEncoding();
         }
         if (head.relay && head.kind != Kind.RAISE && type != 'Z') {
             relay(buf, start, length);
@@ -782,10 +780,18 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
     }
 
-    /** The error of a DO block the proxy ran to raise its own, without the PL/pgSQL context line. */
+    /**
+     * The error of a DO block the proxy ran to raise its own, without the PL/pgSQL context line:
+     * the other fields copied byte for byte (they are in the session's client_encoding).
+     */
     private void relayWithoutContext(ByteBuf buf, int start, int length) {
-        List<Byte> codes = new ArrayList<>();
-        List<String> values = new ArrayList<>();
+        if (closed) {
+            return;
+        }
+        ByteBuf out = toClient();
+        int begin = out.writerIndex();
+        out.writeByte('E');
+        out.writeInt(0);
         int at = start + 5;
         int end = start + length;
         while (at < end && buf.getByte(at) != 0) {
@@ -796,16 +802,12 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             }
             if (code != PgErrorFields.WHERE && code != PgErrorFields.FILE && code != PgErrorFields.LINE
                     && code != PgErrorFields.ROUTINE) {
-                codes.add(code);
-                values.add(buf.toString(at + 1, stringEnd - at - 1, StandardCharsets.UTF_8));
+                out.writeBytes(buf, at, stringEnd + 1 - at);
             }
             at = stringEnd + 1;
         }
-        byte[] codeArray = new byte[codes.size()];
-        for (int i = 0; i < codeArray.length; i++) {
-            codeArray[i] = codes.get(i);
-        }
-        writeToClient(new ErrorResponse(PgErrorFields.of(codeArray, values.toArray(new String[0]))));
+        out.writeByte(0);
+        out.setInt(begin + 1, out.writerIndex() - begin - 1);
     }
 
     private void emitSynthetic() {
@@ -870,7 +872,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             if (status == 'I' && settingsDirty && !pinned && expected.isEmpty()) {
                 settingsDirty = false;
                 heldReady = status;
-                link.write(new Query(SettingsTracker.READ_SETTINGS_SQL));
+                send(new Query(SettingsTracker.READ_SETTINGS_SQL));
                 expected.addLast(READ_BACK_EXPECT);
                 link.flush();
                 return;
@@ -899,20 +901,6 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         flushClient();
     }
 
-    /**
-     * The client set a client_encoding this data path does not relay yet (the proxy reads the
-     * client's text as UTF-8): refused before the ReadyForQuery that ends its statement, and undone.
-     */
-    private void refuseEncoding() {
-        String encoding = refusedEncoding;
-        refusedEncoding = null;
-        writeError(ErrorFields.error("0A000", "client_encoding " + encoding
-                + " is not supported by Ashlar yet: the session stays in UTF8"));
-        link.write(new Query("SET client_encoding TO 'UTF8'"));
-        expected.addLast(SILENT_EXPECT);
-        link.flush();
-    }
-
     private void readBackDone() {
         if (draining) {
             readBackRows.clear();
@@ -923,13 +911,13 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         settings = result.settings();
         link.settings(settings);
         if (result.restoreSql() != null) {
-            link.write(new Query(result.restoreSql()));
+            link.write(new Query(result.restoreSql()), link.textCharset());
             expected.addLast(SILENT_EXPECT);
             link.flush();
         }
     }
 
-    private static String[] row(ByteBuf buf, int body) {
+    private static String[] row(ByteBuf buf, int body, java.nio.charset.Charset charset) {
         int count = buf.getUnsignedShort(body);
         String[] result = new String[count];
         int at = body + 2;
@@ -937,7 +925,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             int length = buf.getInt(at);
             at += 4;
             if (length >= 0) {
-                result[i] = buf.toString(at, length, StandardCharsets.UTF_8);
+                result[i] = buf.toString(at, length, charset);
                 at += length;
             }
         }
@@ -954,7 +942,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             String name = e.getKey();
             String value = e.getValue();
             switch (name) {
-                case "server_version", "server_encoding", "client_encoding" -> {
+                case "server_version", "server_encoding" -> {
                     continue;
                 }
                 case "session_authorization" -> {
@@ -977,10 +965,17 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (payloadEnd < 0) {
             return;
         }
+        if (closed) {
+            return;
+        }
+        // Passed on as the backend sent it (channel and payload in the session's client_encoding),
+        // but a NOTIFY of this session's own backend names the process id the client knows.
         int pid = buf.getInt(body);
-        writeToClient(new NotificationResponse(pid == from.backendProcessId() ? processId : pid,
-                buf.toString(body + 4, nameEnd - body - 4, StandardCharsets.UTF_8),
-                buf.toString(nameEnd + 1, payloadEnd - nameEnd - 1, StandardCharsets.UTF_8)));
+        ByteBuf out = toClient();
+        out.writeByte('A');
+        out.writeInt(4 + 4 + payloadEnd + 1 - (body + 4));
+        out.writeInt(pid == from.backendProcessId() ? processId : pid);
+        out.writeBytes(buf, body + 4, payloadEnd + 1 - (body + 4));
     }
 
     @Override

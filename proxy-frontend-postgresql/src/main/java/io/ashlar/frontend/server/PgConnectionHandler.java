@@ -3,6 +3,7 @@ package io.ashlar.frontend.server;
 import io.ashlar.backend.execute.ClientEncoding;
 import io.ashlar.backend.session.BackendSession;
 import io.ashlar.backend.session.LogicalDatabase;
+import io.ashlar.protocol.PgFrontendDecoder;
 import io.ashlar.backend.session.SessionSettings;
 import io.ashlar.frontend.auth.AuthStep;
 import io.ashlar.frontend.auth.Authenticator;
@@ -136,8 +137,12 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             fatal(ctx, "22023", "invalid value for parameter \"client_encoding\": \"" + encoding + "\"");
             return;
         }
-        if (requested.converts()) {
-            fatal(ctx, "0A000", "client_encoding \"" + encoding + "\" is not supported by Ashlar yet: use UTF8");
+        LogicalDatabase wanted = context.database(message.database());
+        if (requested.converts() && wanted != null && !relays(wanted, dialect)) {
+            // A relayed session passes its text on byte for byte and the backend converts it; a sharded
+            // one reads its text (routing values, merged rows) as UTF-8.
+            fatal(ctx, "0A000", "client_encoding \"" + encoding + "\" is not supported by Ashlar on a sharded database"
+                    + " yet: use UTF8");
             return;
         }
         PasswordVerifiers verifiers = context.user(user);
@@ -211,6 +216,12 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         int secretKey = RANDOM.nextInt();
         BackendSession backend = null;
         if (relayed) {
+            ClientEncoding encoding = clientEncoding();
+            if (!encoding.name().equals("UTF8")) {
+                // Every connection the session uses gets its client_encoding: the backend converts.
+                settings = settings.with("client_encoding", encoding.name());
+            }
+            ctx.pipeline().get(PgFrontendDecoder.class).textCharset(java.nio.charset.StandardCharsets.ISO_8859_1);
             relay = new io.ashlar.frontend.relay.RelaySession(ctx.channel(),
                     database.defaultDataSource().links().on(ctx.channel().eventLoop()), settings, processId,
                     () -> context.unregister(processId));
