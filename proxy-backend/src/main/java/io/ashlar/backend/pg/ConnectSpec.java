@@ -13,7 +13,7 @@ import java.util.Map;
  * ones a plain PostgreSQL client sends: the database, the user, {@code client_encoding=UTF8}
  * (the proxy reads and writes text as UTF-8), and the URL's {@code options} and
  * {@code currentSchema} (as {@code search_path}); nothing else, so that a session starts from
- * the server's own defaults, as a client connected directly would.
+ * the server's own defaults, as a client connected directly would. TLS is read by {@link BackendTls}.
  *
  * @param host the backend's host
  * @param port its port (5432 when the URL names none)
@@ -22,17 +22,34 @@ import java.util.Map;
  * @param password the password, empty for none
  * @param startupParameters the startup packet's parameters, user and database first
  * @param connectTimeoutMillis how long a connection (TCP and login) may take
+ * @param tls whether and how the connection speaks TLS
  * @see <a href="https://jdbc.postgresql.org/documentation/use/#connecting-to-the-database">pgjdbc URLs</a>
  */
 public record ConnectSpec(String host, int port, String database, String user, String password,
-                          Map<String, String> startupParameters, int connectTimeoutMillis) {
+                          Map<String, String> startupParameters, int connectTimeoutMillis, BackendTls tls) {
 
     public ConnectSpec {
         startupParameters = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(startupParameters));
     }
 
-    /** The spec of a data source, its URL read as pgjdbc reads it. */
+    /**
+     * The spec of a data source, its URL read as pgjdbc reads it; throws
+     * {@link IllegalArgumentException} with the reason for a setting that cannot be used (a TLS
+     * file that cannot be read, an sslmode pgjdbc does not know).
+     */
     public static ConnectSpec of(DataSourceConfig config) {
+        return of(config, true);
+    }
+
+    /**
+     * Checks a data source's URL and settings as {@link #of} reads them, without reading the TLS
+     * files they name; throws {@link IllegalArgumentException} with the reason.
+     */
+    public static void check(DataSourceConfig config) {
+        of(config, false);
+    }
+
+    private static ConnectSpec of(DataSourceConfig config, boolean readFiles) {
         String url = config.url();
         int scheme = url.indexOf("://");
         if (!url.startsWith("jdbc:") || scheme < 0) {
@@ -93,6 +110,10 @@ public record ConnectSpec(String host, int port, String database, String user, S
         if (connectTimeout != null) {
             timeout = Math.min(timeout, Integer.parseInt(connectTimeout) * 1000);
         }
-        return new ConnectSpec(host, port, database, user, password, startup, timeout);
+        BackendTls tls = readFiles ? BackendTls.of(properties) : BackendTls.DISABLED;
+        if (!readFiles) {
+            BackendTls.check(properties);
+        }
+        return new ConnectSpec(host, port, database, user, password, startup, timeout, tls);
     }
 }
