@@ -9,7 +9,9 @@ import io.ashlar.backend.sharding.SingleTableScanner;
 import io.ashlar.route.rule.ShardingRules;
 import io.ashlar.bootstrap.config.ConfigurationException;
 import io.ashlar.bootstrap.config.ProxyConfiguration;
+import io.ashlar.frontend.auth.LoginMethod;
 import io.ashlar.frontend.auth.PasswordVerifiers;
+import io.ashlar.protocol.ClientDialect;
 import io.ashlar.frontend.server.FrontendContext;
 import io.ashlar.frontend.server.PgServer;
 import java.util.ArrayList;
@@ -219,6 +221,11 @@ public final class ProxyRuntime implements AutoCloseable {
 
     public int port() {
         return server.port();
+    }
+
+    /** How many clients of a dialect logged in with an exchange since the proxy started. */
+    public long logins(ClientDialect dialect, LoginMethod method) {
+        return context.logins(dialect, method);
     }
 
     public Map<String, LogicalDatabase> databases() {

@@ -2,6 +2,7 @@ package io.ashlar.backend.pg;
 
 import io.ashlar.backend.session.SessionSettings;
 import io.ashlar.protocol.CancelRequest;
+import io.ashlar.protocol.ClientDialect;
 import io.ashlar.protocol.FrontendMessage;
 import io.ashlar.protocol.PasswordMessage;
 import io.ashlar.protocol.SSLRequest;
@@ -29,8 +30,9 @@ import java.util.Map;
 /**
  * One native connection to a backend, on one event loop: it starts TLS when the data source asks
  * for it ({@link BackendTls}: an SSLRequest first, then Netty's SslHandler below this decoder),
- * logs in (SCRAM-SHA-256, with channel binding over TLS, MD5 or clear text), then hands every
- * message the backend sends to its {@link Receiver}, the session using it,
+ * logs in (SCRAM-SHA-256, with channel binding over TLS, MD5 or clear text; openGauss's SHA256
+ * and MD5_SHA256 for {@code jdbc:opengauss:} data sources, see {@link OpenGaussLogin}), then hands
+ * every message the backend sends to its {@link Receiver}, the session using it,
  * as a frame in the read buffer (no message object, no copy), and writes what the session sends.
  * What it learns on the way it keeps: the transaction status of the last ReadyForQuery, the
  * reported parameters, the key a CancelRequest needs, the session settings it carries, and the
@@ -224,7 +226,7 @@ public final class ServerLink extends ByteToMessageDecoder {
             bindingData = BackendTls.serverEndPoint(tls);
         }
         ByteBuf out = ctx.alloc().buffer(128);
-        StartupMessage.of(spec.startupParameters()).encode(out);
+        new StartupMessage(spec.protocolVersion(), spec.startupParameters(), List.of()).encode(out);
         ctx.writeAndFlush(out);
     }
 
@@ -365,6 +367,10 @@ public final class ServerLink extends ByteToMessageDecoder {
 
     private void authentication(ByteBuf in, int body, int end) {
         int code = in.getInt(body);
+        if (spec.openGauss() && code >= OpenGaussLogin.AUTH_SHA256) {
+            openGauss(code, in, body, end);
+            return;
+        }
         switch (code) {
             case 0 -> {
                 if (spec.tls().channelBinding() == BackendTls.ChannelBinding.REQUIRE && !channelBound) {
@@ -456,6 +462,66 @@ public final class ServerLink extends ByteToMessageDecoder {
             return false;
         }
         return true;
+    }
+
+    /**
+     * openGauss's requests, which reuse PostgreSQL's SASL codes: 10 is SHA256, 11 MD5_SHA256, 13
+     * SM3. Read as openGauss's JDBC driver reads them: the SHA256 request carries the iteration
+     * count under protocol 3.51 only.
+     */
+    private void openGauss(int code, ByteBuf in, int body, int end) {
+        if (!unbound("openGauss's code " + code)) {
+            return;
+        }
+        String password = spec.password();
+        switch (code) {
+            case OpenGaussLogin.AUTH_SHA256 -> {
+                int stored = end - body >= 8 ? in.getInt(body + 4) : -1;
+                int at = body + 8;
+                if (stored == OpenGaussLogin.STORED_PLAIN || stored == OpenGaussLogin.STORED_SHA256) {
+                    boolean hasIterations = spec.protocolVersion() == ClientDialect.PROTOCOL_OPENGAUSS_3_51;
+                    int length = OpenGaussLogin.SALT_HEX_LENGTH + OpenGaussLogin.TOKEN_HEX_LENGTH;
+                    if (end - at < length + (hasIterations ? 4 : 0)) {
+                        fail("malformed SHA256 authentication request from the backend");
+                        return;
+                    }
+                    String salt = in.toString(at, OpenGaussLogin.SALT_HEX_LENGTH, StandardCharsets.US_ASCII);
+                    String token = in.toString(at + OpenGaussLogin.SALT_HEX_LENGTH, OpenGaussLogin.TOKEN_HEX_LENGTH,
+                            StandardCharsets.US_ASCII);
+                    int iterations = hasIterations ? in.getInt(at + length) : OpenGaussLogin.DEFAULT_ITERATIONS;
+                    if (!OpenGaussLogin.isHex(salt) || !OpenGaussLogin.isHex(token) || iterations <= 0) {
+                        fail("malformed SHA256 authentication request from the backend");
+                        return;
+                    }
+                    send(new PasswordMessage(cString(OpenGaussLogin.sha256(password, salt, token, iterations))));
+                } else if (stored == OpenGaussLogin.STORED_MD5 && end - at >= 4) {
+                    byte[] salt = new byte[4];
+                    in.getBytes(at, salt);
+                    send(new PasswordMessage(cString(OpenGaussLogin.sha256OverMd5(spec.user(), password, salt))));
+                } else {
+                    fail("the backend asks for SHA256 authentication of a password stored as method " + stored
+                            + ", which Ashlar does not answer (0 plain, 1 MD5 and 2 SHA256 are answered; 3 is SM3)");
+                }
+            }
+            case OpenGaussLogin.AUTH_MD5_SHA256 -> {
+                int at = body + 4;
+                if (end - at < OpenGaussLogin.SALT_HEX_LENGTH + 4) {
+                    fail("malformed MD5_SHA256 authentication request from the backend");
+                    return;
+                }
+                String salt = in.toString(at, OpenGaussLogin.SALT_HEX_LENGTH, StandardCharsets.US_ASCII);
+                if (!OpenGaussLogin.isHex(salt)) {
+                    fail("malformed MD5_SHA256 authentication request from the backend");
+                    return;
+                }
+                byte[] md5Salt = new byte[4];
+                in.getBytes(at + OpenGaussLogin.SALT_HEX_LENGTH, md5Salt);
+                send(new PasswordMessage(cString(OpenGaussLogin.md5OverSha256(password, salt, md5Salt))));
+            }
+            case OpenGaussLogin.AUTH_SM3 -> fail("the backend asks for openGauss's SM3 authentication, which Ashlar does"
+                    + " not speak (the JDK has no SM3): store the user's password as SHA256 (password_encryption_type=2)");
+            default -> fail("the backend asks for an openGauss authentication method Ashlar does not speak (code " + code + ")");
+        }
     }
 
     private void send(FrontendMessage message) {

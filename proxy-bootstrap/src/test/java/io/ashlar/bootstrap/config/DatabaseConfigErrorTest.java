@@ -71,6 +71,8 @@ class DatabaseConfigErrorTest {
                 plain + "?ssl=true\n    props:\n      sslfactory: org.postgresql.ssl.NonValidatingFactory\n");
         assertErrorContains("dataSources.ds_0.url: channelBinding=require needs TLS",
                 plain + "\n    props:\n      sslmode: disable\n      channelBinding: require\n");
+        assertErrorContains("protocolVersion=3 is not supported for an openGauss data source",
+                "databaseName: db\ndataSources:\n  ds_0:\n    url: jdbc:opengauss://127.0.0.1:5432/ds_0?protocolVersion=3\n");
     }
 
     @Test
