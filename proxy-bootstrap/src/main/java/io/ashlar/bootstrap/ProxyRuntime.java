@@ -9,7 +9,9 @@ import io.ashlar.backend.sharding.SingleTableScanner;
 import io.ashlar.route.rule.ShardingRules;
 import io.ashlar.bootstrap.config.ConfigurationException;
 import io.ashlar.bootstrap.config.ProxyConfiguration;
+import io.ashlar.frontend.auth.LoginMethod;
 import io.ashlar.frontend.auth.PasswordVerifiers;
+import io.ashlar.protocol.ClientDialect;
 import io.ashlar.frontend.server.FrontendContext;
 import io.ashlar.frontend.server.PgServer;
 import java.util.ArrayList;
@@ -81,8 +83,14 @@ public final class ProxyRuntime implements AutoCloseable {
                 continue;
             }
             List<BackendDataSource> dataSources = new ArrayList<>();
-            for (DataSourceConfig dataSource : config.dataSources().values()) {
-                dataSources.add(openDataSource(config.name(), dataSource));
+            try {
+                for (DataSourceConfig dataSource : config.dataSources().values()) {
+                    dataSources.add(openDataSource(config.name(), dataSource));
+                }
+            } catch (ConfigurationException e) {
+                dataSources.forEach(BackendDataSource::close);
+                result.values().forEach(LogicalDatabase::close);
+                throw e;
             }
             ShardingRules rules = compile(config, dataSources, dataSources);
             result.put(config.name(), new LogicalDatabase(config.name(), dataSources, rules));
@@ -90,12 +98,17 @@ public final class ProxyRuntime implements AutoCloseable {
         return result;
     }
 
+    /** Opens a data source; a setting its connections cannot use (a TLS file that cannot be read) is a ConfigurationException. */
     private static BackendDataSource openDataSource(String database, DataSourceConfig dataSource) {
-        BackendDataSource result = BackendDataSource.open(dataSource);
-        if (!result.warmUp()) {
-            LOG.warn("data source {} of {} ({}) is not reachable now; statements routed to it fail until it is",
-                    dataSource.name(), database, dataSource.url());
+        BackendDataSource result;
+        try {
+            result = BackendDataSource.open(dataSource);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException("logical database " + database + ", data source " + dataSource.name() + ": "
+                    + e.getMessage(), e);
         }
+        result.warmUp().ifPresent(reason -> LOG.warn("data source {} of {} ({}) is not reachable now; statements routed to it"
+                + " fail until it is: {}", dataSource.name(), database, dataSource.url(), reason));
         return result;
     }
 
@@ -138,15 +151,20 @@ public final class ProxyRuntime implements AutoCloseable {
         }
         List<BackendDataSource> dataSources = new ArrayList<>();
         List<BackendDataSource> opened = new ArrayList<>();
-        for (DataSourceConfig each : config.dataSources().values()) {
-            BackendDataSource existing = kept.get(each.name());
-            if (existing != null && existing.config().equals(each)) {
-                dataSources.add(existing);
-            } else {
-                BackendDataSource fresh = openDataSource(config.name(), each);
-                opened.add(fresh);
-                dataSources.add(fresh);
+        try {
+            for (DataSourceConfig each : config.dataSources().values()) {
+                BackendDataSource existing = kept.get(each.name());
+                if (existing != null && existing.config().equals(each)) {
+                    dataSources.add(existing);
+                } else {
+                    BackendDataSource fresh = openDataSource(config.name(), each);
+                    opened.add(fresh);
+                    dataSources.add(fresh);
+                }
             }
+        } catch (ConfigurationException e) {
+            opened.forEach(BackendDataSource::close);
+            throw e;
         }
         ShardingRules rules = compile(config, dataSources, opened);
         String what;
@@ -203,6 +221,11 @@ public final class ProxyRuntime implements AutoCloseable {
 
     public int port() {
         return server.port();
+    }
+
+    /** How many clients of a dialect logged in with an exchange since the proxy started. */
+    public long logins(ClientDialect dialect, LoginMethod method) {
+        return context.logins(dialect, method);
     }
 
     public Map<String, LogicalDatabase> databases() {

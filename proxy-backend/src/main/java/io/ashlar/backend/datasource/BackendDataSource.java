@@ -118,14 +118,17 @@ public final class BackendDataSource implements AutoCloseable {
         return backendParameters;
     }
 
-    /** Makes one connection now, to learn the backend's parameters; false when the backend cannot be reached. */
-    public boolean warmUp() {
+    /**
+     * Makes one connection now, to learn the backend's parameters; empty when it was made, else why
+     * it could not be (the backend is down, refuses the login, its certificate is not trusted).
+     */
+    public java.util.Optional<String> warmUp() {
         try {
             BackendConnection connection = borrow();
             connection.release();
-            return true;
+            return java.util.Optional.empty();
         } catch (SQLException e) {
-            return false;
+            return java.util.Optional.of(String.valueOf(e.getMessage()));
         }
     }
 

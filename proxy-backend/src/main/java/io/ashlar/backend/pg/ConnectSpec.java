@@ -1,6 +1,7 @@
 package io.ashlar.backend.pg;
 
 import io.ashlar.backend.config.DataSourceConfig;
+import io.ashlar.protocol.ClientDialect;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -13,7 +14,9 @@ import java.util.Map;
  * ones a plain PostgreSQL client sends: the database, the user, {@code client_encoding=UTF8}
  * (the proxy reads and writes text as UTF-8), and the URL's {@code options} and
  * {@code currentSchema} (as {@code search_path}); nothing else, so that a session starts from
- * the server's own defaults, as a client connected directly would.
+ * the server's own defaults, as a client connected directly would. A {@code jdbc:opengauss:} URL
+ * logs in as openGauss's JDBC driver does: protocol 3.51 (3.50 with {@code protocolVersion=350})
+ * and openGauss's SHA256 exchange. TLS is read by {@link BackendTls}.
  *
  * @param host the backend's host
  * @param port its port (5432 when the URL names none)
@@ -22,17 +25,36 @@ import java.util.Map;
  * @param password the password, empty for none
  * @param startupParameters the startup packet's parameters, user and database first
  * @param connectTimeoutMillis how long a connection (TCP and login) may take
+ * @param protocolVersion the startup packet's version: 3.0, or openGauss's 3.51 or 3.50
+ * @param tls whether and how the connection speaks TLS
  * @see <a href="https://jdbc.postgresql.org/documentation/use/#connecting-to-the-database">pgjdbc URLs</a>
  */
 public record ConnectSpec(String host, int port, String database, String user, String password,
-                          Map<String, String> startupParameters, int connectTimeoutMillis) {
+                          Map<String, String> startupParameters, int connectTimeoutMillis, int protocolVersion,
+                          BackendTls tls) {
 
     public ConnectSpec {
         startupParameters = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(startupParameters));
     }
 
-    /** The spec of a data source, its URL read as pgjdbc reads it. */
+    /**
+     * The spec of a data source, its URL read as pgjdbc reads it; throws
+     * {@link IllegalArgumentException} with the reason for a setting that cannot be used (a TLS
+     * file that cannot be read, an sslmode pgjdbc does not know).
+     */
     public static ConnectSpec of(DataSourceConfig config) {
+        return of(config, true);
+    }
+
+    /**
+     * Checks a data source's URL and settings as {@link #of} reads them, without reading the TLS
+     * files they name; throws {@link IllegalArgumentException} with the reason.
+     */
+    public static void check(DataSourceConfig config) {
+        of(config, false);
+    }
+
+    private static ConnectSpec of(DataSourceConfig config, boolean readFiles) {
         String url = config.url();
         int scheme = url.indexOf("://");
         if (!url.startsWith("jdbc:") || scheme < 0) {
@@ -93,6 +115,25 @@ public record ConnectSpec(String host, int port, String database, String user, S
         if (connectTimeout != null) {
             timeout = Math.min(timeout, Integer.parseInt(connectTimeout) * 1000);
         }
-        return new ConnectSpec(host, port, database, user, password, startup, timeout);
+        int protocolVersion = ClientDialect.PROTOCOL_3_0;
+        if (url.regionMatches(true, 0, "jdbc:opengauss:", 0, "jdbc:opengauss:".length())) {
+            String version = properties.getOrDefault("protocolVersion", "351").strip();
+            protocolVersion = switch (version) {
+                case "351" -> ClientDialect.PROTOCOL_OPENGAUSS_3_51;
+                case "350" -> ClientDialect.PROTOCOL_OPENGAUSS_3_50;
+                default -> throw new IllegalArgumentException("protocolVersion=" + version + " is not supported for an"
+                        + " openGauss data source: Ashlar speaks openGauss's 351 (the default) or 350");
+            };
+        }
+        BackendTls tls = readFiles ? BackendTls.of(properties) : BackendTls.DISABLED;
+        if (!readFiles) {
+            BackendTls.check(properties);
+        }
+        return new ConnectSpec(host, port, database, user, password, startup, timeout, protocolVersion, tls);
+    }
+
+    /** Whether the backend is openGauss: authentication codes 10 and 11 are its SHA256 and MD5_SHA256, not SASL. */
+    public boolean openGauss() {
+        return protocolVersion != ClientDialect.PROTOCOL_3_0;
     }
 }

@@ -8,9 +8,12 @@ import java.security.SecureRandom;
 import java.util.Base64;
 
 /**
- * The client side of SCRAM-SHA-256 without channel binding, as libpq runs it: client-first
- * {@code n,,n=,r=nonce}, then the proof over the server's salt and iteration count, then a check
- * of the server's signature (a server that cannot prove it knows the password is refused).
+ * The client side of SCRAM-SHA-256, as libpq runs it: client-first {@code n,,n=,r=nonce}, then the
+ * proof over the server's salt and iteration count, then a check of the server's signature (a
+ * server that cannot prove it knows the password is refused). Over TLS it binds the exchange to
+ * the server's certificate (SCRAM-SHA-256-PLUS, {@code p=tls-server-end-point}): a server that
+ * relays another's TLS session cannot pass the check; and it says {@code y} when it could bind
+ * but the server offered no PLUS, so that a server that did and was stripped of it refuses.
  *
  * @see <a href="https://www.postgresql.org/docs/current/sasl-authentication.html">SASL Authentication</a>
  * @see <a href="https://www.rfc-editor.org/rfc/rfc5802">RFC 5802</a>
@@ -18,16 +21,30 @@ import java.util.Base64;
 final class ScramClient {
 
     static final String MECHANISM = "SCRAM-SHA-256";
+    static final String MECHANISM_PLUS = "SCRAM-SHA-256-PLUS";
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final String GS2_HEADER = "n,,";
+    /** No channel binding: the client does not support it (no TLS, or channelBinding=disable). */
+    static final String NO_BINDING = "n,,";
+    /** The client supports channel binding and believes the server does not. */
+    static final String BINDING_NOT_OFFERED = "y,,";
+    /** tls-server-end-point binding, with SCRAM-SHA-256-PLUS. */
+    static final String SERVER_END_POINT = "p=tls-server-end-point,,";
 
     private final String password;
+    private final String gs2Header;
+    private final byte[] bindingData;
     private final String clientNonce;
     private String clientFirstBare;
     private byte[] serverSignature;
 
-    ScramClient(String password) {
+    /**
+     * @param gs2Header {@link #NO_BINDING}, {@link #BINDING_NOT_OFFERED} or {@link #SERVER_END_POINT}
+     * @param bindingData the server's certificate hash with {@link #SERVER_END_POINT}, else empty
+     */
+    ScramClient(String password, String gs2Header, byte[] bindingData) {
         this.password = password;
+        this.gs2Header = gs2Header;
+        this.bindingData = bindingData;
         byte[] nonce = new byte[18];
         RANDOM.nextBytes(nonce);
         this.clientNonce = Base64.getEncoder().encodeToString(nonce);
@@ -36,7 +53,7 @@ final class ScramClient {
     /** The client-first-message. */
     byte[] first() {
         clientFirstBare = "n=,r=" + clientNonce;
-        return (GS2_HEADER + clientFirstBare).getBytes(StandardCharsets.UTF_8);
+        return (gs2Header + clientFirstBare).getBytes(StandardCharsets.UTF_8);
     }
 
     /** The client-final-message answering the server-first-message; throws on a malformed or forged one. */
@@ -50,14 +67,21 @@ final class ScramClient {
         }
         byte[] saltedPassword = Crypto.pbkdf2("PBKDF2WithHmacSHA256", SaslPrep.prepare(password),
                 Base64.getDecoder().decode(salt), Integer.parseInt(iterations));
-        String withoutProof = "c=" + Base64.getEncoder().encodeToString(GS2_HEADER.getBytes(StandardCharsets.UTF_8))
-                + ",r=" + nonce;
+        byte[] header = gs2Header.getBytes(StandardCharsets.UTF_8);
+        byte[] binding = java.util.Arrays.copyOf(header, header.length + bindingData.length);
+        System.arraycopy(bindingData, 0, binding, header.length, bindingData.length);
+        String withoutProof = "c=" + Base64.getEncoder().encodeToString(binding) + ",r=" + nonce;
         String authMessage = clientFirstBare + "," + serverFirst + "," + withoutProof;
         byte[] clientKey = Crypto.hmacSha256(saltedPassword, "Client Key");
         byte[] storedKey = Crypto.sha256(clientKey);
         byte[] proof = Crypto.xor(clientKey, Crypto.hmacSha256(storedKey, authMessage));
         serverSignature = Crypto.hmacSha256(Crypto.hmacSha256(saltedPassword, "Server Key"), authMessage);
         return (withoutProof + ",p=" + Base64.getEncoder().encodeToString(proof)).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Whether this exchange is SCRAM-SHA-256-PLUS, bound to the TLS channel. */
+    boolean bindsChannel() {
+        return gs2Header.equals(SERVER_END_POINT);
     }
 
     /** Whether the server-final-message proves the server knows the password. */

@@ -2,8 +2,10 @@ package io.ashlar.backend.pg;
 
 import io.ashlar.backend.session.SessionSettings;
 import io.ashlar.protocol.CancelRequest;
+import io.ashlar.protocol.ClientDialect;
 import io.ashlar.protocol.FrontendMessage;
 import io.ashlar.protocol.PasswordMessage;
+import io.ashlar.protocol.SSLRequest;
 import io.ashlar.protocol.StartupMessage;
 import io.ashlar.protocol.Terminate;
 import io.ashlar.protocol.auth.Crypto;
@@ -16,6 +18,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import java.nio.charset.StandardCharsets;
@@ -25,8 +28,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One native connection to a backend, on one event loop: it logs in (SCRAM-SHA-256, MD5 or clear
- * text), then hands every message the backend sends to its {@link Receiver}, the session using it,
+ * One native connection to a backend, on one event loop: it starts TLS when the data source asks
+ * for it ({@link BackendTls}: an SSLRequest first, then Netty's SslHandler below this decoder),
+ * logs in (SCRAM-SHA-256, with channel binding over TLS, MD5 or clear text; openGauss's SHA256
+ * and MD5_SHA256 for {@code jdbc:opengauss:} data sources, see {@link OpenGaussLogin}), then hands
+ * every message the backend sends to its {@link Receiver}, the session using it,
  * as a frame in the read buffer (no message object, no copy), and writes what the session sends.
  * What it learns on the way it keeps: the transaction status of the last ReadyForQuery, the
  * reported parameters, the key a CancelRequest needs, the session settings it carries, and the
@@ -59,13 +65,31 @@ public final class ServerLink extends ByteToMessageDecoder {
     /** How many statements a connection keeps prepared for the sessions that use it. */
     public static final int MAX_PREPARED = 256;
 
-    private enum State { CONNECTING, AUTHENTICATING, STARTING, READY, CLOSED }
+    private enum State { CONNECTING, SSL_REQUESTED, TLS_HANDSHAKE, AUTHENTICATING, STARTING, READY, CLOSED }
+
+    /** A login the server refused, with the SQLSTATE of its ErrorResponse (empty: it refused the SSLRequest). */
+    static final class LoginRefused extends java.io.IOException {
+        private static final long serialVersionUID = 1L;
+        final String sqlState;
+
+        LoginRefused(String message, String sqlState) {
+            super(message);
+            this.sqlState = sqlState;
+        }
+    }
 
     private final ConnectSpec spec;
     private final Promise<ServerLink> ready;
+    /** Whether this attempt asks for TLS (allow asks only when clear text was refused; prefer asks first). */
+    private final boolean requestsTls;
     private Channel channel;
     private State state = State.CONNECTING;
+    private SslHandler tls;
+    /** tls-server-end-point data of the server's certificate, once TLS is on and binding is wanted; else null. */
+    private byte[] bindingData;
     private ScramClient scram;
+    /** Whether the login was SCRAM-SHA-256-PLUS and the server proved it (channelBinding=require checks it). */
+    private boolean channelBound;
     private int processId;
     private int secretKey;
     private final Map<String, String> parameters = new HashMap<>();
@@ -86,9 +110,10 @@ public final class ServerLink extends ByteToMessageDecoder {
     final long createdNanos = System.nanoTime();
     long idleSinceNanos = createdNanos;
 
-    private ServerLink(ConnectSpec spec, Promise<ServerLink> ready) {
+    private ServerLink(ConnectSpec spec, Promise<ServerLink> ready, boolean requestsTls) {
         this.spec = spec;
         this.ready = ready;
+        this.requestsTls = requestsTls;
     }
 
     /** A statement as prepared on a backend: its text and the parameter types it was parsed with. */
@@ -111,10 +136,41 @@ public final class ServerLink extends ByteToMessageDecoder {
     /**
      * Connects and logs in on {@code loop}; the future completes once the backend is ready for
      * queries, or fails with the reason (the backend's own error message for a refused login).
+     * As pgjdbc does, sslmode=prefer tries once more in clear text when the server refuses the
+     * login over TLS with 28000 (pg_hba.conf has no entry for it), and allow tries once more with
+     * TLS when it refuses it in clear text; both within the one connect timeout.
      */
     static Future<ServerLink> connect(EventLoop loop, Class<? extends Channel> channelClass, ConnectSpec spec) {
         Promise<ServerLink> result = loop.newPromise();
-        ServerLink link = new ServerLink(spec, result);
+        ServerLink[] current = new ServerLink[1];
+        BackendTls.Mode mode = spec.tls().mode();
+        attempt(loop, channelClass, spec, mode != BackendTls.Mode.DISABLE && mode != BackendTls.Mode.ALLOW, result, current);
+        loop.schedule(() -> {
+            if (!result.isDone()) {
+                result.tryFailure(new java.net.ConnectException("timed out after " + spec.connectTimeoutMillis()
+                        + " ms connecting to " + spec.host() + ":" + spec.port()));
+                current[0].close();
+            }
+        }, spec.connectTimeoutMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        return result;
+    }
+
+    private static void attempt(EventLoop loop, Class<? extends Channel> channelClass, ConnectSpec spec, boolean requestsTls,
+                                Promise<ServerLink> result, ServerLink[] current) {
+        Promise<ServerLink> ready = loop.newPromise();
+        ServerLink link = new ServerLink(spec, ready, requestsTls);
+        current[0] = link;
+        ready.addListener(done -> {
+            if (done.isSuccess()) {
+                if (!result.trySuccess(link)) {
+                    link.close(); // it came after the timeout
+                }
+            } else if (!result.isDone() && triesAgain(spec.tls().mode(), requestsTls, done.cause())) {
+                attempt(loop, channelClass, spec, !requestsTls, result, current);
+            } else {
+                result.tryFailure(done.cause());
+            }
+        });
         new Bootstrap().group(loop).channel(channelClass)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
@@ -122,17 +178,28 @@ public final class ServerLink extends ByteToMessageDecoder {
                 .handler(link)
                 .connect(spec.host(), spec.port()).addListener((ChannelFutureListener) connected -> {
                     if (!connected.isSuccess()) {
-                        result.tryFailure(connected.cause());
+                        ready.tryFailure(connected.cause());
                     }
                 });
-        loop.schedule(() -> {
-            if (!result.isDone()) {
-                result.tryFailure(new java.net.ConnectException("timed out after " + spec.connectTimeoutMillis()
-                        + " ms connecting to " + spec.host() + ":" + spec.port()));
-                link.close();
-            }
-        }, spec.connectTimeoutMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-        return result;
+    }
+
+    /**
+     * A link that {@link #connect} did not connect, for tests that write the backend's bytes to it
+     * themselves (EmbeddedChannel); it sends its startup packet when its channel becomes active.
+     */
+    static ServerLink detached(ConnectSpec spec, Promise<ServerLink> ready) {
+        return new ServerLink(spec, ready, false);
+    }
+
+    /** pgjdbc's fallbacks: prefer goes on in clear text, allow with TLS, when the first way was refused. */
+    private static boolean triesAgain(BackendTls.Mode mode, boolean triedTls, Throwable cause) {
+        if (!(cause instanceof LoginRefused refused)) {
+            return false;
+        }
+        if (mode == BackendTls.Mode.PREFER && triedTls) {
+            return refused.sqlState.equals("28000") || refused.sqlState.isEmpty();
+        }
+        return mode == BackendTls.Mode.ALLOW && !triedTls && refused.sqlState.equals("28000");
     }
 
     @Override
@@ -142,15 +209,82 @@ public final class ServerLink extends ByteToMessageDecoder {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        state = State.AUTHENTICATING;
-        ByteBuf out = ctx.alloc().buffer(128);
-        StartupMessage.of(spec.startupParameters()).encode(out);
-        ctx.writeAndFlush(out);
+        if (requestsTls) {
+            state = State.SSL_REQUESTED;
+            ByteBuf out = ctx.alloc().buffer(8);
+            SSLRequest.INSTANCE.encode(out);
+            ctx.writeAndFlush(out);
+        } else {
+            sendStartup(ctx);
+        }
         super.channelActive(ctx);
+    }
+
+    private void sendStartup(ChannelHandlerContext ctx) {
+        state = State.AUTHENTICATING;
+        if (tls != null && spec.tls().channelBinding() != BackendTls.ChannelBinding.DISABLE) {
+            bindingData = BackendTls.serverEndPoint(tls);
+        }
+        ByteBuf out = ctx.alloc().buffer(128);
+        new StartupMessage(spec.protocolVersion(), spec.startupParameters(), List.of()).encode(out);
+        ctx.writeAndFlush(out);
+    }
+
+    /**
+     * The server's one-byte answer to the SSLRequest. After 'S' nothing may follow in clear text
+     * (CVE-2021-23222: bytes injected there would be read as if they came over TLS).
+     */
+    private void sslAnswer(ChannelHandlerContext ctx, byte answer, boolean more) {
+        BackendTls settings = spec.tls();
+        switch (answer) {
+            case 'S' -> {
+                if (more) {
+                    fail("the server sent unencrypted bytes after agreeing to TLS (a man in the middle may have injected them)");
+                    return;
+                }
+                state = State.TLS_HANDSHAKE;
+                tls = settings.newHandler(ctx.alloc(), spec.host(), spec.port());
+                ctx.pipeline().addFirst("tls", tls);
+                tls.handshakeFuture().addListener(done -> {
+                    if (!done.isSuccess()) {
+                        fail(settings.handshakeFailure(done.cause(), spec.host()));
+                    } else if (state == State.TLS_HANDSHAKE) {
+                        sendStartup(ctx);
+                    }
+                });
+            }
+            case 'N' -> {
+                if (settings.mode().requiresTls()) {
+                    fail("the server does not support SSL (it answered N to the SSLRequest), and " + settings.modeSetting()
+                            + " requires it");
+                } else {
+                    sendStartup(ctx);
+                }
+            }
+            case 'E' -> {
+                // An error unauthenticated and unencrypted: not shown (CVE-2024-10977); prefer reconnects in clear text.
+                String reason = "the server does not support SSL (it answered the SSLRequest with an error)";
+                if (settings.mode().requiresTls()) {
+                    fail(reason + ", and " + settings.modeSetting() + " requires it");
+                } else {
+                    refused(reason, "");
+                }
+            }
+            default -> fail("invalid answer to the SSLRequest: byte " + (answer & 0xff));
+        }
     }
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (state == State.SSL_REQUESTED) {
+            if (in.isReadable()) {
+                sslAnswer(ctx, in.readByte(), in.isReadable());
+                if (state != State.TLS_HANDSHAKE && state != State.AUTHENTICATING) {
+                    in.skipBytes(in.readableBytes());
+                }
+            }
+            return;
+        }
         while (state != State.CLOSED) {
             int readable = in.readableBytes();
             if (readable < 5) {
@@ -226,36 +360,41 @@ public final class ServerLink extends ByteToMessageDecoder {
                 state = State.READY;
                 ready.trySuccess(this);
             }
-            case 'E' -> fail(errorMessage(in, body, end));
+            case 'E' -> refused(errorMessage(in, body, end), fieldValue(in, body, end, (byte) 'C'));
             default -> { } // NoticeResponse, NegotiateProtocolVersion: nothing to do
         }
     }
 
     private void authentication(ByteBuf in, int body, int end) {
         int code = in.getInt(body);
+        if (spec.openGauss() && code >= OpenGaussLogin.AUTH_SHA256) {
+            openGauss(code, in, body, end);
+            return;
+        }
         switch (code) {
-            case 0 -> state = State.STARTING;
-            case 3 -> send(new PasswordMessage(cString(spec.password())));
+            case 0 -> {
+                if (spec.tls().channelBinding() == BackendTls.ChannelBinding.REQUIRE && !channelBound) {
+                    fail("channelBinding=require, but the server let the connection in without SCRAM-SHA-256-PLUS");
+                    return;
+                }
+                state = State.STARTING;
+            }
+            case 3 -> {
+                if (unbound("a clear-text password")) {
+                    send(new PasswordMessage(cString(spec.password())));
+                }
+            }
             case 5 -> {
+                if (!unbound("MD5")) {
+                    return;
+                }
                 byte[] salt = new byte[4];
                 in.getBytes(body + 4, salt);
                 String inner = Crypto.md5Hex(spec.password().getBytes(StandardCharsets.UTF_8),
                         spec.user().getBytes(StandardCharsets.UTF_8));
                 send(new PasswordMessage(cString("md5" + Crypto.md5Hex(inner.getBytes(StandardCharsets.UTF_8), salt))));
             }
-            case 10 -> {
-                String mechanisms = in.toString(body + 4, end - body - 4, StandardCharsets.UTF_8);
-                if (!mechanisms.contains(ScramClient.MECHANISM)) {
-                    fail("the backend offers no SASL mechanism Ashlar speaks: " + mechanisms.replace('\0', ' ').trim());
-                    return;
-                }
-                scram = new ScramClient(spec.password());
-                byte[] first = scram.first();
-                byte[] name = cString(ScramClient.MECHANISM);
-                ByteBuf message = io.netty.buffer.Unpooled.buffer(name.length + 4 + first.length);
-                message.writeBytes(name).writeInt(first.length).writeBytes(first);
-                send(new PasswordMessage(io.netty.buffer.ByteBufUtil.getBytes(message)));
-            }
+            case 10 -> saslStart(in.toString(body + 4, end - body - 4, StandardCharsets.UTF_8));
             case 11 -> {
                 byte[] serverFirst = new byte[end - body - 4];
                 in.getBytes(body + 4, serverFirst);
@@ -270,9 +409,118 @@ public final class ServerLink extends ByteToMessageDecoder {
                 in.getBytes(body + 4, serverFinal);
                 if (scram == null || !scram.verify(serverFinal)) {
                     fail("the backend's SCRAM signature does not match: it does not know the password");
+                    return;
                 }
+                channelBound = bindingData != null && scram.bindsChannel();
             }
             default -> fail("the backend asks for an authentication method Ashlar does not speak (code " + code + ")");
+        }
+    }
+
+    /**
+     * Starts SCRAM: SCRAM-SHA-256-PLUS over TLS when the server offers it and channelBinding allows
+     * it, else SCRAM-SHA-256 (refused under channelBinding=require).
+     */
+    private void saslStart(String mechanismList) {
+        List<String> mechanisms = List.of(mechanismList.split("\0"));
+        BackendTls.ChannelBinding binding = spec.tls().channelBinding();
+        boolean plusOffered = mechanisms.contains(ScramClient.MECHANISM_PLUS);
+        String mechanism;
+        String header;
+        byte[] data = new byte[0];
+        if (tls != null && plusOffered && bindingData != null && binding != BackendTls.ChannelBinding.DISABLE) {
+            mechanism = ScramClient.MECHANISM_PLUS;
+            header = ScramClient.SERVER_END_POINT;
+            data = bindingData;
+        } else if (binding == BackendTls.ChannelBinding.REQUIRE) {
+            fail("channelBinding=require, but " + (tls == null ? "the connection has no TLS"
+                    : !plusOffered ? "the server does not offer SCRAM-SHA-256-PLUS"
+                    : "the signature algorithm of the server's certificate names no hash for tls-server-end-point"));
+            return;
+        } else if (mechanisms.contains(ScramClient.MECHANISM)) {
+            mechanism = ScramClient.MECHANISM;
+            // 'y': this client could bind but the server offered no PLUS; a server that did offer it
+            // (stripped by someone in between) refuses the login.
+            header = tls != null && !plusOffered && binding != BackendTls.ChannelBinding.DISABLE
+                    ? ScramClient.BINDING_NOT_OFFERED : ScramClient.NO_BINDING;
+        } else {
+            fail("the backend offers no SASL mechanism Ashlar speaks: " + String.join(" ", mechanisms).trim());
+            return;
+        }
+        scram = new ScramClient(spec.password(), header, data);
+        byte[] first = scram.first();
+        byte[] name = cString(mechanism);
+        ByteBuf message = io.netty.buffer.Unpooled.buffer(name.length + 4 + first.length);
+        message.writeBytes(name).writeInt(first.length).writeBytes(first);
+        send(new PasswordMessage(io.netty.buffer.ByteBufUtil.getBytes(message)));
+    }
+
+    /** Whether a method without channel binding may answer; fails the login when channelBinding=require. */
+    private boolean unbound(String method) {
+        if (spec.tls().channelBinding() == BackendTls.ChannelBinding.REQUIRE) {
+            fail("channelBinding=require, but the server asks for " + method + " authentication, which has no channel binding");
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * openGauss's requests, which reuse PostgreSQL's SASL codes: 10 is SHA256, 11 MD5_SHA256, 13
+     * SM3. Read as openGauss's JDBC driver reads them: the SHA256 request carries the iteration
+     * count under protocol 3.51 only.
+     */
+    private void openGauss(int code, ByteBuf in, int body, int end) {
+        if (!unbound("openGauss's code " + code)) {
+            return;
+        }
+        String password = spec.password();
+        switch (code) {
+            case OpenGaussLogin.AUTH_SHA256 -> {
+                int stored = end - body >= 8 ? in.getInt(body + 4) : -1;
+                int at = body + 8;
+                if (stored == OpenGaussLogin.STORED_PLAIN || stored == OpenGaussLogin.STORED_SHA256) {
+                    boolean hasIterations = spec.protocolVersion() == ClientDialect.PROTOCOL_OPENGAUSS_3_51;
+                    int length = OpenGaussLogin.SALT_HEX_LENGTH + OpenGaussLogin.TOKEN_HEX_LENGTH;
+                    if (end - at < length + (hasIterations ? 4 : 0)) {
+                        fail("malformed SHA256 authentication request from the backend");
+                        return;
+                    }
+                    String salt = in.toString(at, OpenGaussLogin.SALT_HEX_LENGTH, StandardCharsets.US_ASCII);
+                    String token = in.toString(at + OpenGaussLogin.SALT_HEX_LENGTH, OpenGaussLogin.TOKEN_HEX_LENGTH,
+                            StandardCharsets.US_ASCII);
+                    int iterations = hasIterations ? in.getInt(at + length) : OpenGaussLogin.DEFAULT_ITERATIONS;
+                    if (!OpenGaussLogin.isHex(salt) || !OpenGaussLogin.isHex(token) || iterations <= 0) {
+                        fail("malformed SHA256 authentication request from the backend");
+                        return;
+                    }
+                    send(new PasswordMessage(cString(OpenGaussLogin.sha256(password, salt, token, iterations))));
+                } else if (stored == OpenGaussLogin.STORED_MD5 && end - at >= 4) {
+                    byte[] salt = new byte[4];
+                    in.getBytes(at, salt);
+                    send(new PasswordMessage(cString(OpenGaussLogin.sha256OverMd5(spec.user(), password, salt))));
+                } else {
+                    fail("the backend asks for SHA256 authentication of a password stored as method " + stored
+                            + ", which Ashlar does not answer (0 plain, 1 MD5 and 2 SHA256 are answered; 3 is SM3)");
+                }
+            }
+            case OpenGaussLogin.AUTH_MD5_SHA256 -> {
+                int at = body + 4;
+                if (end - at < OpenGaussLogin.SALT_HEX_LENGTH + 4) {
+                    fail("malformed MD5_SHA256 authentication request from the backend");
+                    return;
+                }
+                String salt = in.toString(at, OpenGaussLogin.SALT_HEX_LENGTH, StandardCharsets.US_ASCII);
+                if (!OpenGaussLogin.isHex(salt)) {
+                    fail("malformed MD5_SHA256 authentication request from the backend");
+                    return;
+                }
+                byte[] md5Salt = new byte[4];
+                in.getBytes(at + OpenGaussLogin.SALT_HEX_LENGTH, md5Salt);
+                send(new PasswordMessage(cString(OpenGaussLogin.md5OverSha256(password, salt, md5Salt))));
+            }
+            case OpenGaussLogin.AUTH_SM3 -> fail("the backend asks for openGauss's SM3 authentication, which Ashlar does"
+                    + " not speak (the JDK has no SM3): store the user's password as SHA256 (password_encryption_type=2)");
+            default -> fail("the backend asks for an openGauss authentication method Ashlar does not speak (code " + code + ")");
         }
     }
 
@@ -283,9 +531,11 @@ public final class ServerLink extends ByteToMessageDecoder {
     }
 
     private static byte[] cString(String value) {
-        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-        byte[] result = java.util.Arrays.copyOf(bytes, bytes.length + 1);
-        return result;
+        return cString(value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static byte[] cString(byte[] bytes) {
+        return java.util.Arrays.copyOf(bytes, bytes.length + 1);
     }
 
     private void parameter(ByteBuf in, int body) {
@@ -330,6 +580,12 @@ public final class ServerLink extends ByteToMessageDecoder {
         close(reason);
     }
 
+    /** The server refused the login (or the SSLRequest): sslmode prefer and allow may try the other way. */
+    private void refused(String reason, String sqlState) {
+        ready.tryFailure(new LoginRefused(reason, sqlState));
+        close(reason);
+    }
+
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         boolean wasOpen = state != State.CLOSED;
@@ -346,6 +602,11 @@ public final class ServerLink extends ByteToMessageDecoder {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (state == State.TLS_HANDSHAKE) {
+            fail(spec.tls().handshakeFailure(cause, spec.host()));
+        } else if (state != State.READY && state != State.CLOSED) {
+            fail("I/O error during login: " + cause.getMessage());
+        }
         close("I/O error on the backend connection: " + cause.getMessage());
     }
 
@@ -490,6 +751,11 @@ public final class ServerLink extends ByteToMessageDecoder {
         return processId;
     }
 
+    /** Whether the connection is encrypted (TLS). */
+    public boolean encrypted() {
+        return tls != null;
+    }
+
     /** The user this connection logged in as. */
     public String loginUser() {
         return spec.user();
@@ -549,6 +815,22 @@ public final class ServerLink extends ByteToMessageDecoder {
 
     private static boolean hasSqlState(ByteBuf in, int body, int end, String sqlState) {
         return fieldIs(in, body, end, (byte) 'C', sqlState);
+    }
+
+    /** The field {@code code} of an ErrorResponse body, or empty. */
+    private static String fieldValue(ByteBuf in, int body, int end, byte code) {
+        int at = body;
+        while (at < end && in.getByte(at) != 0) {
+            int stringEnd = in.indexOf(at + 1, end, (byte) 0);
+            if (stringEnd < 0) {
+                return "";
+            }
+            if (in.getByte(at) == code) {
+                return in.toString(at + 1, stringEnd - at - 1, StandardCharsets.UTF_8);
+            }
+            at = stringEnd + 1;
+        }
+        return "";
     }
 
     /** Whether an ErrorResponse or NoticeResponse body has the field {@code code} with exactly {@code value}. */

@@ -1,6 +1,7 @@
 package io.ashlar.bootstrap.config;
 
 import io.ashlar.backend.config.DataSourceConfig;
+import io.ashlar.backend.pg.ConnectSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -100,40 +101,15 @@ final class DataSourceReader {
                     + chosen.get("maxPoolSize") + " (" + maxPoolSize + "), got " + minPoolSize);
         }
         Map<String, String> driverProperties = source.props(chosen.get("props"));
-        String tls = tlsRequired(url, driverProperties);
-        if (tls != null) {
-            // Connecting in clear text where TLS was asked for would expose what the operator meant to protect.
-            throw source.error(source.value(chosen.get("url")).orElseThrow(), tls + " asks for TLS to the data source,"
-                    + " which Ashlar's backend connections do not speak yet: remove it (or use sslmode=prefer or disable)");
+        DataSourceConfig result = new DataSourceConfig(name, url, username, password, connectionTimeout, idleTimeout, maxLifetime,
+                maxPoolSize, minPoolSize, driverProperties);
+        try {
+            // A setting that cannot work (sslmode, port, protocolVersion) is an error of this file, not of
+            // every connection later. The TLS files are read where the proxy runs, when it opens the data source.
+            ConnectSpec.check(result);
+        } catch (IllegalArgumentException e) {
+            throw source.error(source.value(chosen.get("url")).orElseThrow(), e.getMessage());
         }
-        return new DataSourceConfig(name, url, username, password, connectionTimeout, idleTimeout, maxLifetime, maxPoolSize,
-                minPoolSize, driverProperties);
-    }
-
-    /**
-     * The setting of the URL or the props that requires TLS, as pgjdbc reads them ({@code ssl=true}
-     * means verify-full; {@code sslmode} require, verify-ca or verify-full), or null.
-     */
-    static String tlsRequired(String url, Map<String, String> props) {
-        Map<String, String> settings = new java.util.HashMap<>();
-        int query = url.indexOf('?');
-        if (query >= 0) {
-            for (String pair : url.substring(query + 1).split("&")) {
-                int eq = pair.indexOf('=');
-                if (eq > 0) {
-                    settings.put(pair.substring(0, eq), pair.substring(eq + 1));
-                }
-            }
-        }
-        settings.putAll(props);
-        String mode = settings.getOrDefault("sslmode", "").strip().toLowerCase(Locale.ROOT);
-        if (mode.equals("require") || mode.equals("verify-ca") || mode.equals("verify-full")) {
-            return "sslmode=" + mode;
-        }
-        String ssl = settings.getOrDefault("ssl", "").strip();
-        if (mode.isEmpty() && (ssl.equalsIgnoreCase("true") || ssl.isEmpty() && settings.containsKey("ssl"))) {
-            return "ssl=true";
-        }
-        return null;
+        return result;
     }
 }

@@ -58,15 +58,21 @@ class DatabaseConfigErrorTest {
     }
 
     @Test
-    void aDataSourceThatRequiresTlsIsRefusedNotConnectedInClearText() {
+    void tlsSettingsAreReadAndWhatCannotWorkIsRefusedWhereItIsWritten() {
         String plain = "databaseName: db\ndataSources:\n  ds_0:\n    url: jdbc:postgresql://127.0.0.1:5432/ds_0";
-        assertErrorContains("dataSources.ds_0.url: sslmode=require asks for TLS", plain + "?sslmode=require\n");
-        assertErrorContains("sslmode=verify-full asks for TLS", plain + "?ApplicationName=x&sslmode=verify-full\n");
-        assertErrorContains("ssl=true asks for TLS", plain + "?ssl=true\n");
-        assertErrorContains("sslmode=verify-ca asks for TLS", plain + "\n    props:\n      sslmode: verify-ca\n");
-        for (String accepted : new String[] {"?sslmode=prefer", "?sslmode=disable", "?ssl=false", "?sslmode=allow&ssl=true", ""}) {
+        for (String accepted : new String[] {"?sslmode=require", "?ApplicationName=x&sslmode=verify-full", "?ssl=true",
+                "?sslmode=prefer", "?sslmode=disable", "?ssl=false", "?sslmode=allow&ssl=true", "?channelBinding=require", ""}) {
+            // the files a verifying mode needs are read where the proxy runs, when it opens the data source
             assertEquals(1, ProxyConfigurationLoader.loadDatabase("config-x.yaml", plain + accepted + "\n").dataSources().size(), accepted);
         }
+        assertEquals("config-x.yaml: dataSources.ds_0.url: invalid sslmode 'verify': expected disable, allow, prefer, require,"
+                + " verify-ca or verify-full (line 4, column 10)", errorOf(plain + "?sslmode=verify\n"));
+        assertErrorContains("dataSources.ds_0.url: sslfactory is not supported",
+                plain + "?ssl=true\n    props:\n      sslfactory: org.postgresql.ssl.NonValidatingFactory\n");
+        assertErrorContains("dataSources.ds_0.url: channelBinding=require needs TLS",
+                plain + "\n    props:\n      sslmode: disable\n      channelBinding: require\n");
+        assertErrorContains("protocolVersion=3 is not supported for an openGauss data source",
+                "databaseName: db\ndataSources:\n  ds_0:\n    url: jdbc:opengauss://127.0.0.1:5432/ds_0?protocolVersion=3\n");
     }
 
     @Test

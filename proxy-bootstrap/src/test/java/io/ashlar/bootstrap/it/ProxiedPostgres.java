@@ -160,6 +160,11 @@ final class ProxiedPostgres implements AutoCloseable {
         throw new IllegalArgumentException("no such test user: " + user);
     }
 
+    /** How many clients of a dialect logged in to the proxy with an exchange. */
+    long logins(io.ashlar.protocol.ClientDialect dialect, io.ashlar.frontend.auth.LoginMethod method) {
+        return proxy.logins(dialect, method);
+    }
+
     int proxyPort() {
         return proxy.port();
     }

@@ -15,6 +15,9 @@ public sealed interface Authenticator
         permits ScramSha256Authenticator, Md5Authenticator, CleartextPasswordAuthenticator,
         OpenGaussSha256Authenticator {
 
+    /** The exchange this is. */
+    LoginMethod method();
+
     /** The authentication request to send first. */
     BackendMessage start();
 

@@ -25,6 +25,11 @@ public final class CleartextPasswordAuthenticator implements Authenticator {
     }
 
     @Override
+    public LoginMethod method() {
+        return LoginMethod.PASSWORD;
+    }
+
+    @Override
     public BackendMessage start() {
         started = true;
         return AuthenticationCleartextPassword.INSTANCE;

@@ -31,6 +31,11 @@ public final class Md5Authenticator implements Authenticator {
     }
 
     @Override
+    public LoginMethod method() {
+        return LoginMethod.MD5;
+    }
+
+    @Override
     public BackendMessage start() {
         salt = new byte[4];
         random.nextBytes(salt);

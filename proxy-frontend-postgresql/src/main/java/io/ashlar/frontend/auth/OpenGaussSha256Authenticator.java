@@ -40,6 +40,11 @@ public final class OpenGaussSha256Authenticator implements Authenticator {
     }
 
     @Override
+    public LoginMethod method() {
+        return LoginMethod.OPENGAUSS_SHA256;
+    }
+
+    @Override
     public BackendMessage start() {
         token = new byte[AuthenticationSHA256Password.TOKEN_LENGTH];
         random.nextBytes(token);

@@ -62,6 +62,11 @@ public final class ScramSha256Authenticator implements Authenticator {
     }
 
     @Override
+    public LoginMethod method() {
+        return LoginMethod.SCRAM_SHA_256;
+    }
+
+    @Override
     public BackendMessage start() {
         state = State.CLIENT_FIRST;
         return new AuthenticationSASL(List.of(MECHANISM));

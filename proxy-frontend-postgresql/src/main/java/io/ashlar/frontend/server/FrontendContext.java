@@ -1,12 +1,15 @@
 package io.ashlar.frontend.server;
 
 import io.ashlar.backend.session.LogicalDatabase;
+import io.ashlar.frontend.auth.LoginMethod;
 import io.ashlar.frontend.auth.PasswordVerifiers;
+import io.ashlar.protocol.ClientDialect;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What every client connection of one proxy shares: the users who may log in, the logical
@@ -32,6 +35,8 @@ public final class FrontendContext implements AutoCloseable {
     private final Map<Integer, Registered> sessions = new ConcurrentHashMap<>();
     private final AtomicInteger nextProcessId = new AtomicInteger(ThreadLocalRandom.current().nextInt(1000, 100_000));
     private final AtomicInteger connections = new AtomicInteger();
+    /** Logins that succeeded, per client dialect and exchange: [dialect.ordinal() * methods + method.ordinal()]. */
+    private final LongAdder[] logins = new LongAdder[ClientDialect.values().length * LoginMethod.values().length];
 
     /** A live session and the secret a CancelRequest must present. */
     record Registered(ClientSession session, int secretKey) {
@@ -46,6 +51,9 @@ public final class FrontendContext implements AutoCloseable {
         this.users = Map.copyOf(users);
         this.databases = Map.copyOf(databases);
         this.maxConnections = maxConnections;
+        for (int i = 0; i < logins.length; i++) {
+            logins[i] = new LongAdder();
+        }
         if (sessionOwnsIo) {
             watcher = Thread.ofPlatform().daemon().name("ashlar-client-watch").start(this::watchClients);
         } else {
@@ -117,6 +125,16 @@ public final class FrontendContext implements AutoCloseable {
         if (registered != null && registered.secretKey() == secretKey) {
             registered.session().cancel();
         }
+    }
+
+    /** Counts a login that succeeded. */
+    void loggedIn(ClientDialect dialect, LoginMethod method) {
+        logins[dialect.ordinal() * LoginMethod.values().length + method.ordinal()].increment();
+    }
+
+    /** How many clients of a dialect logged in with an exchange since the proxy started. */
+    public long logins(ClientDialect dialect, LoginMethod method) {
+        return logins[dialect.ordinal() * LoginMethod.values().length + method.ordinal()].sum();
     }
 
     public int sessionCount() {

@@ -187,6 +187,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             case AuthStep.Failure f -> fatal(ctx, f.sqlState(), f.message());
             case AuthStep.Success s -> {
                 s.finalMessage().ifPresent(ctx::write);
+                context.loggedIn(startup.dialect(), authenticator.method());
                 loggedIn(ctx);
             }
         }
