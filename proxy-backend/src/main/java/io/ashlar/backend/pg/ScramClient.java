@@ -30,6 +30,11 @@ final class ScramClient {
     /** tls-server-end-point binding, with SCRAM-SHA-256-PLUS. */
     static final String SERVER_END_POINT = "p=tls-server-end-point,,";
 
+    private static final int MAX_SALTED = 256;
+    /** Salted passwords already derived (never changed once put; read on login only). */
+    private static final java.util.concurrent.ConcurrentHashMap<String, byte[]> SALTED =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
     private final String password;
     private final String gs2Header;
     private final byte[] bindingData;
@@ -65,8 +70,7 @@ final class ScramClient {
         if (nonce == null || salt == null || iterations == null || !nonce.startsWith(clientNonce)) {
             throw new IllegalStateException("malformed SCRAM server-first-message");
         }
-        byte[] saltedPassword = Crypto.pbkdf2("PBKDF2WithHmacSHA256", SaslPrep.prepare(password),
-                Base64.getDecoder().decode(salt), Integer.parseInt(iterations));
+        byte[] saltedPassword = saltedPassword(password, salt, Integer.parseInt(iterations));
         byte[] header = gs2Header.getBytes(StandardCharsets.UTF_8);
         byte[] binding = java.util.Arrays.copyOf(header, header.length + bindingData.length);
         System.arraycopy(bindingData, 0, binding, header.length, bindingData.length);
@@ -77,6 +81,26 @@ final class ScramClient {
         byte[] proof = Crypto.xor(clientKey, Crypto.hmacSha256(storedKey, authMessage));
         serverSignature = Crypto.hmacSha256(Crypto.hmacSha256(saltedPassword, "Server Key"), authMessage);
         return (withoutProof + ",p=" + Base64.getEncoder().encodeToString(proof)).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * PBKDF2 of the password over the server's salt: thousands of HMACs (4,096 by PostgreSQL's
+     * default), milliseconds on the event loop that logs the connection in. A data source's server
+     * keeps one salt per role, so every new connection of a pool would derive the same key again:
+     * it is derived once per password, salt and iteration count (as pgbouncer keeps its SCRAM keys).
+     */
+    private static byte[] saltedPassword(String password, String salt, int iterations) {
+        String key = iterations + ":" + salt + ":" + password;
+        byte[] result = SALTED.get(key);
+        if (result == null) {
+            result = Crypto.pbkdf2("PBKDF2WithHmacSHA256", SaslPrep.prepare(password), Base64.getDecoder().decode(salt),
+                    iterations);
+            if (SALTED.size() >= MAX_SALTED) {
+                SALTED.clear();
+            }
+            SALTED.put(key, result);
+        }
+        return result;
     }
 
     /** Whether this exchange is SCRAM-SHA-256-PLUS, bound to the TLS channel. */
