@@ -41,7 +41,11 @@ public final class ProxyRuntime implements AutoCloseable {
     private final PgServer server;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
-    private ProxyRuntime(Map<String, LogicalDatabase> databases, FrontendContext context, PgServer server) {
+    /** server.yaml's proxy-statement-memory-limit, read at start: databases added later get it too. */
+    private final long memoryLimit;
+
+    private ProxyRuntime(Map<String, LogicalDatabase> databases, FrontendContext context, PgServer server, long memoryLimit) {
+        this.memoryLimit = memoryLimit;
         this.databases = Map.copyOf(databases);
         this.context = context;
         this.server = server;
@@ -54,7 +58,8 @@ public final class ProxyRuntime implements AutoCloseable {
      */
     public static ProxyRuntime start(ProxyConfiguration configuration, int port) throws InterruptedException {
         long started = System.nanoTime();
-        Map<String, LogicalDatabase> databases = openDatabases(configuration.databases());
+        long memoryLimit = configuration.server().props().statementMemoryLimit();
+        Map<String, LogicalDatabase> databases = openDatabases(configuration.databases(), memoryLimit);
         Map<String, PasswordVerifiers> users = new LinkedHashMap<>();
         for (ProxyUser user : configuration.server().users()) {
             users.put(user.name(), PasswordVerifiers.forUser(user));
@@ -72,10 +77,10 @@ public final class ProxyRuntime implements AutoCloseable {
         }
         LOG.info("Ashlar ready on port {} in {} ms: logical databases {}", server.port(),
                 (System.nanoTime() - started) / 1_000_000, databases.keySet());
-        return new ProxyRuntime(databases, context, server);
+        return new ProxyRuntime(databases, context, server, memoryLimit);
     }
 
-    private static Map<String, LogicalDatabase> openDatabases(List<LogicalDatabaseConfig> configs) {
+    private static Map<String, LogicalDatabase> openDatabases(List<LogicalDatabaseConfig> configs, long memoryLimit) {
         Map<String, LogicalDatabase> result = new LinkedHashMap<>();
         for (LogicalDatabaseConfig config : configs) {
             if (config.dataSources().isEmpty()) {
@@ -93,7 +98,7 @@ public final class ProxyRuntime implements AutoCloseable {
                 throw e;
             }
             ShardingRules rules = compile(config, dataSources, dataSources);
-            result.put(config.name(), new LogicalDatabase(config.name(), dataSources, rules));
+            result.put(config.name(), new LogicalDatabase(config.name(), dataSources, rules, memoryLimit));
         }
         return result;
     }
@@ -173,7 +178,7 @@ public final class ProxyRuntime implements AutoCloseable {
             what = "rules";
         } else {
             Map<String, LogicalDatabase> next = new LinkedHashMap<>(databases);
-            next.put(config.name(), new LogicalDatabase(config.name(), dataSources, rules));
+            next.put(config.name(), new LogicalDatabase(config.name(), dataSources, rules, memoryLimit));
             swap(next);
             what = current == null ? "added" : "data sources and rules";
             if (current != null) {

@@ -55,6 +55,9 @@ public final class StalledReader {
         long expectRows = Long.parseLong(options.getOrDefault("expect-rows", "-1"));
         String label = options.getOrDefault("label", "run");
         boolean firstRowOnly = Boolean.parseBoolean(options.getOrDefault("first-row-only", "false"));
+        // --ascending true: the first column must be an integer that grows by exactly 1 from row to row
+        // (a merged ORDER BY across shards returns every row, in order)
+        boolean ascending = Boolean.parseBoolean(options.getOrDefault("ascending", "false"));
 
         try (Socket socket = new Socket()) {
             socket.setTcpNoDelay(true);
@@ -71,6 +74,7 @@ public final class StalledReader {
             long stallBegin = 0;
             long stallEnd = 0;
             String error = "";
+            long previous = Long.MIN_VALUE;
             byte[] body = new byte[256];
             while (true) {
                 byte type = in.readByte();
@@ -81,6 +85,14 @@ public final class StalledReader {
                 in.readFully(body, 0, length);
                 if (type == 'D') {
                     rows++;
+                    if (ascending && error.isEmpty()) {
+                        int valueLength = ((body[2] & 0xff) << 24) | ((body[3] & 0xff) << 16) | ((body[4] & 0xff) << 8) | (body[5] & 0xff);
+                        long value = Long.parseLong(new String(body, 6, valueLength, java.nio.charset.StandardCharsets.US_ASCII));
+                        if (previous != Long.MIN_VALUE && value != previous + 1) {
+                            error = "row " + rows + " has " + value + " after " + previous + ": out of order or missing rows";
+                        }
+                        previous = value;
+                    }
                     if (rows == 1) {
                         firstRowNanos = System.nanoTime() - sent;
                         System.out.printf(Locale.ROOT, "FIRST_ROW %s ms=%.1f%n", label, firstRowNanos / 1e6);

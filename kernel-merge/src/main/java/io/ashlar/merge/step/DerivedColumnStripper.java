@@ -1,5 +1,6 @@
 package io.ashlar.merge.step;
 
+import io.ashlar.merge.MergeContext;
 import io.ashlar.merge.RowCursor;
 
 import java.util.Arrays;
@@ -22,8 +23,8 @@ public final class DerivedColumnStripper implements MergeStep {
     }
 
     @Override
-    public RowCursor open(List<RowCursor> shards) {
-        return new Cursor(input.open(shards), visibleColumnCount);
+    public RowCursor open(List<RowCursor> shards, MergeContext context) {
+        return new Cursor(input.open(shards, context), visibleColumnCount);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.ashlar.merge.step;
 
+import io.ashlar.merge.MemoryBudget;
+import io.ashlar.merge.MergeContext;
 import io.ashlar.merge.RowCursor;
 import io.ashlar.merge.value.ColumnCollations;
 import io.ashlar.merge.value.GroupKey;
@@ -36,15 +38,15 @@ public final class DistinctMerger implements MergeStep {
     }
 
     @Override
-    public RowCursor open(List<RowCursor> shards) {
-        RowCursor source = input.open(shards);
+    public RowCursor open(List<RowCursor> shards, MergeContext context) {
+        RowCursor source = input.open(shards, context);
         int[] columns = new int[columnCount];
         ValueOrdering[] orderings = new ValueOrdering[columnCount];
         for (int i = 0; i < columnCount; i++) {
             columns[i] = i;
             orderings[i] = collations.ordering(i, source.typeOid(i));
         }
-        return new Cursor(source, new GroupKeyEncoder(columns, orderings));
+        return new Cursor(source, new GroupKeyEncoder(columns, orderings), context);
     }
 
     @Override
@@ -62,10 +64,13 @@ public final class DistinctMerger implements MergeStep {
         private final RowCursor input;
         private final GroupKeyEncoder encoder;
         private final Set<GroupKey> seen = new HashSet<>();
+        private final MergeContext context;
+        private long charged;
 
-        Cursor(RowCursor input, GroupKeyEncoder encoder) {
+        Cursor(RowCursor input, GroupKeyEncoder encoder, MergeContext context) {
             this.input = input;
             this.encoder = encoder;
+            this.context = context;
         }
 
         @Override
@@ -81,7 +86,11 @@ public final class DistinctMerger implements MergeStep {
         @Override
         public boolean next() {
             while (input.next()) {
-                if (seen.add(encoder.encode(input.row()))) {
+                byte[][] row = input.row();
+                if (seen.add(encoder.encode(row))) {
+                    long bytes = MemoryBudget.rowBytes(row) + 48; // the key and the set's entry
+                    context.budget().charge(bytes);
+                    charged += bytes;
                     return true;
                 }
             }
@@ -101,6 +110,9 @@ public final class DistinctMerger implements MergeStep {
         @Override
         public void close() {
             input.close();
+            seen.clear();
+            context.budget().release(charged);
+            charged = 0;
         }
     }
 }

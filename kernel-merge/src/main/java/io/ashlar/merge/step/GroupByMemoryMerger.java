@@ -1,5 +1,7 @@
 package io.ashlar.merge.step;
 
+import io.ashlar.merge.MemoryBudget;
+import io.ashlar.merge.MergeContext;
 import io.ashlar.merge.RowCursor;
 import io.ashlar.merge.aggregate.Accumulator;
 import io.ashlar.merge.aggregate.AggregateLayout;
@@ -46,12 +48,12 @@ public final class GroupByMemoryMerger implements MergeStep {
     }
 
     @Override
-    public RowCursor open(List<RowCursor> shards) {
-        RowCursor source = input.open(shards);
+    public RowCursor open(List<RowCursor> shards, MergeContext context) {
+        RowCursor source = input.open(shards, context);
         try {
             SortKeyLayout layout = SortKeyLayout.bind(keys, source, collations);
             return new Cursor(source, new GroupKeyEncoder(layout.columns(), layout.orderings()),
-                    AggregateLayout.bind(aggregates, source, collations));
+                    AggregateLayout.bind(aggregates, source, collations), context);
         } catch (RuntimeException e) {
             source.close();
             throw e;
@@ -78,14 +80,17 @@ public final class GroupByMemoryMerger implements MergeStep {
         private final GroupKeyEncoder encoder;
         private final AggregateLayout layout;
         private final int[] types;
+        private final MergeContext context;
         private Iterator<Group> groups;
         private byte[][] current;
+        private long charged;
 
-        Cursor(RowCursor input, GroupKeyEncoder encoder, AggregateLayout layout) {
+        Cursor(RowCursor input, GroupKeyEncoder encoder, AggregateLayout layout, MergeContext context) {
             this.input = input;
             this.encoder = encoder;
             this.layout = layout;
             this.types = layout.outputTypes(input);
+            this.context = context;
         }
 
         @Override
@@ -121,6 +126,10 @@ public final class GroupByMemoryMerger implements MergeStep {
                 Group group = result.get(key);
                 if (group == null) {
                     group = new Group(row, layout.newAccumulators());
+                    // The group's first row, its key (about as large again), its accumulators, the map's entry.
+                    long bytes = 2 * MemoryBudget.rowBytes(row) + 64L * group.accumulators().length + 64;
+                    context.budget().charge(bytes);
+                    charged += bytes;
                     result.put(key, group);
                 }
                 AggregateLayout.add(group.accumulators(), row);
@@ -143,6 +152,8 @@ public final class GroupByMemoryMerger implements MergeStep {
         public void close() {
             input.close();
             groups = List.<Group>of().iterator();
+            context.budget().release(charged);
+            charged = 0;
         }
     }
 }

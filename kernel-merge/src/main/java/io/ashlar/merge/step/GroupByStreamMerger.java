@@ -1,5 +1,6 @@
 package io.ashlar.merge.step;
 
+import io.ashlar.merge.MergeContext;
 import io.ashlar.merge.RowCursor;
 import io.ashlar.merge.aggregate.Accumulator;
 import io.ashlar.merge.aggregate.AggregateLayout;
@@ -44,8 +45,8 @@ public final class GroupByStreamMerger implements MergeStep {
     }
 
     @Override
-    public RowCursor open(List<RowCursor> shards) {
-        RowCursor source = input.open(shards);
+    public RowCursor open(List<RowCursor> shards, MergeContext context) {
+        RowCursor source = input.open(shards, context);
         try {
             return new Cursor(source, SortKeyLayout.bind(keys, source, collations),
                     AggregateLayout.bind(aggregates, source, collations));

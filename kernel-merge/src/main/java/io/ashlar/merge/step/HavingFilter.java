@@ -1,5 +1,6 @@
 package io.ashlar.merge.step;
 
+import io.ashlar.merge.MergeContext;
 import io.ashlar.merge.RowCursor;
 import io.ashlar.merge.plan.HavingPredicate;
 import io.ashlar.merge.value.ColumnCollations;
@@ -25,8 +26,8 @@ public final class HavingFilter implements MergeStep {
     }
 
     @Override
-    public RowCursor open(List<RowCursor> shards) {
-        RowCursor source = input.open(shards);
+    public RowCursor open(List<RowCursor> shards, MergeContext context) {
+        RowCursor source = input.open(shards, context);
         try {
             return new Cursor(source, HavingEvaluator.bind(predicate, source, collations));
         } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.ashlar.merge.step;
 
+import io.ashlar.merge.MergeContext;
 import io.ashlar.merge.RowCursor;
 
 import java.util.List;
@@ -12,7 +13,7 @@ import java.util.List;
 public final class IterationMerger implements MergeStep {
 
     @Override
-    public RowCursor open(List<RowCursor> shards) {
+    public RowCursor open(List<RowCursor> shards, MergeContext context) {
         return new Cursor(Shards.toArray(shards));
     }
 

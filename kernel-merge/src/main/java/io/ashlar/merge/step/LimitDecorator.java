@@ -1,5 +1,6 @@
 package io.ashlar.merge.step;
 
+import io.ashlar.merge.MergeContext;
 import io.ashlar.merge.RowCursor;
 
 import java.util.List;
@@ -38,8 +39,8 @@ public final class LimitDecorator implements MergeStep {
     }
 
     @Override
-    public RowCursor open(List<RowCursor> shards) {
-        return new Cursor(input.open(shards), offset, limit.orElse(Long.MAX_VALUE));
+    public RowCursor open(List<RowCursor> shards, MergeContext context) {
+        return new Cursor(input.open(shards, context), offset, limit.orElse(Long.MAX_VALUE));
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.ashlar.merge.step;
 
+import io.ashlar.merge.MemoryBudget;
+import io.ashlar.merge.MergeContext;
 import io.ashlar.merge.RowCursor;
 import io.ashlar.merge.plan.MergePlan;
 import io.ashlar.merge.plan.SortKey;
@@ -29,10 +31,10 @@ public final class MemorySortMerger implements MergeStep {
     }
 
     @Override
-    public RowCursor open(List<RowCursor> shards) {
-        RowCursor source = input.open(shards);
+    public RowCursor open(List<RowCursor> shards, MergeContext context) {
+        RowCursor source = input.open(shards, context);
         try {
-            return new Cursor(source, SortKeyLayout.bindForSorting(keys, source, collations));
+            return new Cursor(source, SortKeyLayout.bindForSorting(keys, source, collations), context);
         } catch (RuntimeException e) {
             source.close();
             throw e;
@@ -57,13 +59,16 @@ public final class MemorySortMerger implements MergeStep {
 
         private final RowCursor input;
         private final SortKeyLayout layout;
+        private final MergeContext context;
         private List<SortedRow> sorted;
         private int position = -1;
         private byte[][] current;
+        private long charged;
 
-        Cursor(RowCursor input, SortKeyLayout layout) {
+        Cursor(RowCursor input, SortKeyLayout layout, MergeContext context) {
             this.input = input;
             this.layout = layout;
+            this.context = context;
         }
 
         @Override
@@ -82,7 +87,10 @@ public final class MemorySortMerger implements MergeStep {
                 sorted = load();
             }
             if (position >= 0 && position < sorted.size()) {
-                sorted.set(position, null);
+                SortedRow done = sorted.set(position, null);
+                long bytes = bytes(done);
+                charged -= bytes;
+                context.budget().release(bytes);
             }
             position++;
             if (position >= sorted.size()) {
@@ -93,17 +101,32 @@ public final class MemorySortMerger implements MergeStep {
             return true;
         }
 
+        /**
+         * Reads every row (on this thread: the shards' answers arrive here), charging each to the
+         * budget, then sorts them, on the CPU executor when they are many.
+         */
         private List<SortedRow> load() {
             List<SortedRow> result = new ArrayList<>();
             while (input.next()) {
                 byte[][] row = input.row();
                 long[] slots = layout.newSlots();
+                SortedRow sortedRow = new SortedRow(row, slots);
+                long bytes = bytes(sortedRow);
+                context.budget().charge(bytes);
+                charged += bytes;
                 layout.decode(row, slots);
-                result.add(new SortedRow(row, slots));
+                result.add(sortedRow);
             }
             input.close();
-            result.sort((a, b) -> layout.compare(a.row(), a.slots(), b.row(), b.slots()));
-            return result;
+            return context.compute(result.size(), () -> {
+                result.sort((a, b) -> layout.compare(a.row(), a.slots(), b.row(), b.slots()));
+                return result;
+            });
+        }
+
+        /** A kept row's estimated heap: the row, its key slots, the record and its list slot. */
+        private static long bytes(SortedRow row) {
+            return MemoryBudget.rowBytes(row.row()) + 16 + 8L * row.slots().length + 32;
         }
 
         @Override
@@ -119,6 +142,10 @@ public final class MemorySortMerger implements MergeStep {
         @Override
         public void close() {
             input.close();
+            sorted = List.of();
+            position = -1;
+            context.budget().release(charged);
+            charged = 0;
         }
     }
 }

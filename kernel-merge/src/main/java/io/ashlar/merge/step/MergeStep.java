@@ -1,5 +1,6 @@
 package io.ashlar.merge.step;
 
+import io.ashlar.merge.MergeContext;
 import io.ashlar.merge.RowCursor;
 
 import java.util.List;
@@ -20,8 +21,15 @@ public sealed interface MergeStep
      *
      * @param shards one cursor per shard, all with the same columns; at least one. The returned
      *               cursor owns them: closing it closes every shard.
+     * @param context the execution's memory budget (the steps that keep rows charge it) and where
+     *                its large sorts run
      */
-    RowCursor open(List<RowCursor> shards);
+    RowCursor open(List<RowCursor> shards, MergeContext context);
+
+    /** {@link #open(List, MergeContext)} with no memory limit, all on the caller's thread. */
+    default RowCursor open(List<RowCursor> shards) {
+        return open(shards, MergeContext.unbounded());
+    }
 
     /** This step alone, one line: name and parameters. */
     String label();

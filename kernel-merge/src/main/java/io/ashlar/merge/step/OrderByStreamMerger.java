@@ -1,5 +1,6 @@
 package io.ashlar.merge.step;
 
+import io.ashlar.merge.MergeContext;
 import io.ashlar.merge.RowCursor;
 import io.ashlar.merge.plan.MergePlan;
 import io.ashlar.merge.plan.SortKey;
@@ -34,10 +35,10 @@ public final class OrderByStreamMerger implements MergeStep {
     }
 
     @Override
-    public RowCursor open(List<RowCursor> shards) {
+    public RowCursor open(List<RowCursor> shards, MergeContext context) {
         RowCursor[] cursors = Shards.toArray(shards);
         if (cursors.length == 1) {
-            return new IterationMerger().open(shards);
+            return new IterationMerger().open(shards, context);
         }
         try {
             return new Cursor(cursors, SortKeyLayout.bindForSorting(keys, cursors[0], collations));

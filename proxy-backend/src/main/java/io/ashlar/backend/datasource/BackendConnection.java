@@ -744,6 +744,7 @@ public final class BackendConnection {
     }
 
     private void exchange(ByteBuf out, int readies) throws SQLException {
+        detachStream();
         if (broken || !link.isOpen()) {
             out.release();
             broken = true;
@@ -751,6 +752,143 @@ public final class BackendConnection {
         }
         call.expect(link, readies);
         link.send(out);
+    }
+
+    // ------------------------------------------------------------------ streamed results (UnitStreams)
+
+    /**
+     * A result that reads this connection's answers as its reader asks for rows. The connection
+     * serves one exchange at a time: before another starts, the stream keeps the rest of its answers
+     * in memory ({@link #detach}), within its statement's budget.
+     */
+    interface Stream {
+        /** Reads the rest of the answers off the connection; the connection is free afterwards. */
+        void detach();
+
+        /** Gives up the answers not read yet and leaves the connection clean (cancelled or read to the end). */
+        void abandon();
+    }
+
+    /** Whether the session keeps this connection for state only it has (a cancel sent late would hit its next statement). */
+    private boolean sessionState;
+
+    /** The session holds state on this connection (temporary tables, LISTEN, PREPARE, locks) and keeps it. */
+    public void keepsSessionState() {
+        sessionState = true;
+    }
+
+    boolean hasSessionState() {
+        return sessionState;
+    }
+
+    /** The stream reading this connection now, if any. */
+    private Stream stream;
+
+    void stream(Stream reader) {
+        this.stream = reader;
+    }
+
+    /** Whether a streamed result still reads this connection's answers. */
+    public boolean isStreaming() {
+        return stream != null;
+    }
+
+    Stream streamNow() {
+        return stream;
+    }
+
+    private void detachStream() {
+        Stream current = stream;
+        if (current != null) {
+            stream = null;
+            current.detach();
+        }
+    }
+
+    /** A request whose answers streams read: ends at ReadyForQuery number {@code readies}. */
+    void sendForStream(ByteBuf out, int readies) throws SQLException {
+        exchange(out, readies);
+    }
+
+    /** A request of portal Executes ended by a Flush: ends at {@code terminals} Execute ends, or an error. */
+    void sendPortals(ByteBuf out, int terminals) throws SQLException {
+        detachStream();
+        if (broken || !link.isOpen()) {
+            out.release();
+            broken = true;
+            throw broken("the backend connection is closed");
+        }
+        call.expectPortals(link, terminals);
+        link.send(out);
+    }
+
+    /** Writes a message into a request being built. */
+    static void writeTo(ByteBuf out, FrontendMessage message) {
+        write(out, message);
+    }
+
+    /** The prepared statement's name on this connection, its Parse written first when it has none. */
+    String prepared(ByteBuf out, ServerLink.PreparedKey key) {
+        return prepareName(out, key);
+    }
+
+    void retire(ServerLink.PreparedKey key) {
+        link.retire(key);
+    }
+
+    /** The next frame's type, waiting for it; 0 at the end of the exchange. */
+    byte frame() {
+        return nextFrame();
+    }
+
+    void skip() {
+        skipFrame();
+    }
+
+    int frameBytes() {
+        return frameLength();
+    }
+
+    byte[][] frameRow() {
+        return BackendFrames.row(batch, position);
+    }
+
+    ColumnDescription[] frameColumns() {
+        return BackendFrames.columns(batch, position);
+    }
+
+    String frameTag() {
+        String tag = BackendFrames.tag(batch, position, frameLength());
+        if (tag.equals("DISCARD ALL") || tag.equals("DEALLOCATE ALL")) {
+            link.forgetAllPrepared();
+        }
+        return tag;
+    }
+
+    BackendError frameError() {
+        return error();
+    }
+
+    ErrorFields frameNotice() {
+        return notice();
+    }
+
+    void frameNotification() {
+        notification();
+    }
+
+    /** Whether the connection ended before the exchange did (its answers are cut short). */
+    boolean endedEarly() {
+        return broken;
+    }
+
+    BackendError brokenError(String reason) {
+        return broken(reason);
+    }
+
+    /** ReadyForQuery's status outside a transaction, for streams that decide whether a cancel is harmless. */
+    ServerLink link() {
+        return link;
     }
 
     /** Reads a statement's answers into the replies; a BEGIN's own answers ahead of them are skipped. */
@@ -916,6 +1054,13 @@ public final class BackendConnection {
             return;
         }
         released = true;
+        Stream current = stream;
+        if (current != null) {
+            // A result still reading: the session ended (or gave up) mid-answer. Cancelled and read
+            // to the end when that is quick; the connection is closed otherwise.
+            stream = null;
+            current.abandon();
+        }
         if (batch != null) {
             batch.release();
             batch = null;

@@ -21,6 +21,20 @@ public final class BufferedResult implements BackendReplies, QueryResult {
     private SQLException error;
     private final ArrayRowView view = new ArrayRowView();
     private int position = -1;
+    private final io.ashlar.merge.MemoryBudget budget;
+
+    /** A result kept whole with no limit (the proxy's own small answers). */
+    public BufferedResult() {
+        this(null);
+    }
+
+    /**
+     * A result kept whole within a statement's budget: past it the result fails with 53200 and
+     * keeps no more rows (the rest of the answer is still read, so the connection stays usable).
+     */
+    public BufferedResult(io.ashlar.merge.MemoryBudget budget) {
+        this.budget = budget;
+    }
 
     @Override
     public void columns(ColumnDescription[] columns) {
@@ -29,9 +43,21 @@ public final class BufferedResult implements BackendReplies, QueryResult {
 
     @Override
     public void row(RowValues row) {
+        if (error != null && budget != null) {
+            return;
+        }
         byte[][] copy = new byte[row.columnCount()][];
         for (int i = 0; i < copy.length; i++) {
             copy[i] = row.value(i);
+        }
+        if (budget != null) {
+            try {
+                budget.charge(io.ashlar.merge.MemoryBudget.rowBytes(copy) + 8);
+            } catch (io.ashlar.merge.MemoryBudget.MemoryLimitExceededException e) {
+                rows.clear();
+                handleError(new BackendError(io.ashlar.backend.datasource.UnitStreams.outOfMemory(e)));
+                return;
+            }
         }
         rows.add(copy);
     }

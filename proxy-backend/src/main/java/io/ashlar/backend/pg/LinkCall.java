@@ -23,6 +23,8 @@ public final class LinkCall implements ServerLink.Receiver {
     private final AtomicLong queued = new AtomicLong();
     private ByteBuf pending;
     private int readiesLeft;
+    /** Portal exchanges (no Sync): the frames that end one, counted down; -1 for exchanges that end at ReadyForQuery. */
+    private int terminalsLeft = -1;
     private volatile boolean finished = true;
     private volatile String closedReason;
     private volatile Thread waiter;
@@ -33,6 +35,21 @@ public final class LinkCall implements ServerLink.Receiver {
     public void expect(ServerLink link, int readies) {
         this.link = link;
         this.readiesLeft = readies;
+        this.terminalsLeft = -1;
+        this.finished = false;
+    }
+
+    /**
+     * Before a request of portal Executes ended by a Flush rather than a Sync (a merge reading
+     * several portals of one connection in turns): the exchange ends after this many frames that
+     * end an Execute or a simple query's statement (PortalSuspended, CommandComplete,
+     * EmptyQueryResponse), or at the first ErrorResponse (the backend then ignores everything up to
+     * a Sync).
+     */
+    public void expectPortals(ServerLink link, int terminals) {
+        this.link = link;
+        this.readiesLeft = -1;
+        this.terminalsLeft = terminals;
         this.finished = false;
     }
 
@@ -46,7 +63,8 @@ public final class LinkCall implements ServerLink.Receiver {
             pending = out;
         }
         out.writeBytes(buf, start, length);
-        if (type == 'Z' && --readiesLeft == 0) {
+        if (terminalsLeft < 0 ? type == 'Z' && --readiesLeft == 0
+                : type == 'E' || ((type == 's' || type == 'C' || type == 'I') && --terminalsLeft == 0)) {
             handOver(true);
         }
     }

@@ -19,6 +19,10 @@ public final class LogicalDatabase implements AutoCloseable {
     private final Map<String, Integer> dataSourceIndexes = new HashMap<>();
     private final PlanCache plans = new PlanCache();
     private final java.util.concurrent.atomic.AtomicReference<ShardingRules> rules = new java.util.concurrent.atomic.AtomicReference<>();
+    private final long statementMemoryLimit;
+
+    /** The default of server.yaml's {@code proxy-statement-memory-limit}: 256 MiB. */
+    public static final long DEFAULT_STATEMENT_MEMORY_LIMIT = 256L << 20;
 
     /** A pooler: no rules. */
     public LogicalDatabase(String name, List<BackendDataSource> dataSources) {
@@ -26,6 +30,18 @@ public final class LogicalDatabase implements AutoCloseable {
     }
 
     public LogicalDatabase(String name, List<BackendDataSource> dataSources, ShardingRules rules) {
+        this(name, dataSources, rules, DEFAULT_STATEMENT_MEMORY_LIMIT);
+    }
+
+    /**
+     * @param statementMemoryLimit bytes one statement may hold in the proxy for rows it cannot
+     *        stream (server.yaml's {@code proxy-statement-memory-limit}, read once at start)
+     */
+    public LogicalDatabase(String name, List<BackendDataSource> dataSources, ShardingRules rules, long statementMemoryLimit) {
+        if (statementMemoryLimit <= 0) {
+            throw new IllegalArgumentException("statement memory limit must be positive, got " + statementMemoryLimit);
+        }
+        this.statementMemoryLimit = statementMemoryLimit;
         if (dataSources.isEmpty()) {
             throw new IllegalArgumentException("logical database " + name + " has no data sources");
         }
@@ -53,6 +69,11 @@ public final class LogicalDatabase implements AutoCloseable {
     /** Swaps in new rules whole (a configuration change). */
     public void rules(ShardingRules newRules) {
         rules.set(newRules);
+    }
+
+    /** Bytes one statement may hold in the proxy for rows it cannot stream (in-memory sorts and groups, kept results). */
+    public long statementMemoryLimit() {
+        return statementMemoryLimit;
     }
 
     /** Analysed statements of this database, shared by its sessions. */

@@ -542,6 +542,9 @@ public final class ShardedSession implements BackendSession {
         if (simpleQuery) {
             execution.useSimpleProtocol();
         }
+        if (plan.textEffect() == CommandTags.Effect.NONE) {
+            execution.streamRows();
+        }
         int[] dataSources = execution.dataSources();
         boolean atomic = !explicit && execution.isWrite() && (dataSources.length > 1 || execution.unitCount() > 1)
                 && !execution.refusesTransaction();
@@ -562,14 +565,20 @@ public final class ShardedSession implements BackendSession {
             throw failure;
         }
         QueryResult result;
+        running++;
         try {
             result = execution.run(connections, begin, settings.shortestFloats());
         } catch (StatementFailure failure) {
             markJoined(dataSources, begin);
             afterFailure(startedImplicit);
             throw failure;
+        } finally {
+            running--;
         }
         markJoined(dataSources, begin);
+        if (execution.streams()) {
+            result = new StreamedResult(result);
+        }
         for (int dataSource : dataSources) {
             if (bound[dataSource] && held[dataSource] != null) {
                 held[dataSource].relayNotifications(sink);
@@ -585,6 +594,7 @@ public final class ShardedSession implements BackendSession {
         for (int i = 0; i < dataSources.length; i++) {
             if (execution.boundSession() || text == CommandTags.Effect.SESSION_STATE) {
                 bound[dataSources[i]] = true;
+                connections[i].keepsSessionState();
             } else if (text == CommandTags.Effect.SETTINGS) {
                 // set_config ran on these connections: whatever it set, the next session to
                 // borrow them starts from a reset; this session's own settings are read back at
@@ -604,6 +614,94 @@ public final class ShardedSession implements BackendSession {
         }
         afterStatement();
         return result;
+    }
+
+    /** Statements of this session being run now (a stream that ends meanwhile leaves its connections to them). */
+    private int running;
+
+    /**
+     * A result that still reads its backend connections after {@link #routed} returned: when it
+     * ends (read to the end, closed, or failed on the way) the connections it read go back to their
+     * pools as after any statement, and a failure fails the session's transaction as any
+     * statement's does (the backend's part of it failed: a COMMIT must not commit the others).
+     */
+    private final class StreamedResult implements QueryResult {
+        private final QueryResult result;
+        private boolean ended;
+
+        StreamedResult(QueryResult result) {
+            this.result = result;
+        }
+
+        private void ended(boolean failure) {
+            if (ended) {
+                return;
+            }
+            ended = true;
+            if (failure) {
+                if (explicit) {
+                    failed = true;
+                } else if (implicit) {
+                    implicitFailed = true;
+                }
+            }
+            if (running == 0 && !closed) {
+                afterStatement();
+            }
+        }
+
+        @Override
+        public boolean hasRows() {
+            return result.hasRows();
+        }
+
+        @Override
+        public io.ashlar.backend.execute.ColumnDescription[] columns() {
+            return result.columns();
+        }
+
+        @Override
+        public boolean next() throws StatementFailure {
+            boolean more;
+            try {
+                more = result.next();
+            } catch (StatementFailure failure) {
+                result.close();
+                ended(true);
+                throw failure;
+            }
+            if (!more) {
+                result.close();
+                ended(false);
+            }
+            return more;
+        }
+
+        @Override
+        public io.ashlar.backend.execute.RowValues row() {
+            return result.row();
+        }
+
+        @Override
+        public String tag() {
+            return result.tag();
+        }
+
+        @Override
+        public boolean isEmptyQuery() {
+            return result.isEmptyQuery();
+        }
+
+        @Override
+        public List<ErrorFields> notices() {
+            return result.notices();
+        }
+
+        @Override
+        public void close() {
+            result.close();
+            ended(false);
+        }
     }
 
     private void markJoined(int[] dataSources, boolean[] begin) {
@@ -888,6 +986,7 @@ public final class ShardedSession implements BackendSession {
             settings.report(connection, sink);
         } else if (effect == CommandTags.Effect.SESSION_STATE) {
             bound[index] = true;
+            connection.keepsSessionState();
         }
         if (result.error() != null) {
             if (explicit) {
@@ -973,7 +1072,7 @@ public final class ShardedSession implements BackendSession {
                 connection.release();
                 continue;
             }
-            if (explicit || implicit || bound[i] || joined[i]) {
+            if (explicit || implicit || bound[i] || joined[i] || connection.isStreaming()) {
                 continue;
             }
             if (connection.status() != 'I') {

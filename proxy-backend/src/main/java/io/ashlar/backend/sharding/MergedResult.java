@@ -49,6 +49,12 @@ final class MergedResult implements QueryResult, RowValues {
                 rows++;
                 return true;
             }
+        } catch (io.ashlar.merge.MemoryBudget.MemoryLimitExceededException e) {
+            close();
+            throw new StatementFailure(io.ashlar.backend.datasource.UnitStreams.outOfMemory(e), e);
+        } catch (StreamCursor.ShardFailure e) {
+            close();
+            throw new StatementFailure(ErrorFields.from(e.getCause()), e.getCause());
         } catch (ArithmeticException e) {
             close();
             throw new StatementFailure(ErrorFields.error("22003", e.getMessage() == null ? "numeric value out of range" : e.getMessage()), e);

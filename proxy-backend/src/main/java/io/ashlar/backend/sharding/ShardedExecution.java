@@ -2,6 +2,10 @@ package io.ashlar.backend.sharding;
 
 import io.ashlar.backend.datasource.BackendConnection;
 import io.ashlar.backend.datasource.ParameterValues;
+import io.ashlar.backend.datasource.UnitStream;
+import io.ashlar.backend.datasource.UnitStreams;
+import io.ashlar.merge.MemoryBudget;
+import io.ashlar.merge.MergeContext;
 import io.ashlar.backend.execute.BufferedResult;
 import io.ashlar.backend.execute.ColumnDescription;
 import io.ashlar.backend.execute.CommandTags;
@@ -50,6 +54,9 @@ public final class ShardedExecution {
     private final int[] unitDataSource;
     private boolean shortestFloats = true;
     private boolean simpleProtocol;
+    private boolean streamRows;
+    /** What the statement may hold in memory (rows kept, in-memory merges); made per run. */
+    private MemoryBudget budget;
 
     private ShardedExecution(LogicalDatabase database, AnalyzedStatement statement, RouteResult route,
                              RewriteResult rewrite, ParameterValues parameters) {
@@ -172,6 +179,21 @@ public final class ShardedExecution {
         simpleProtocol = true;
     }
 
+    /**
+     * The statement's rows go to the client as the backends send them ({@link UnitStreams}): for
+     * a query whose result the session needs nothing from (no settings, no session state), which
+     * changes no data. Everything else is read whole before its result is returned, within the
+     * statement's memory budget.
+     */
+    public void streamRows() {
+        streamRows = statement.kind() == StatementKind.SELECT && !isWrite();
+    }
+
+    /** Whether {@link #run} returns a result that still reads its backend connections. */
+    public boolean streams() {
+        return streamRows;
+    }
+
     /** The data sources the statement needs, by index, in the order the units name them. */
     public int[] dataSources() {
         return dataSources;
@@ -282,6 +304,10 @@ public final class ShardedExecution {
      */
     public QueryResult run(BackendConnection[] connections, boolean[] begin, boolean shortestFloats) throws StatementFailure {
         this.shortestFloats = shortestFloats;
+        this.budget = new MemoryBudget(database.statementMemoryLimit(), MEMORY_LIMIT_SETTING);
+        if (streamRows) {
+            return runStreamed(connections, begin);
+        }
         List<RewrittenUnit> units = rewrite.units();
         BufferedResult[] results = new BufferedResult[units.size()];
         // Every data source gets its units in one write before any answer is read: the data
@@ -293,7 +319,7 @@ public final class ShardedExecution {
             for (int i = 0; i < units.size(); i++) {
                 if (unitDataSource[i] == dataSources[g]) {
                     indexes.add(i);
-                    results[i] = new BufferedResult();
+                    results[i] = new BufferedResult(budget);
                 }
             }
             groups.add(indexes);
@@ -325,7 +351,7 @@ public final class ShardedExecution {
                 for (int k = 0; k < replies.length; k++) {
                     if (BackendConnection.isStalePlan(replies[k].error())) {
                         // Prepared before DDL changed its result: runs again (and is prepared again).
-                        BufferedResult again = new BufferedResult();
+                        BufferedResult again = new BufferedResult(budget);
                         BackendConnection.Statement each = statement(units.get(indexes.get(k)));
                         try {
                             connections[g].execute(each.sql(), each.parameters(), again, false);
@@ -343,6 +369,109 @@ public final class ShardedExecution {
             }
         }
         return combine(results);
+    }
+
+    /** The server.yaml property that sets {@link LogicalDatabase#statementMemoryLimit()}, named in 53200 errors. */
+    public static final String MEMORY_LIMIT_SETTING = "proxy-statement-memory-limit";
+
+    /**
+     * Sorts of this many rows or more run on {@link #MERGE_CPU}: a session's thread runs on its
+     * client's event loop, which a long sort would take from every other client of that loop.
+     */
+    static final int OFFLOAD_ROWS = 20_000;
+
+    /** Where large in-memory sorts run while their sessions wait, parked. */
+    private static final java.util.concurrent.Executor MERGE_CPU = mergeExecutor();
+
+    private static java.util.concurrent.Executor mergeExecutor() {
+        java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+        return java.util.concurrent.Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()), task -> {
+            Thread thread = new Thread(task, "ashlar-merge-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /**
+     * Sends every unit and reads each one's header (its columns, or its failure) before returning
+     * the result, whose rows are read from the backends as the client takes them. A data source
+     * with one unit answers it as usual; one with several answers them as portals read in turns
+     * ({@link UnitStreams#portals}), so that a merge that needs every unit's next row holds one
+     * fetch per unit rather than whole units.
+     */
+    private QueryResult runStreamed(BackendConnection[] connections, boolean[] begin) throws StatementFailure {
+        List<RewrittenUnit> units = rewrite.units();
+        UnitStream[] streams = new UnitStream[units.size()];
+        SQLException failure = null;
+        for (int g = 0; g < dataSources.length && failure == null; g++) {
+            List<Integer> indexes = new ArrayList<>(2);
+            for (int i = 0; i < units.size(); i++) {
+                if (unitDataSource[i] == dataSources[g]) {
+                    indexes.add(i);
+                }
+            }
+            try {
+                if (indexes.size() == 1) {
+                    streams[indexes.get(0)] = UnitStreams.single(connections[g], statement(units.get(indexes.get(0))), begin[g], budget);
+                } else {
+                    BackendConnection.Statement[] statements = new BackendConnection.Statement[indexes.size()];
+                    for (int k = 0; k < statements.length; k++) {
+                        statements[k] = statement(units.get(indexes.get(k)));
+                    }
+                    UnitStream[] group = UnitStreams.portals(connections[g], statements, begin[g], budget);
+                    for (int k = 0; k < group.length; k++) {
+                        streams[indexes.get(k)] = group[k];
+                    }
+                }
+            } catch (SQLException e) {
+                failure = e;
+            }
+        }
+        for (int i = 0; i < streams.length && failure == null; i++) {
+            try {
+                streams[i].header();
+            } catch (SQLException e) {
+                failure = e;
+            }
+        }
+        if (failure == null) {
+            for (UnitStream each : streams) {
+                if (each.error() != null) {
+                    failure = each.error();
+                    break;
+                }
+            }
+        }
+        if (failure != null) {
+            closeAll(streams);
+            throw new StatementFailure(ErrorFields.from(failure), failure);
+        }
+        if (streams.length == 1) {
+            return streams[0];
+        }
+        List<ErrorFields> notices = notices(streams);
+        if (!streams[0].hasRows()) {
+            closeAll(streams);
+            return new TagResult(sumTags(streams), notices);
+        }
+        List<RowCursor> cursors = new ArrayList<>(streams.length);
+        for (UnitStream each : streams) {
+            cursors.add(new StreamCursor(each));
+        }
+        try {
+            return merged(streams[0].columns(), streams[0].tag(), cursors, null, notices);
+        } catch (StatementFailure | RuntimeException e) {
+            closeAll(streams);
+            throw e;
+        }
+    }
+
+    private static void closeAll(UnitStream[] streams) {
+        for (UnitStream each : streams) {
+            if (each != null) {
+                each.close();
+            }
+        }
     }
 
     private BackendConnection.Statement statement(RewrittenUnit unit) {
@@ -418,9 +547,9 @@ public final class ShardedExecution {
         return new TagResult(sumTags(results), notices);
     }
 
-    private static List<ErrorFields> notices(BufferedResult[] results) {
+    private static List<ErrorFields> notices(QueryResult[] results) {
         List<ErrorFields> result = null;
-        for (BufferedResult each : results) {
+        for (QueryResult each : results) {
             if (!each.notices().isEmpty()) {
                 if (result == null) {
                     result = new ArrayList<>();
@@ -432,14 +561,14 @@ public final class ShardedExecution {
     }
 
     /** Adds up the row counts of the units' tags: {@code INSERT 0 3}, {@code UPDATE 7}, ... */
-    static String sumTags(BufferedResult[] results) {
+    static String sumTags(QueryResult[] results) {
         String first = results[0].tag();
         int space = first.lastIndexOf(' ');
         if (space < 0 || !isCount(first, space + 1)) {
             return first;
         }
         long total = 0;
-        for (BufferedResult result : results) {
+        for (QueryResult result : results) {
             String tag = result.tag();
             int at = tag.lastIndexOf(' ');
             if (at > 0 && isCount(tag, at + 1)) {
@@ -532,12 +661,21 @@ public final class ShardedExecution {
     }
 
     private QueryResult merged(BufferedResult[] results, List<ErrorFields> notices) throws StatementFailure {
-        ColumnDescription[] columns = results[0].columns();
         List<RowCursor> cursors = new ArrayList<>(results.length);
         for (BufferedResult result : results) {
             cursors.add(new ShardCursor(result));
         }
-        String tag = results[0].tag();
+        return merged(results[0].columns(), results[0].tag(), cursors, results, notices);
+    }
+
+    /**
+     * The merged result of the units' rows.
+     *
+     * @param buffered the units' whole results when they were read whole (a multi-row INSERT's
+     *        RETURNING rows are then put in VALUES order), else null
+     */
+    private QueryResult merged(ColumnDescription[] columns, String tag, List<RowCursor> cursors, BufferedResult[] buffered,
+                               List<ErrorFields> notices) throws StatementFailure {
         int space = tag.indexOf(' ');
         String verb = space < 0 ? tag : tag.substring(0, space);
         if (verb.equals("INSERT")) {
@@ -560,12 +698,16 @@ public final class ShardedExecution {
                 MergeTemplate.Merge merge = template.get().merge(types);
                 visible = merge.visibleColumns();
                 resultTypes = merge.resultTypes();
-                cursor = merge.step().open(cursors);
+                cursor = merge.step().open(cursors, new MergeContext(budget, MERGE_CPU, OFFLOAD_ROWS));
             } else {
                 visible = columns.length;
-                RowCursor inValuesOrder = verb.equals("INSERT 0") ? inValuesOrder(results, columns) : null;
+                RowCursor inValuesOrder = verb.equals("INSERT 0") && buffered != null ? inValuesOrder(buffered, columns) : null;
                 cursor = inValuesOrder != null ? inValuesOrder : new ConcatenatingCursor(cursors);
             }
+        } catch (MemoryBudget.MemoryLimitExceededException e) {
+            throw new StatementFailure(UnitStreams.outOfMemory(e), e);
+        } catch (StreamCursor.ShardFailure e) {
+            throw new StatementFailure(ErrorFields.from(e.getCause()), e.getCause());
         } catch (RuntimeException e) {
             throw new StatementFailure(ErrorFields.error("0A000", "cannot merge the shards' results of this statement: "
                     + e.getMessage()), e);

@@ -123,6 +123,7 @@ public final class ConfigurationSwapper {
         put(propsNode, "proxy-frontend-flush-threshold", number(props.frontendFlushThreshold()));
         put(propsNode, "proxy-frontend-executor-size", number(props.frontendExecutorSize()));
         put(propsNode, "proxy-netty-backlog", number(props.nettyBacklog()));
+        put(propsNode, "proxy-statement-memory-limit", number(props.statementMemoryLimit()));
         put(root, "props", mapping(propsNode));
         return serialize(mapping(root));
     }

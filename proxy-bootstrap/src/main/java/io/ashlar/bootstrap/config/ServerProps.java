@@ -27,12 +27,15 @@ import java.util.Optional;
  * @param frontendExecutorSize {@code proxy-frontend-executor-size}: Netty event loop threads, 0 to let Netty
  *                             decide
  * @param nettyBacklog {@code proxy-netty-backlog}: the listen socket backlog (1024)
+ * @param statementMemoryLimit {@code proxy-statement-memory-limit} (Ashlar's own key): bytes one statement may hold in
+ *                             the proxy for rows it cannot stream (an in-memory sort or GROUP BY across shards, a
+ *                             result kept whole); past it the statement fails with 53200. 256 MiB by default
  * @see <a href="https://shardingsphere.apache.org/document/5.4.1/en/user-manual/shardingsphere-proxy/yaml-config/props/">ShardingSphere-Proxy properties</a>
  */
 public record ServerProps(int port, String bindAddress, int frontendMaxConnections, boolean sqlShow, boolean sqlSimple,
                           int backendQueryFetchSize, int maxConnectionsSizePerQuery,
                           Optional<String> frontendDatabaseProtocolType, int frontendFlushThreshold,
-                          int frontendExecutorSize, int nettyBacklog) {
+                          int frontendExecutorSize, int nettyBacklog, long statementMemoryLimit) {
 
     public static final int DEFAULT_PORT = 5433;
 
@@ -40,7 +43,7 @@ public record ServerProps(int port, String bindAddress, int frontendMaxConnectio
 
     /** The properties of a server.yaml without {@code props:}. */
     public static final ServerProps DEFAULTS = new ServerProps(DEFAULT_PORT, DEFAULT_BIND_ADDRESS, 0, false, false, -1, 1,
-            Optional.empty(), 128, 0, 1024);
+            Optional.empty(), 128, 0, 1024, 256L << 20);
 
     public ServerProps {
         if (port < 1 || port > 65_535) {
@@ -49,12 +52,15 @@ public record ServerProps(int port, String bindAddress, int frontendMaxConnectio
         Objects.requireNonNull(bindAddress, "bindAddress");
         Objects.requireNonNull(frontendDatabaseProtocolType, "frontendDatabaseProtocolType");
         frontendMaxConnections = Math.max(0, frontendMaxConnections);
+        if (statementMemoryLimit <= 0) {
+            throw new IllegalArgumentException("statement memory limit " + statementMemoryLimit + " is not positive");
+        }
     }
 
     /** The same properties listening on another port (the command line's {@code --port}). */
     public ServerProps withPort(int newPort) {
         return new ServerProps(newPort, bindAddress, frontendMaxConnections, sqlShow, sqlSimple, backendQueryFetchSize,
                 maxConnectionsSizePerQuery, frontendDatabaseProtocolType, frontendFlushThreshold, frontendExecutorSize,
-                nettyBacklog);
+                nettyBacklog, statementMemoryLimit);
     }
 }

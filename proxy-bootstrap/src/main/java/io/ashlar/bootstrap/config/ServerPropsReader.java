@@ -23,7 +23,7 @@ final class ServerPropsReader {
     static final List<String> USED = List.of("proxy-default-port", "proxy-bind-address", "proxy-frontend-max-connections",
             "sql-show", "sql-simple", "proxy-backend-query-fetch-size", "max-connections-size-per-query",
             "proxy-frontend-database-protocol-type", "proxy-frontend-flush-threshold", "proxy-frontend-executor-size",
-            "proxy-netty-backlog", "proxy-frontend-ssl-enabled");
+            "proxy-netty-backlog", "proxy-frontend-ssl-enabled", "proxy-statement-memory-limit");
 
     /** Keys of ShardingSphere-Proxy 5.1-5.5 (and 5.0, still seen in copied configs) that Ashlar has no use for. */
     static final List<String> IGNORED = List.of("system-log-level", "kernel-executor-size", "executor-size",
@@ -82,7 +82,42 @@ final class ServerPropsReader {
         int executorSize = props.integer("proxy-frontend-executor-size", defaults.frontendExecutorSize(), 0, "a non-negative integer");
         int backlog = props.integer("proxy-netty-backlog", defaults.nettyBacklog(), 1, "a positive integer");
         return new ServerProps(port, bindAddress, maxConnections, sqlShow, sqlSimple, fetchSize, perQuery,
-                protocolType(props), flushThreshold, executorSize, backlog);
+                protocolType(props), flushThreshold, executorSize, backlog, memoryLimit(props, defaults.statementMemoryLimit()));
+    }
+
+    /**
+     * {@code proxy-statement-memory-limit}: bytes, as a number ({@code 268435456}) or with a unit
+     * ({@code 256MB}, {@code 256MiB}, {@code 1GB}, {@code 512kB}; the units are powers of 1024, as
+     * PostgreSQL's {@code work_mem} reads them).
+     */
+    private static long memoryLimit(MappingReader props, long defaultValue) {
+        Optional<String> text = props.text("proxy-statement-memory-limit").map(String::strip);
+        if (text.isEmpty() || text.get().isEmpty()) {
+            return defaultValue;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)(\\d+)\\s*(|b|bytes|k|kb|kib|m|mb|mib|g|gb|gib|t|tb|tib)")
+                .matcher(text.get());
+        String expected = "a memory size such as 268435456, 256MB or 1GB (more than 0)";
+        if (!m.matches()) {
+            throw props.error(props.value("proxy-statement-memory-limit").orElseThrow(), "expected " + expected + ", got " + text.get());
+        }
+        int shift = switch (m.group(2).isEmpty() ? 'b' : Character.toLowerCase(m.group(2).charAt(0))) {
+            case 'k' -> 10;
+            case 'm' -> 20;
+            case 'g' -> 30;
+            case 't' -> 40;
+            default -> 0;
+        };
+        long value;
+        try {
+            value = Long.parseLong(m.group(1));
+        } catch (NumberFormatException e) {
+            value = -1;
+        }
+        if (value <= 0 || value > (Long.MAX_VALUE >> shift)) {
+            throw props.error(props.value("proxy-statement-memory-limit").orElseThrow(), "expected " + expected + ", got " + text.get());
+        }
+        return value << shift;
     }
 
     private static Optional<String> protocolType(MappingReader props) {

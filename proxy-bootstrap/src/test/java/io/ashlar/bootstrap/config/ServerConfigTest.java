@@ -181,7 +181,19 @@ class ServerConfigTest {
                   proxy-opentracing-enabled: false
                   lock-wait-timeout-milliseconds: 50000
                 """).props();
-        assertEquals(new ServerProps(6000, "127.0.0.1", 200, true, true, 1000, 4, Optional.of("PostgreSQL"), 64, 2, 512), props);
+        assertEquals(new ServerProps(6000, "127.0.0.1", 200, true, true, 1000, 4, Optional.of("PostgreSQL"), 64, 2, 512, 256L << 20), props);
+    }
+
+    @Test
+    void readsTheStatementMemoryLimitInBytesOrWithAUnit() {
+        assertEquals(256L << 20, load("props:\n  sql-show: false\n").props().statementMemoryLimit());
+        assertEquals(268_435_456L, load("props:\n  proxy-statement-memory-limit: 268435456\n").props().statementMemoryLimit());
+        assertEquals(64L << 20, load("props:\n  proxy-statement-memory-limit: 64MB\n").props().statementMemoryLimit());
+        assertEquals(1L << 30, load("props:\n  proxy-statement-memory-limit: \"1 GiB\"\n").props().statementMemoryLimit());
+        assertEquals(512L << 10, load("props:\n  proxy-statement-memory-limit: 512kB\n").props().statementMemoryLimit());
+        assertErrorContains("props.proxy-statement-memory-limit: expected a memory size such as 268435456, 256MB or 1GB (more than 0), got 0",
+                "props:\n  proxy-statement-memory-limit: 0\n");
+        assertErrorContains("got lots", "props:\n  proxy-statement-memory-limit: lots\n");
     }
 
     @Test

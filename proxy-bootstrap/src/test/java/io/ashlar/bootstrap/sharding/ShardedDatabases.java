@@ -54,6 +54,11 @@ final class ShardedDatabases implements AutoCloseable {
 
     /** Starts the server, creates the databases and the tables that exist at start (empty), and starts the proxy. */
     static ShardedDatabases start() throws IOException, SQLException, InterruptedException {
+        return start(ServerConfig.DEFAULTS);
+    }
+
+    /** The same, with the proxy's server.yaml (its props) given. */
+    static ShardedDatabases start(ServerConfig server) throws IOException, SQLException, InterruptedException {
         EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
         try {
             try (Connection connection = postgres.getPostgresDatabase().getConnection(); Statement statement = connection.createStatement()) {
@@ -67,7 +72,7 @@ final class ShardedDatabases implements AutoCloseable {
                     .replace("@DS1_URL@", url(postgres, "ds_1"));
             createTables(postgres);
             LogicalDatabaseConfig database = ProxyConfigurationLoader.loadDatabase("config-sharding.yaml", yaml);
-            ProxyRuntime proxy = ProxyRuntime.start(new ProxyConfiguration(ServerConfig.DEFAULTS, List.of(database)), 0);
+            ProxyRuntime proxy = ProxyRuntime.start(new ProxyConfiguration(server, List.of(database)), 0);
             return new ShardedDatabases(postgres, proxy);
         } catch (IOException | SQLException | InterruptedException | RuntimeException | Error e) {
             postgres.close();
