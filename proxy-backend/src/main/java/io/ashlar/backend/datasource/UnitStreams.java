@@ -350,7 +350,9 @@ public final class UnitStreams {
             if (cancel && !statementOver) {
                 connection.cancel();
             }
-            drain();
+            if (drain() != null && key != null) {
+                connection.retire(key); // its Parse may be what failed: parsed again next time, closed first
+            }
             ended = true;
             unit.complete = true;
             if (connection.streamNow() == this) {
@@ -665,7 +667,13 @@ public final class UnitStreams {
             finished = true;
             if (!exchangeOver) {
                 readiesDrained = 0;
-                drain();
+                SQLException unread = drain();
+                if (unread != null && !failed) {
+                    // An error in the request nobody read (another data source failed the statement
+                    // first): the backend skipped what followed it, Parses included, so the connection
+                    // must not believe it has those statements (failAll retires them).
+                    failAll(unread);
+                }
                 exchangeOver = true;
                 if (readiesDrained > 0) {
                     beginPending = false; // BEGIN's ReadyForQuery was among the frames dropped
