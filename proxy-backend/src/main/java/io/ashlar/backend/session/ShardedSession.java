@@ -84,11 +84,15 @@ public final class ShardedSession implements BackendSession {
     private ShardedCopyIn shardedCopy;
     private boolean copyOpenedTransaction;
     private boolean closed;
+    /** What the logical database answers itself: the session values. */
+    private final io.ashlar.backend.metadata.LogicalSession logical;
 
-    ShardedSession(LogicalDatabase database, SessionSettings startupSettings, io.netty.channel.EventLoop loop) {
+    ShardedSession(LogicalDatabase database, SessionSettings startupSettings, io.netty.channel.EventLoop loop,
+                   SessionIdentity identity) {
         this.loop = loop;
         this.database = database;
         this.settings = new SettingsTracker(startupSettings);
+        this.logical = new io.ashlar.backend.metadata.LogicalSession(database, identity);
         int n = database.dataSources().size();
         this.held = new BackendConnection[n];
         this.joined = new boolean[n];
@@ -365,14 +369,15 @@ public final class ShardedSession implements BackendSession {
                     : describe(new Prepared(executed.statement().sql(), new int[0], executed));
         }
         long schemaEpoch = database.plans().schemaEpoch();
+        Plan adjusted = logical.adjust(plan);
         ShardedExecution.Target target;
         try {
-            target = ShardedExecution.representative(database, plan, new UnknownParameters(statement.parameterTypes().length, null));
+            target = ShardedExecution.representative(database, adjusted, new UnknownParameters(statement.parameterTypes().length, null));
         } catch (RouteException unroutable) {
             // Some routes refuse a NULL sharding value (an INSERT's key); any shard describes the
             // statement as well as another, so try a value every algorithm of integers places.
             try {
-                target = ShardedExecution.representative(database, plan, new UnknownParameters(statement.parameterTypes().length, 0));
+                target = ShardedExecution.representative(database, adjusted, new UnknownParameters(statement.parameterTypes().length, 0));
             } catch (RouteException e) {
                 throw new StatementFailure(ErrorFields.error(unroutable.sqlState(), unroutable.getMessage()));
             }
@@ -413,6 +418,7 @@ public final class ShardedSession implements BackendSession {
     }
 
     private QueryResult run(Plan plan, ParameterValues parameters, int[] routeTypes, ResultSink sink) throws StatementFailure {
+        plan = logical.adjust(plan);
         AnalyzedStatement statement = plan.statement();
         StatementKind kind = statement.kind();
         if (failed && !(kind == StatementKind.TRANSACTION && endsFailedBlock((TransactionStatement) statement.body()))) {
