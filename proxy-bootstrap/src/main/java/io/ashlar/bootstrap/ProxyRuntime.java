@@ -85,9 +85,21 @@ public final class ProxyRuntime implements AutoCloseable {
                 dataSources.add(openDataSource(config.name(), dataSource));
             }
             ShardingRules rules = compile(config, dataSources, dataSources);
-            result.put(config.name(), new LogicalDatabase(config.name(), dataSources, rules));
+            LogicalDatabase database = new LogicalDatabase(config.name(), dataSources, rules);
+            startCatalog(database);
+            result.put(config.name(), database);
         }
         return result;
+    }
+
+    /**
+     * Reads the logical tables of a sharded database and makes its catalog database (a pooler has neither: its
+     * one data source answers everything).
+     */
+    private static void startCatalog(LogicalDatabase database) {
+        if (!database.rules().isEmpty()) {
+            database.catalog().start(true);
+        }
     }
 
     private static BackendDataSource openDataSource(String database, DataSourceConfig dataSource) {
@@ -152,10 +164,13 @@ public final class ProxyRuntime implements AutoCloseable {
         String what;
         if (current != null && current.dataSources().equals(dataSources)) {
             current.rules(rules);
+            startCatalog(current);
             what = "rules";
         } else {
             Map<String, LogicalDatabase> next = new LinkedHashMap<>(databases);
-            next.put(config.name(), new LogicalDatabase(config.name(), dataSources, rules));
+            LogicalDatabase database = new LogicalDatabase(config.name(), dataSources, rules);
+            startCatalog(database);
+            next.put(config.name(), database);
             swap(next);
             what = current == null ? "added" : "data sources and rules";
             if (current != null) {
@@ -164,6 +179,7 @@ public final class ProxyRuntime implements AutoCloseable {
                         retire(each);
                     }
                 }
+                retireCatalog(current);
             }
         }
         LOG.info("logical database {}: {} applied in {} ms", config.name(), what, (System.nanoTime() - started) / 1_000_000);
@@ -179,12 +195,20 @@ public final class ProxyRuntime implements AutoCloseable {
         next.remove(name);
         swap(next);
         current.dataSources().forEach(this::retire);
+        retireCatalog(current);
         LOG.info("logical database {}: removed", name);
     }
 
     private void swap(Map<String, LogicalDatabase> next) {
         databases = Map.copyOf(next);
         context.databases(next);
+    }
+
+    private void retireCatalog(LogicalDatabase database) {
+        BackendDataSource catalog = database.catalog().catalogDataSource();
+        if (catalog != null) {
+            retire(catalog);
+        }
     }
 
     private void retire(BackendDataSource dataSource) {
