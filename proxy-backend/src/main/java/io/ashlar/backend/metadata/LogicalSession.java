@@ -10,16 +10,25 @@ import io.ashlar.backend.session.LogicalDatabase;
 import io.ashlar.backend.session.SessionIdentity;
 import io.ashlar.backend.sharding.Plan;
 import io.ashlar.backend.sharding.TagResult;
+import io.ashlar.parser.lexer.Keyword;
+import io.ashlar.parser.lexer.Lexer;
+import io.ashlar.parser.lexer.SqlSyntaxException;
+import io.ashlar.parser.lexer.TokenKind;
+import io.ashlar.parser.lexer.TokenList;
 import io.ashlar.parser.statement.AnalyzedStatement;
 import io.ashlar.parser.statement.DdlKind;
 import io.ashlar.parser.statement.DdlStatement;
 import io.ashlar.parser.statement.IndexReference;
+import io.ashlar.parser.statement.InsertStatement;
 import io.ashlar.parser.statement.SessionValueReference;
 import io.ashlar.parser.statement.StatementKind;
 import io.ashlar.parser.statement.TableReference;
 import io.ashlar.parser.statement.TableRole;
 import io.ashlar.rewrite.template.Identifiers;
+import io.ashlar.route.rule.BroadcastTable;
+import io.ashlar.route.rule.RuleTable;
 import io.ashlar.route.rule.ShardingRules;
+import io.ashlar.route.rule.ShardingTable;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -29,8 +38,8 @@ import java.util.Set;
 /**
  * What one session of a sharded logical database asks of the logical schema: which statements the catalog
  * database answers, the session values the proxy answers ({@code current_user} is the proxy user,
- * {@code current_database()} the logical database), results and errors in logical names, and the definitions to
- * read again after the session's DDL. Used by the session's thread only.
+ * {@code current_database()} the logical database), the column list an INSERT leaves out, results and errors in
+ * logical names, and the definitions to read again after the session's DDL. Used by the session's thread only.
  */
 public final class LogicalSession {
 
@@ -59,15 +68,19 @@ public final class LogicalSession {
     // ------------------------------------------------------------------ statements
 
     /**
-     * The plan that runs for {@code plan}: itself, or the statement with its session values answered. A table the
-     * statement names that no rule knows is looked for first.
+     * The plan that runs for {@code plan}: itself, or the statement with its session values answered and its
+     * INSERT column list written out. A table the statement names that no rule knows is looked for first.
      */
     public Plan adjust(Plan plan) {
         LogicalPlan state = state(plan);
-        if (!state.sessionValues()) {
+        if (state.plain()) {
             return plan;
         }
-        return database.plans().get(answerSessionValues(plan.statement()));
+        Plan result = state.withColumns() != null ? state.withColumns() : plan;
+        if (state.sessionValues() && !result.statement().sessionValues().isEmpty()) {
+            result = database.plans().get(answerSessionValues(result.statement()));
+        }
+        return result;
     }
 
     /** Whether the catalog database answers the statement (a query of the relation catalogs), when there is one. */
@@ -89,7 +102,7 @@ public final class LogicalSession {
             case SELECT, INSERT, UPDATE, DELETE, MERGE -> true;
             default -> false;
         };
-        state = new LogicalPlan(schema.version(), catalogQuery, sessionValues);
+        state = new LogicalPlan(schema.version(), catalogQuery, sessionValues, withColumns(statement, schema));
         plan.logical(state);
         return state;
     }
@@ -132,6 +145,48 @@ public final class LogicalSession {
             }
         }
         return relations;
+    }
+
+    /**
+     * {@code INSERT INTO t VALUES (...)} into a sharded table becomes {@code INSERT INTO t (a, b, ...) VALUES (...)}:
+     * PostgreSQL gives the values to the table's first columns in order, and so does the column list of as many
+     * columns as the first row has values; the route then finds the sharding values. Null when there is nothing
+     * to write out.
+     */
+    private Plan withColumns(AnalyzedStatement statement, LogicalSchema schema) {
+        if (statement.kind() != StatementKind.INSERT || !(statement.body() instanceof InsertStatement insert)
+                || !insert.columns().isEmpty() || insert.defaultValues() || insert.rows().isEmpty()) {
+            return null;
+        }
+        TableReference target = statement.tables().get(insert.target());
+        String schemaName = target.name().schema().orElse(SchemaLoader.PUBLIC);
+        RuleTable rule = schemaName.equals(SchemaLoader.PUBLIC) ? database.rules().find(target.name().name()).orElse(null) : null;
+        LogicalTable table = schema.table(schemaName + "." + target.name().name());
+        if (!(rule instanceof ShardingTable || rule instanceof BroadcastTable) || table == null) {
+            return null;
+        }
+        String sql = statement.sql();
+        int at = target.range().end();
+        try {
+            TokenList after = Lexer.tokenize(sql.substring(at));
+            if (after.isKeyword(0, Keyword.AS) && after.size() > 1) {
+                at += after.end(1);
+            }
+        } catch (SqlSyntaxException e) {
+            return null;
+        }
+        List<String> columns = table.metadata().columnNames();
+        int count = Math.min(insert.rows().get(0).values().size(), columns.size());
+        StringBuilder text = new StringBuilder(sql.length() + 16 * count).append(sql, 0, at).append(" (");
+        for (int i = 0; i < count; i++) {
+            text.append(i == 0 ? "" : ", ").append(Identifiers.write(columns.get(i), false));
+        }
+        text.append(')').append(sql, at, sql.length());
+        try {
+            return database.plans().get(text.toString());
+        } catch (SqlSyntaxException e) {
+            return null;
+        }
     }
 
     /**

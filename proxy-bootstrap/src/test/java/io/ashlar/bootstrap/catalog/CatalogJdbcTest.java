@@ -24,7 +24,7 @@ import org.postgresql.util.ServerErrorMessage;
  * What pgjdbc (and so DBeaver and IntelliJ, which call its DatabaseMetaData on connect) sees of the logical
  * database through the proxy, compared with what it sees of one PostgreSQL database holding the same schema: the
  * tables, columns, keys and indexes; result columns that name their logical table; session information answered
- * for the proxy user and the logical database; errors that name logical tables.
+ * for the proxy user and the logical database; INSERT without a column list; errors that name logical tables.
  */
 final class CatalogJdbcTest {
 
@@ -133,6 +133,31 @@ final class CatalogJdbcTest {
             try (ResultSet rows = statement.executeQuery()) {
                 rows.next();
                 assertEquals(0, rows.getInt(1));
+            }
+        }
+    }
+
+    @Test
+    void insertWithoutAColumnListFillsTheColumnsInOrder() throws SQLException {
+        insert(List.of(
+                "INSERT INTO t_order VALUES (7, 3, 'PAID', 12.50, 'first', '2024-01-02 03:04:05', 1),"
+                        + " (8, 4, 'NEW', NULL, NULL, '2024-02-03 04:05:06', 2), (9, 3, 'NEW', 3.00, 'x', NULL, 3)",
+                "INSERT INTO t_order AS o VALUES (10, 4)",
+                "INSERT INTO public.t_order_item VALUES (70, 7, 3, 2, 6.250), (71, 7, 3, 1, 0.001), (80, 8, 4, NULL, NULL)",
+                "INSERT INTO t_dict VALUES ('a', 'Alpha', 1), ('b', 'Beta', NULL)"));
+        try (Connection proxied = databases.proxy(""); Connection reference = databases.reference("")) {
+            for (Connection each : List.of(proxied, reference)) {
+                try (PreparedStatement statement = each.prepareStatement("INSERT INTO t_order VALUES (?, ?, ?, ?)")) {
+                    statement.setLong(1, 20);
+                    statement.setInt(2, 5);
+                    statement.setString(3, "PREPARED");
+                    statement.setBigDecimal(4, new java.math.BigDecimal("1.25"));
+                    assertEquals(1, statement.executeUpdate());
+                }
+            }
+            for (String each : List.of("SELECT order_id, user_id, status, amount, note, CASE WHEN order_id < 10 THEN created_at END FROM t_order ORDER BY order_id",
+                    "SELECT * FROM t_order_item ORDER BY item_id", "SELECT * FROM t_dict ORDER BY code")) {
+                assertEquals(rows(reference, each), rows(proxied, each), each);
             }
         }
     }
