@@ -31,3 +31,4 @@ CREATE TABLE {table} (id integer PRIMARY KEY, name text);
 -- @table app.settings
 CREATE SCHEMA app;
 CREATE TABLE app.settings (key text PRIMARY KEY, value text);
+CREATE SCHEMA reports;

@@ -113,20 +113,38 @@ final class CatalogDatabase implements AutoCloseable {
      * shell drops those that reference it).
      *
      * @param wanted every logical table, by {@code schema.name}
+     * @param schemas the user's schemas the catalog is to have (tables' schemas are made with them), or null to
+     *        leave its schemas as they are; the others are dropped when empty
      * @return the OID of every shell, by {@code schema.name}
      */
-    Map<String, Integer> sync(Map<String, LogicalTable> wanted, Collection<String> scope) throws SQLException {
+    Map<String, Integer> sync(Map<String, LogicalTable> wanted, Collection<String> scope, List<String> schemas)
+            throws SQLException {
         BackendConnection connection = dataSource.borrow();
         try {
             Map<String, PhysicalTable> shells = MetadataReader.read(connection, scope);
             List<String> statements = new ArrayList<>();
             List<String> made = new ArrayList<>();
+            if (schemas != null) {
+                List<String> present = MetadataReader.schemas(connection);
+                for (String each : schemas) {
+                    if (!present.contains(each)) {
+                        statements.add("CREATE SCHEMA " + Identifiers.write(each, false));
+                    }
+                }
+            }
             for (Map.Entry<String, PhysicalTable> each : shells.entrySet()) {
                 LogicalTable table = wanted.get(each.getKey());
                 if (table == null || !ShellStatements.withoutForeignKeys(table.metadata())
                         .equals(ShellStatements.withoutForeignKeys(each.getValue().metadata()))) {
                     statements.add("DROP TABLE " + ShellStatements.qualified(each.getValue().metadata().schema(),
                             each.getValue().metadata().name()) + " CASCADE");
+                }
+            }
+            if (schemas != null) {
+                for (String each : MetadataReader.schemas(connection)) {
+                    if (!schemas.contains(each) && !each.equals(SchemaLoader.PUBLIC)) {
+                        statements.add("DROP SCHEMA " + Identifiers.write(each, false)); // fails, and stays, when not empty
+                    }
                 }
             }
             for (LogicalTable each : wanted.values()) {

@@ -89,7 +89,7 @@ public final class LogicalCatalog implements AutoCloseable {
             CatalogDatabase catalog = catalogDatabase;
             if (catalog != null) {
                 try {
-                    shells = catalog.sync(tables, names);
+                    shells = catalog.sync(tables, names, loaded.schemas());
                 } catch (SQLException | RuntimeException e) {
                     LOG.warn("logical database {}: the catalog database could not be brought in step: {}", database.name(),
                             e.getMessage());

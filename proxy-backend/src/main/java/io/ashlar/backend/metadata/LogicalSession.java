@@ -51,6 +51,9 @@ public final class LogicalSession {
             "pg_statio_user_tables", "pg_statio_all_tables", "pg_stat_user_indexes", "pg_stat_all_indexes",
             "pg_publication_tables");
 
+    /** The namespace catalog: a query of it alone goes to the catalog database too, whose OIDs pg_class holds. */
+    private static final String NAMESPACES = "pg_namespace";
+
     /** {@link #changedTables} when a DDL's tables are not known: everything is read again. */
     private static final String ALL = "*";
 
@@ -59,6 +62,11 @@ public final class LogicalSession {
     private Set<String> changedTables;
     /** The temporary tables the session made through the proxy (null for none). */
     private Set<String> temporaryTables;
+    /** The last columns mapped to logical ones, and the result: a statement run again maps the same columns. */
+    private ColumnDescription[] lastColumns;
+    private ColumnDescription[] lastLogicalColumns;
+    private int lastDataSource;
+    private long lastVersion;
 
     public LogicalSession(LogicalDatabase database, SessionIdentity identity) {
         this.database = database;
@@ -130,6 +138,8 @@ public final class LogicalSession {
             return false;
         }
         boolean relations = statement.catalogFunctions();
+        boolean namespacesOnly = true;
+        int catalogs = 0;
         for (TableReference each : statement.tables()) {
             if (!each.isAccess()) {
                 continue;
@@ -140,11 +150,15 @@ public final class LogicalSession {
                 relations = true;
             } else if (schema.equals("pg_catalog") || schema.isEmpty() && name.startsWith("pg_")) {
                 relations |= RELATION_CATALOGS.contains(name);
+                namespacesOnly &= name.equals(NAMESPACES);
+                catalogs++;
             } else {
                 return false; // a table of the user's: the statement is not about the catalog alone
             }
         }
-        return relations;
+        // Schemas listed on their own (pgjdbc's getSchemas, DBeaver's navigator) carry the OIDs that the catalog
+        // database's pg_class refers to; with functions or types they are the default data source's.
+        return relations || catalogs > 0 && namespacesOnly;
     }
 
     /**
@@ -221,7 +235,7 @@ public final class LogicalSession {
     /** A result of a data source, its columns and notices in logical names; the same result when nothing changes. */
     public QueryResult logical(QueryResult result, int dataSource) {
         LogicalSchema schema = database.catalog().schema();
-        ColumnDescription[] columns = result.hasRows() ? schema.logicalColumns(dataSource, result.columns()) : null;
+        ColumnDescription[] columns = result.hasRows() ? logicalColumns(schema, dataSource, result.columns()) : null;
         List<ErrorFields> notices = result.notices().isEmpty() ? result.notices() : logicalNotices(schema, result.notices());
         if ((columns == null || columns == result.columns()) && notices == result.notices()) {
             return result;
@@ -231,7 +245,20 @@ public final class LogicalSession {
 
     /** Columns a data source described, in logical terms (for a Describe). */
     public ColumnDescription[] logicalColumns(int dataSource, ColumnDescription[] columns) {
-        return database.catalog().schema().logicalColumns(dataSource, columns);
+        return logicalColumns(database.catalog().schema(), dataSource, columns);
+    }
+
+    private ColumnDescription[] logicalColumns(LogicalSchema schema, int dataSource, ColumnDescription[] columns) {
+        if (lastColumns != null && dataSource == lastDataSource && schema.version() == lastVersion
+                && java.util.Arrays.equals(lastColumns, columns)) {
+            return lastLogicalColumns == lastColumns ? columns : lastLogicalColumns;
+        }
+        ColumnDescription[] result = schema.logicalColumns(dataSource, columns);
+        lastColumns = columns;
+        lastLogicalColumns = result;
+        lastDataSource = dataSource;
+        lastVersion = schema.version();
+        return result;
     }
 
     /**

@@ -124,6 +124,16 @@ final class MetadataReader {
         return result;
     }
 
+    /** The user's schemas of a database ({@code public} and those made since), by name. */
+    static List<String> schemas(BackendConnection connection) throws SQLException {
+        List<String> result = new ArrayList<>();
+        for (String[] row : TextRows.query(connection, "SELECT n.nspname FROM pg_catalog.pg_namespace n WHERE "
+                + USER_SCHEMAS + " ORDER BY 1")) {
+            result.add(row[0]);
+        }
+        return result;
+    }
+
     /** A SQL string literal. */
     static String literal(String value) {
         return "'" + value.replace("'", "''") + "'";

@@ -36,8 +36,11 @@ final class SchemaLoader {
      * @param tables     the logical tables found, by {@code schema.name}
      * @param newSingles public tables no rule names, found on a data source: table name to data source name
      * @param unreadable the data sources that could not be read, with why
+     * @param schemas    the user's schemas of the default data source, where tables of other schemas are (when all
+     *                   tables were read and it could be read; else null)
      */
-    record Loaded(Map<String, LogicalTable> tables, Map<String, String> newSingles, List<String> unreadable) {
+    record Loaded(Map<String, LogicalTable> tables, Map<String, String> newSingles, List<String> unreadable,
+                  List<String> schemas) {
     }
 
     private SchemaLoader() {
@@ -60,12 +63,21 @@ final class SchemaLoader {
         }
         List<Map<String, PhysicalTable>> physical = new ArrayList<>(count);
         List<String> unreadable = new ArrayList<>();
+        List<String> schemas = null;
         boolean[] readable = new boolean[count];
         for (int d = 0; d < count; d++) {
             BackendDataSource dataSource = dataSources.get(d);
             Collection<String> names = only == null ? null : physicalNames(only, rules, dataSource.name(), d == defaultDataSource);
             try {
-                physical.add(read(dataSource, names));
+                BackendConnection connection = dataSource.borrow();
+                try {
+                    physical.add(MetadataReader.read(connection, names));
+                    if (only == null && d == defaultDataSource) {
+                        schemas = MetadataReader.schemas(connection);
+                    }
+                } finally {
+                    connection.release();
+                }
                 readable[d] = true;
             } catch (SQLException | RuntimeException e) {
                 physical.add(Map.of());
@@ -142,7 +154,7 @@ final class SchemaLoader {
                         List.of(actual(d, dataSources.get(d).name(), each.getValue(), metadata)), List.of()));
             }
         }
-        return new Loaded(tables, newSingles, unreadable);
+        return new Loaded(tables, newSingles, unreadable, schemas);
     }
 
     /** An actual table: the index of its data source (-1 for one the logical database lacks) and its name. */
@@ -232,15 +244,6 @@ final class SchemaLoader {
             }
         }
         return result;
-    }
-
-    private static Map<String, PhysicalTable> read(BackendDataSource dataSource, Collection<String> names) throws SQLException {
-        BackendConnection connection = dataSource.borrow();
-        try {
-            return MetadataReader.read(connection, names);
-        } finally {
-            connection.release();
-        }
     }
 
     private static int index(List<BackendDataSource> dataSources, String name) {

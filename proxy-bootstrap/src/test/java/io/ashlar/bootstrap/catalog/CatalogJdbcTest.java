@@ -88,6 +88,40 @@ final class CatalogJdbcTest {
         }
     }
 
+    /** A client that lists schemas, then tables by schema OID (DBeaver's navigator), finds the tables of each. */
+    @Test
+    void schemaOidsAreThoseTheTablesReferTo() throws SQLException {
+        String tables = "SELECT n.nspname, c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n"
+                + " ON n.oid = c.relnamespace WHERE c.relkind = 'r' AND c.relnamespace = ? ORDER BY 1, 2";
+        try (Connection proxied = databases.proxy(""); Connection reference = databases.reference("")) {
+            for (String schema : List.of("app", "public", "reports")) {
+                List<String> expected = tablesOf(reference, schema, tables);
+                assertEquals(expected, tablesOf(proxied, schema, tables), "tables of schema " + schema);
+            }
+        }
+    }
+
+    private static List<String> tablesOf(Connection connection, String schema, String tables) throws SQLException {
+        long oid;
+        try (PreparedStatement statement = connection.prepareStatement("SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = ?")) {
+            statement.setString(1, schema);
+            try (ResultSet rows = statement.executeQuery()) {
+                assertEquals(true, rows.next(), "schema " + schema);
+                oid = rows.getLong(1);
+            }
+        }
+        List<String> result = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement(tables)) {
+            statement.setLong(1, oid);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    result.add(rows.getString(1) + "." + rows.getString(2));
+                }
+            }
+        }
+        return result;
+    }
+
     @Test
     void resultColumnsNameTheLogicalTable() throws SQLException {
         insertOrders();
