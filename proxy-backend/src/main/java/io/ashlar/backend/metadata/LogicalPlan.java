@@ -10,7 +10,8 @@ import io.ashlar.backend.sharding.Plan;
  * @param version      the {@link LogicalSchema#version()} it was worked out against
  * @param catalogQuery whether it reads the catalog of relations (the catalog database answers it)
  * @param sessionValues whether its session values are the proxy's to answer
- * @param withColumns  the same INSERT with its column list written out, or null
+ * @param withColumns  the same statement with its columns written out (an INSERT's column list, a star over a
+ *                     sharded table whose actual tables order their columns differently), or null
  */
 public record LogicalPlan(long version, boolean catalogQuery, boolean sessionValues, Plan withColumns) {
 

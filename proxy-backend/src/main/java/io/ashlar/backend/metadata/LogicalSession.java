@@ -20,6 +20,9 @@ import io.ashlar.parser.statement.DdlKind;
 import io.ashlar.parser.statement.DdlStatement;
 import io.ashlar.parser.statement.IndexReference;
 import io.ashlar.parser.statement.InsertStatement;
+import io.ashlar.parser.statement.ProjectionItem;
+import io.ashlar.parser.statement.ProjectionKind;
+import io.ashlar.parser.statement.SelectStatement;
 import io.ashlar.parser.statement.SessionValueReference;
 import io.ashlar.parser.statement.StatementKind;
 import io.ashlar.parser.statement.TableReference;
@@ -168,6 +171,9 @@ public final class LogicalSession {
      * to write out.
      */
     private Plan withColumns(AnalyzedStatement statement, LogicalSchema schema) {
+        if (statement.kind() == StatementKind.SELECT && statement.body() instanceof SelectStatement select) {
+            return withStarColumns(statement, select, schema);
+        }
         if (statement.kind() != StatementKind.INSERT || !(statement.body() instanceof InsertStatement insert)
                 || !insert.columns().isEmpty() || insert.defaultValues() || insert.rows().isEmpty()) {
             return null;
@@ -201,6 +207,92 @@ public final class LogicalSession {
         } catch (SqlSyntaxException e) {
             return null;
         }
+    }
+
+    /**
+     * {@code SELECT *} (or {@code t.*}) over a sharded table whose actual tables do not all have the logical table's
+     * columns in its order becomes the column list of the logical table: each shard then returns its rows in the
+     * logical order, and the rows line up. Only where the star surely means that table's columns: {@code t.*}, or
+     * {@code *} over a query of one table and no subquery. Null when nothing is written out.
+     */
+    private Plan withStarColumns(AnalyzedStatement statement, SelectStatement select, LogicalSchema schema) {
+        String sql = statement.sql();
+        StringBuilder text = null;
+        int at = 0;
+        List<TableReference> tables = statement.tablesIn(0);
+        for (ProjectionItem item : select.projections()) {
+            TableReference table = null;
+            String qualifier = null;
+            if (item.kind() == ProjectionKind.QUALIFIED_STAR && item.starQualifier().isPresent()) {
+                for (TableReference each : tables) {
+                    if (each.exposedName().equals(item.starQualifier().get())) {
+                        table = each;
+                    }
+                }
+                String written = item.expressionRange().text(sql);
+                qualifier = written.substring(0, written.lastIndexOf('*'));
+            } else if (item.kind() == ProjectionKind.STAR && tables.size() == 1 && statement.blocks().size() == 1
+                    && isWholeFromList(sql, tables.get(0))) {
+                table = tables.get(0);
+                qualifier = Identifiers.write(table.exposedName(), false) + ".";
+            }
+            LogicalTable logical = table == null ? null
+                    : schema.table(table.name().schema().orElse(SchemaLoader.PUBLIC) + "." + table.name().name());
+            if (logical == null || !logical.columnsDiffer() || logical.kind() != LogicalTable.Kind.SHARDED) {
+                continue;
+            }
+            if (text == null) {
+                text = new StringBuilder(sql.length() + 64);
+            }
+            text.append(sql, at, item.expressionRange().start());
+            List<String> columns = logical.metadata().columnNames();
+            for (int i = 0; i < columns.size(); i++) {
+                text.append(i == 0 ? "" : ", ").append(qualifier).append(Identifiers.write(columns.get(i), false));
+            }
+            at = item.expressionRange().end();
+        }
+        if (text == null) {
+            return null;
+        }
+        try {
+            return database.plans().get(text.append(sql, at, sql.length()).toString());
+        } catch (SqlSyntaxException e) {
+            return null;
+        }
+    }
+
+    /** Whether {@code FROM table [[AS] alias]} is the whole FROM list: no join, function or other table beside it. */
+    private static boolean isWholeFromList(String sql, TableReference table) {
+        TokenList tokens;
+        try {
+            tokens = Lexer.tokenize(sql);
+        } catch (SqlSyntaxException e) {
+            return false;
+        }
+        int first = -1;
+        int last = -1;
+        for (int i = 0; i < tokens.size(); i++) {
+            if (tokens.start(i) == table.range().start()) {
+                first = i;
+            }
+            if (tokens.end(i) == table.range().end()) {
+                last = i;
+            }
+        }
+        if (first < 1 || last < first || !tokens.isKeyword(first - 1, Keyword.FROM)) {
+            return false;
+        }
+        int next = last + 1;
+        if (tokens.isKeyword(next, Keyword.AS)) {
+            next++;
+        }
+        if (table.alias().isPresent()) {
+            next++;
+        }
+        return next >= tokens.size() || tokens.is(next, TokenKind.SEMICOLON) || switch (tokens.keyword(next)) {
+            case WHERE, GROUP, HAVING, WINDOW, ORDER, LIMIT, OFFSET, FETCH, FOR -> true;
+            default -> false;
+        };
     }
 
     /**

@@ -151,7 +151,7 @@ final class SchemaLoader {
                     newSingles.put(metadata.name(), dataSources.get(d).name());
                 }
                 tables.put(key, new LogicalTable(LogicalTable.Kind.SINGLE, metadata,
-                        List.of(actual(d, dataSources.get(d).name(), each.getValue(), metadata)), List.of()));
+                        List.of(actual(d, dataSources.get(d).name(), each.getValue(), metadata)), List.of(), false));
             }
         }
         return new Loaded(tables, newSingles, unreadable, schemas);
@@ -169,6 +169,7 @@ final class SchemaLoader {
         List<ActualTable> actuals = new ArrayList<>(located.size());
         List<String> problems = new ArrayList<>();
         List<String> missing = new ArrayList<>();
+        boolean columnsDiffer = false;
         for (Located each : located) {
             if (each.dataSource() < 0 || !readable[each.dataSource()]) {
                 continue;
@@ -184,6 +185,7 @@ final class SchemaLoader {
                 canonical = metadata;
                 first = where;
             } else {
+                columnsDiffer |= !canonical.columnNames().equals(metadata.columnNames());
                 String difference = canonical.difference(metadata);
                 if (!difference.isEmpty()) {
                     problems.add("logical table " + logicalName + ": data source " + dataSources.get(each.dataSource()).name()
@@ -200,7 +202,7 @@ final class SchemaLoader {
             problems.add("logical table " + logicalName + ": data source " + each.substring(0, dot) + " has no table "
                     + each.substring(dot + 1) + " (" + first + " exists)");
         }
-        tables.put(canonical.qualifiedName(), new LogicalTable(kind, canonical, actuals, problems));
+        tables.put(canonical.qualifiedName(), new LogicalTable(kind, canonical, actuals, problems, columnsDiffer));
     }
 
     /** An actual table, its columns numbered as the logical table's (matched by name). */

@@ -17,7 +17,7 @@ class LogicalSchemaTest {
     private static final LogicalSchema SCHEMA = new LogicalSchema(1, Map.of("public.t_order", new LogicalTable(LogicalTable.Kind.SHARDED,
             new TableMetadata("public", "t_order", false, List.of(), List.of(), List.of(), List.of(), ""),
             List.of(new ActualTable(0, "ds_0", "t_order_0", 16400, new short[] {0, 1, 0, 2}),
-                    new ActualTable(1, "ds_1", "t_order_1", 16400, new short[] {0, 1, 2})), List.of())),
+                    new ActualTable(1, "ds_1", "t_order_1", 16400, new short[] {0, 1, 2})), List.of(), false)),
             Map.of("public.t_order", 90001), Set.of(), Map.of("t_order_0", "t_order", "t_order_1", "t_order"), 2);
 
     @Test

@@ -173,6 +173,29 @@ final class SchemaChangeTest {
         }
     }
 
+    @Test
+    void selectStarGivesTheLogicalColumnOrderWhereActualTablesDiffer() throws SQLException {
+        try (Connection proxied = databases.proxy(""); Statement statement = proxied.createStatement()) {
+            statement.execute("DROP TABLE IF EXISTS t_ddl");
+            statement.execute("CREATE TABLE t_ddl (id integer PRIMARY KEY, label text NOT NULL)");
+        }
+        try (Connection shard = databases.shard("ds_1"); Statement statement = shard.createStatement()) {
+            statement.execute("DROP TABLE t_ddl_1");
+            statement.execute("CREATE TABLE t_ddl_1 (label text NOT NULL, id integer PRIMARY KEY)");
+        }
+        try (Connection proxied = databases.proxy(""); Statement statement = proxied.createStatement()) {
+            statement.execute("REFRESH TABLE METADATA t_ddl");
+            assertEquals(List.of("01000 logical table t_ddl: data source ds_1, table t_ddl_1 differs from ds_0.t_ddl_0:"
+                    + " columns (label, id) instead of (id, label)"), warnings(statement.getWarnings()));
+            statement.execute("INSERT INTO t_ddl (id, label) VALUES (1, 'one'), (2, 'two'), (3, 'three'), (4, 'four')");
+            List<String> expected = List.of("1 | one", "2 | two", "3 | three", "4 | four");
+            assertEquals(expected, rows(proxied, "SELECT * FROM t_ddl ORDER BY id"));
+            assertEquals(expected, rows(proxied, "SELECT d.* FROM t_ddl AS d WHERE d.id > 0 ORDER BY 1"));
+            assertEquals(List.of("3 | three"), rows(proxied, "SELECT * FROM t_ddl WHERE id = 3"));
+            statement.execute("DROP TABLE t_ddl");
+        }
+    }
+
     private static List<String> warnings(SQLWarning warning) {
         List<String> result = new ArrayList<>();
         for (SQLWarning each = warning; each != null; each = each.getNextWarning()) {
