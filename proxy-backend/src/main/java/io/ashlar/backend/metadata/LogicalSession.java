@@ -219,8 +219,12 @@ public final class LogicalSession {
         String sql = statement.sql();
         StringBuilder text = null;
         int at = 0;
-        List<TableReference> tables = statement.tablesIn(0);
+        List<TableReference> tables = null;
         for (ProjectionItem item : select.projections()) {
+            if (item.kind() != ProjectionKind.STAR && item.kind() != ProjectionKind.QUALIFIED_STAR) {
+                continue;
+            }
+            tables = tables == null ? statement.tablesIn(0) : tables;
             TableReference table = null;
             String qualifier = null;
             if (item.kind() == ProjectionKind.QUALIFIED_STAR && item.starQualifier().isPresent()) {
@@ -475,6 +479,10 @@ public final class LogicalSession {
                 temporaryTables = temporaryTables == null ? new HashSet<>() : temporaryTables;
                 temporaryTables.add(name);
             } else if (temporaryTables != null && temporaryTables.contains(name)) {
+                if (ddl.kind() == DdlKind.CREATE_TABLE) {
+                    temporaryTables.remove(name); // a table of that name again, not temporary: the other went
+                    continue;
+                }
                 temporary = true;
                 if (ddl.kind() == DdlKind.DROP_TABLE) {
                     temporaryTables.remove(name);
