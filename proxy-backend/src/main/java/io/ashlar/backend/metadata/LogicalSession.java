@@ -4,34 +4,20 @@ import io.ashlar.backend.execute.ColumnDescription;
 import io.ashlar.backend.execute.CopyStream;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.QueryResult;
-import io.ashlar.backend.execute.RowValues;
 import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.session.LogicalDatabase;
 import io.ashlar.backend.session.SessionIdentity;
 import io.ashlar.backend.sharding.Plan;
 import io.ashlar.backend.sharding.TagResult;
-import io.ashlar.parser.lexer.Keyword;
-import io.ashlar.parser.lexer.Lexer;
 import io.ashlar.parser.lexer.SqlSyntaxException;
-import io.ashlar.parser.lexer.TokenKind;
-import io.ashlar.parser.lexer.TokenList;
 import io.ashlar.parser.statement.AnalyzedStatement;
 import io.ashlar.parser.statement.DdlKind;
 import io.ashlar.parser.statement.DdlStatement;
 import io.ashlar.parser.statement.IndexReference;
-import io.ashlar.parser.statement.InsertStatement;
-import io.ashlar.parser.statement.ProjectionItem;
-import io.ashlar.parser.statement.ProjectionKind;
-import io.ashlar.parser.statement.SelectStatement;
-import io.ashlar.parser.statement.SessionValueReference;
 import io.ashlar.parser.statement.StatementKind;
 import io.ashlar.parser.statement.TableReference;
 import io.ashlar.parser.statement.TableRole;
-import io.ashlar.rewrite.template.Identifiers;
-import io.ashlar.route.rule.BroadcastTable;
-import io.ashlar.route.rule.RuleTable;
 import io.ashlar.route.rule.ShardingRules;
-import io.ashlar.route.rule.ShardingTable;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -40,28 +26,17 @@ import java.util.Set;
 
 /**
  * What one session of a sharded logical database asks of the logical schema: which statements the catalog
- * database answers, the session values the proxy answers ({@code current_user} is the proxy user,
- * {@code current_database()} the logical database), the column list an INSERT leaves out, results and errors in
- * logical names, and the definitions to read again after the session's DDL. Used by the session's thread only.
+ * database answers ({@link CatalogQueries}), the session values the proxy answers ({@link SessionAnswers}), the
+ * columns only the schema knows ({@link ColumnLists}), results and errors in logical names, and the definitions to
+ * read again after the session's DDL. Used by the session's thread only.
  */
 public final class LogicalSession {
-
-    /** The relation catalogs: a query that reads one is about tables and goes to the catalog database. */
-    private static final Set<String> RELATION_CATALOGS = Set.of("pg_class", "pg_attribute", "pg_attrdef", "pg_index",
-            "pg_constraint", "pg_description", "pg_depend", "pg_sequence", "pg_inherits", "pg_partitioned_table",
-            "pg_statistic", "pg_statistic_ext", "pg_trigger", "pg_rewrite", "pg_policy", "pg_tables", "pg_indexes",
-            "pg_views", "pg_matviews", "pg_sequences", "pg_stats", "pg_stat_user_tables", "pg_stat_all_tables",
-            "pg_statio_user_tables", "pg_statio_all_tables", "pg_stat_user_indexes", "pg_stat_all_indexes",
-            "pg_publication_tables");
-
-    /** The namespace catalog: a query of it alone goes to the catalog database too, whose OIDs pg_class holds. */
-    private static final String NAMESPACES = "pg_namespace";
 
     /** {@link #changedTables} when a DDL's tables are not known: everything is read again. */
     private static final String ALL = "*";
 
     private final LogicalDatabase database;
-    private final SessionIdentity identity;
+    private final SessionAnswers answers;
     private Set<String> changedTables;
     /** The temporary tables the session made through the proxy (null for none). */
     private Set<String> temporaryTables;
@@ -73,14 +48,15 @@ public final class LogicalSession {
 
     public LogicalSession(LogicalDatabase database, SessionIdentity identity) {
         this.database = database;
-        this.identity = identity;
+        this.answers = new SessionAnswers(identity);
     }
 
     // ------------------------------------------------------------------ statements
 
     /**
      * The plan that runs for {@code plan}: itself, or the statement with its session values answered and its
-     * INSERT column list written out. A table the statement names that no rule knows is looked for first.
+     * columns written out (an INSERT's column list, a star). A table the statement names that no rule knows is looked
+     * for first.
      */
     public Plan adjust(Plan plan) {
         LogicalPlan state = state(plan);
@@ -89,7 +65,7 @@ public final class LogicalSession {
         }
         Plan result = state.withColumns() != null ? state.withColumns() : plan;
         if (state.sessionValues() && !result.statement().sessionValues().isEmpty()) {
-            result = database.plans().get(answerSessionValues(result.statement()));
+            result = database.plans().get(answers.answered(result.statement()));
         }
         return result;
     }
@@ -108,7 +84,7 @@ public final class LogicalSession {
         AnalyzedStatement statement = plan.statement();
         lookUpUnknownTables(statement);
         LogicalSchema schema = catalog.schema();
-        boolean catalogQuery = isCatalogQuery(statement);
+        boolean catalogQuery = CatalogQueries.answers(statement);
         boolean sessionValues = !catalogQuery && !statement.sessionValues().isEmpty() && switch (statement.kind()) {
             case SELECT, INSERT, UPDATE, DELETE, MERGE -> true;
             default -> false;
@@ -136,194 +112,17 @@ public final class LogicalSession {
         }
     }
 
-    static boolean isCatalogQuery(AnalyzedStatement statement) {
-        if (statement.kind() != StatementKind.SELECT) {
-            return false;
-        }
-        boolean relations = statement.catalogFunctions();
-        boolean namespacesOnly = true;
-        int catalogs = 0;
-        for (TableReference each : statement.tables()) {
-            if (!each.isAccess()) {
-                continue;
-            }
-            String schema = each.name().schema().orElse("");
-            String name = each.name().name();
-            if (schema.equals("information_schema")) {
-                relations = true;
-            } else if (schema.equals("pg_catalog") || schema.isEmpty() && name.startsWith("pg_")) {
-                relations |= RELATION_CATALOGS.contains(name);
-                namespacesOnly &= name.equals(NAMESPACES);
-                catalogs++;
-            } else {
-                return false; // a table of the user's: the statement is not about the catalog alone
-            }
-        }
-        // Schemas listed on their own (pgjdbc's getSchemas, DBeaver's navigator) carry the OIDs that the catalog
-        // database's pg_class refers to; with functions or types they are the default data source's.
-        return relations || catalogs > 0 && namespacesOnly;
-    }
-
-    /**
-     * {@code INSERT INTO t VALUES (...)} into a sharded table becomes {@code INSERT INTO t (a, b, ...) VALUES (...)}:
-     * PostgreSQL gives the values to the table's first columns in order, and so does the column list of as many
-     * columns as the first row has values; the route then finds the sharding values. Null when there is nothing
-     * to write out.
-     */
+    /** The statement with its columns written out ({@link ColumnLists}), or null. */
     private Plan withColumns(AnalyzedStatement statement, LogicalSchema schema) {
-        if (statement.kind() == StatementKind.SELECT && statement.body() instanceof SelectStatement select) {
-            return withStarColumns(statement, select, schema);
-        }
-        if (statement.kind() != StatementKind.INSERT || !(statement.body() instanceof InsertStatement insert)
-                || !insert.columns().isEmpty() || insert.defaultValues() || insert.rows().isEmpty()) {
-            return null;
-        }
-        TableReference target = statement.tables().get(insert.target());
-        String schemaName = target.name().schema().orElse(SchemaLoader.PUBLIC);
-        RuleTable rule = schemaName.equals(SchemaLoader.PUBLIC) ? database.rules().find(target.name().name()).orElse(null) : null;
-        LogicalTable table = schema.table(schemaName + "." + target.name().name());
-        if (!(rule instanceof ShardingTable || rule instanceof BroadcastTable) || table == null) {
-            return null;
-        }
-        String sql = statement.sql();
-        int at = target.range().end();
-        try {
-            TokenList after = Lexer.tokenize(sql.substring(at));
-            if (after.isKeyword(0, Keyword.AS) && after.size() > 1) {
-                at += after.end(1);
-            }
-        } catch (SqlSyntaxException e) {
-            return null;
-        }
-        List<String> columns = table.metadata().columnNames();
-        int count = Math.min(insert.rows().get(0).values().size(), columns.size());
-        StringBuilder text = new StringBuilder(sql.length() + 16 * count).append(sql, 0, at).append(" (");
-        for (int i = 0; i < count; i++) {
-            text.append(i == 0 ? "" : ", ").append(Identifiers.write(columns.get(i), false));
-        }
-        text.append(')').append(sql, at, sql.length());
-        try {
-            return database.plans().get(text.toString());
-        } catch (SqlSyntaxException e) {
-            return null;
-        }
-    }
-
-    /**
-     * {@code SELECT *} (or {@code t.*}) over a sharded table whose actual tables do not all have the logical table's
-     * columns in its order becomes the column list of the logical table: each shard then returns its rows in the
-     * logical order, and the rows line up. Only where the star surely means that table's columns: {@code t.*}, or
-     * {@code *} over a query of one table and no subquery. Null when nothing is written out.
-     */
-    private Plan withStarColumns(AnalyzedStatement statement, SelectStatement select, LogicalSchema schema) {
-        String sql = statement.sql();
-        StringBuilder text = null;
-        int at = 0;
-        List<TableReference> tables = null;
-        for (ProjectionItem item : select.projections()) {
-            if (item.kind() != ProjectionKind.STAR && item.kind() != ProjectionKind.QUALIFIED_STAR) {
-                continue;
-            }
-            tables = tables == null ? statement.tablesIn(0) : tables;
-            TableReference table = null;
-            String qualifier = null;
-            if (item.kind() == ProjectionKind.QUALIFIED_STAR && item.starQualifier().isPresent()) {
-                for (TableReference each : tables) {
-                    if (each.exposedName().equals(item.starQualifier().get())) {
-                        table = each;
-                    }
-                }
-                String written = item.expressionRange().text(sql);
-                qualifier = written.substring(0, written.lastIndexOf('*'));
-            } else if (item.kind() == ProjectionKind.STAR && tables.size() == 1 && statement.blocks().size() == 1
-                    && isWholeFromList(sql, tables.get(0))) {
-                table = tables.get(0);
-                qualifier = Identifiers.write(table.exposedName(), false) + ".";
-            }
-            LogicalTable logical = table == null ? null
-                    : schema.table(table.name().schema().orElse(SchemaLoader.PUBLIC) + "." + table.name().name());
-            if (logical == null || !logical.columnsDiffer() || logical.kind() != LogicalTable.Kind.SHARDED) {
-                continue;
-            }
-            if (text == null) {
-                text = new StringBuilder(sql.length() + 64);
-            }
-            text.append(sql, at, item.expressionRange().start());
-            List<String> columns = logical.metadata().columnNames();
-            for (int i = 0; i < columns.size(); i++) {
-                text.append(i == 0 ? "" : ", ").append(qualifier).append(Identifiers.write(columns.get(i), false));
-            }
-            at = item.expressionRange().end();
-        }
+        String text = ColumnLists.written(statement, schema, database.rules());
         if (text == null) {
             return null;
         }
         try {
-            return database.plans().get(text.append(sql, at, sql.length()).toString());
+            return database.plans().get(text);
         } catch (SqlSyntaxException e) {
             return null;
         }
-    }
-
-    /** Whether {@code FROM table [[AS] alias]} is the whole FROM list: no join, function or other table beside it. */
-    private static boolean isWholeFromList(String sql, TableReference table) {
-        TokenList tokens;
-        try {
-            tokens = Lexer.tokenize(sql);
-        } catch (SqlSyntaxException e) {
-            return false;
-        }
-        int first = -1;
-        int last = -1;
-        for (int i = 0; i < tokens.size(); i++) {
-            if (tokens.start(i) == table.range().start()) {
-                first = i;
-            }
-            if (tokens.end(i) == table.range().end()) {
-                last = i;
-            }
-        }
-        if (first < 1 || last < first || !tokens.isKeyword(first - 1, Keyword.FROM)) {
-            return false;
-        }
-        int next = last + 1;
-        if (tokens.isKeyword(next, Keyword.AS)) {
-            next++;
-        }
-        if (table.alias().isPresent()) {
-            next++;
-        }
-        return next >= tokens.size() || tokens.is(next, TokenKind.SEMICOLON) || switch (tokens.keyword(next)) {
-            case WHERE, GROUP, HAVING, WINDOW, ORDER, LIMIT, OFFSET, FETCH, FOR -> true;
-            default -> false;
-        };
-    }
-
-    /**
-     * The statement with each session value replaced by a one-row subquery of the proxy's answer under the column
-     * name PostgreSQL gives the value, so that {@code SELECT current_user} still has a column named current_user of
-     * type name, and the value stands wherever an expression may.
-     */
-    private String answerSessionValues(AnalyzedStatement statement) {
-        String sql = statement.sql();
-        StringBuilder result = new StringBuilder(sql.length() + 64);
-        int at = 0;
-        for (SessionValueReference each : statement.sessionValues()) {
-            result.append(sql, at, each.range().start()).append("(SELECT ");
-            switch (each.value()) {
-                case CURRENT_USER, CURRENT_ROLE, USER, SESSION_USER ->
-                        result.append("CAST(").append(MetadataReader.literal(identity.user())).append(" AS pg_catalog.name)");
-                case CURRENT_CATALOG, CURRENT_DATABASE ->
-                        result.append("CAST(").append(MetadataReader.literal(identity.database())).append(" AS pg_catalog.name)");
-                case INET_SERVER_PORT -> result.append(identity.serverAddress() == null ? "CAST(NULL AS integer)"
-                        : Integer.toString(identity.serverPort()));
-                case INET_SERVER_ADDR -> result.append("CAST(").append(identity.serverAddress() == null ? "NULL"
-                        : MetadataReader.literal(identity.serverAddress())).append(" AS pg_catalog.inet)");
-            }
-            result.append(" AS ").append(Identifiers.write(each.value().columnName(), true)).append(')');
-            at = each.range().end();
-        }
-        return result.append(sql, at, sql.length()).toString();
     }
 
     // ------------------------------------------------------------------ results and errors
@@ -398,59 +197,6 @@ public final class LogicalSession {
             }
         }
         return changed ? result : notices;
-    }
-
-    /** A result seen through other columns and notices. */
-    private static final class LogicalResult implements QueryResult {
-        private final QueryResult result;
-        private final ColumnDescription[] columns;
-        private final List<ErrorFields> notices;
-
-        LogicalResult(QueryResult result, ColumnDescription[] columns, List<ErrorFields> notices) {
-            this.result = result;
-            this.columns = columns;
-            this.notices = notices;
-        }
-
-        @Override
-        public boolean hasRows() {
-            return result.hasRows();
-        }
-
-        @Override
-        public ColumnDescription[] columns() {
-            return columns == null ? result.columns() : columns;
-        }
-
-        @Override
-        public boolean next() throws StatementFailure {
-            return result.next();
-        }
-
-        @Override
-        public RowValues row() {
-            return result.row();
-        }
-
-        @Override
-        public String tag() {
-            return result.tag();
-        }
-
-        @Override
-        public boolean isEmptyQuery() {
-            return result.isEmptyQuery();
-        }
-
-        @Override
-        public List<ErrorFields> notices() {
-            return notices;
-        }
-
-        @Override
-        public void close() {
-            result.close();
-        }
     }
 
     // ------------------------------------------------------------------ schema changes
