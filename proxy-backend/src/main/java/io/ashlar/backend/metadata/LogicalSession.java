@@ -168,6 +168,11 @@ public final class LogicalSession {
         return fields == failure.fields() ? failure : new StatementFailure(fields, failure.getCause());
     }
 
+    /** A backend's error (of a row of a batch) in logical names. */
+    public ErrorFields logical(ErrorFields error) {
+        return database.catalog().schema().logical(error);
+    }
+
     /** A COPY whose errors name logical tables. */
     public CopyStream logical(CopyStream stream) {
         return LogicalCopyStream.of(stream, database.catalog().schema());

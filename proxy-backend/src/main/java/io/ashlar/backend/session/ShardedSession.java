@@ -249,6 +249,7 @@ public final class ShardedSession implements BackendSession {
         if (kind != StatementKind.INSERT && kind != StatementKind.UPDATE && kind != StatementKind.DELETE) {
             return null;
         }
+        plan = logical.adjust(plan);
         if (failed) {
             return new BatchOutcome(new String[0], 0, ErrorFields.error("25P02",
                     "current transaction is aborted, commands ignored until end of transaction block"));
@@ -335,7 +336,7 @@ public final class ShardedSession implements BackendSession {
         }
         if (failedRow >= 0) {
             afterFailure(false);
-            return new BatchOutcome(java.util.Arrays.copyOf(tags, failedRow), failedRow, error);
+            return new BatchOutcome(java.util.Arrays.copyOf(tags, failedRow), failedRow, logical.logical(error));
         }
         afterStatement();
         return new BatchOutcome(tags, -1, null);

@@ -188,11 +188,23 @@ final class CatalogJdbcTest {
                     statement.setBigDecimal(4, new java.math.BigDecimal("1.25"));
                     assertEquals(1, statement.executeUpdate());
                 }
+                // A batch (pgjdbc's executeBatch, one backend batch per shard), with a session value too.
+                try (PreparedStatement statement = each.prepareStatement("INSERT INTO t_order VALUES (?, ?, current_user)")) {
+                    for (int i = 21; i < 25; i++) {
+                        statement.setLong(1, i);
+                        statement.setInt(2, i % 3);
+                        statement.addBatch();
+                    }
+                    assertEquals(4, statement.executeBatch().length);
+                }
             }
-            for (String each : List.of("SELECT order_id, user_id, status, amount, note, CASE WHEN order_id < 10 THEN created_at END FROM t_order ORDER BY order_id",
+            for (String each : List.of("SELECT order_id, user_id, amount, CASE WHEN order_id < 21 THEN status"
+                    + " ELSE (status = current_user)::text END, note, CASE WHEN order_id < 10 THEN created_at END FROM t_order ORDER BY order_id",
                     "SELECT * FROM t_order_item ORDER BY item_id", "SELECT * FROM t_dict ORDER BY code")) {
                 assertEquals(rows(reference, each), rows(proxied, each), each);
             }
+            assertEquals(List.of("root"), rows(proxied, "SELECT DISTINCT status FROM t_order WHERE order_id BETWEEN 21 AND 24"),
+                    "current_user in a batch is the proxy user");
         }
     }
 
@@ -212,6 +224,29 @@ final class CatalogJdbcTest {
                 ServerErrorMessage actual = error(proxied, each);
                 assertEquals(fields(expected), fields(actual), each);
             }
+        }
+    }
+
+    @Test
+    void batchErrorsNameTheLogicalTable() throws SQLException {
+        insertOrders();
+        String sql = "INSERT INTO t_order (order_id, user_id, note) VALUES (?, ?, ?)";
+        try (Connection proxied = databases.proxy(""); Connection reference = databases.reference("")) {
+            assertEquals(batchError(reference, sql), batchError(proxied, sql), sql);
+        }
+    }
+
+    /** A batch whose second row has a duplicate key, as pgjdbc sends it: its error's fields. */
+    private static List<String> batchError(Connection connection, String sql) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (long id : new long[] {40, 7}) {
+                statement.setLong(1, id);
+                statement.setInt(2, 3);
+                statement.setString(3, "batch " + id);
+                statement.addBatch();
+            }
+            java.sql.BatchUpdateException e = assertThrows(java.sql.BatchUpdateException.class, statement::executeBatch);
+            return fields(((PSQLException) e.getNextException()).getServerErrorMessage());
         }
     }
 
