@@ -31,9 +31,11 @@ SELECT * FROM t_order WHERE order_id > 5000 AND order_id < 6000;
 \reset
 -- ## INSERT forms PostgreSQL accepts that name the sharding values less plainly
 INSERT INTO t_order (order_id, user_id, status, amount, discount, weight, rate, note, created_at) VALUES (5004, 7, 'NEW', 1.00, 0.5, 1.25, 0.5, 'no column list', '2024-01-01 00:00');
--- Without a column list the proxy does not know where the sharding columns are; a duplicate key keeps PostgreSQL's side unchanged too.
--- @may-refuse
+-- Without a column list the values fill the table's columns in order (the proxy writes the column list out from the
+-- logical table's definition); a duplicate key fails on both sides.
 INSERT INTO t_order VALUES (5004, 7, 'NEW', 1.00, 0.5, 1.25, 0.5, 'no column list', '2024-01-01 00:00');
+INSERT INTO t_order VALUES (5016, 18, 'NEW', 1.00, 0.5, 1.25, 0.5, 'no column list', '2024-01-01 00:00'), (5017, 19, 'PAID');
+INSERT INTO t_dict VALUES ('nocols', 'no column list', 9);
 INSERT INTO t_order (order_id, user_id, amount) VALUES (5011, 14.0, 0);
 INSERT INTO t_order (order_id, user_id, amount) VALUES (5014, '15', 0), ('5015', 16.00, 1);
 \contents t_order

@@ -64,7 +64,7 @@ public final class StatementAnalyzer {
             ParseContext empty = new ParseContext(tokens, 0);
             empty.newBlock(-1);
             return new AnalyzedStatement(tokens.sql(), StatementKind.EMPTY, "", new OtherStatement(), List.of(),
-                    List.of(), empty.finishBlocks(), List.of(), 0, Set.of());
+                    List.of(), empty.finishBlocks(), List.of(), 0, Set.of(), List.of(), false);
         }
         StatementRange range = statements.get(0);
         ParseContext c = new ParseContext(tokens, range.endToken());
@@ -74,6 +74,7 @@ public final class StatementAnalyzer {
         c.newBlock(-1);
         int first = range.firstToken();
         String command = command(c, first);
+        SessionReferences session = SessionReferences.scan(tokens, first, range.endToken());
         Dispatch dispatch;
         try {
             dispatch = dispatch(c, first, range.endToken());
@@ -84,7 +85,7 @@ public final class StatementAnalyzer {
             return new AnalyzedStatement(tokens.sql(), StatementKind.OTHER, command, new OtherStatement(), List.of(),
                     List.of(), fallback.finishBlocks(), parameters(tokens, first, range.endToken()),
                     parameterCount(tokens, first, range.endToken(), EnumSet.noneOf(AnalysisGap.class)),
-                    EnumSet.of(AnalysisGap.ANALYSIS_FAILED));
+                    EnumSet.of(AnalysisGap.ANALYSIS_FAILED), session.values(), session.catalogFunctions());
         }
         List<QueryBlock> blocks = c.finishBlocks();
         List<ParameterMarker> parameters = List.of();
@@ -94,7 +95,7 @@ public final class StatementAnalyzer {
             parameterCount = parameterCount(tokens, first, range.endToken(), c.gaps);
         }
         return new AnalyzedStatement(tokens.sql(), dispatch.kind, command, dispatch.body, c.tables, c.indexes, blocks,
-                parameters, parameterCount, c.gaps);
+                parameters, parameterCount, c.gaps, session.values(), session.catalogFunctions());
     }
 
     private record Dispatch(StatementKind kind, StatementBody body) {

@@ -98,9 +98,21 @@ public final class ProxyRuntime implements AutoCloseable {
                 throw e;
             }
             ShardingRules rules = compile(config, dataSources, dataSources);
-            result.put(config.name(), new LogicalDatabase(config.name(), dataSources, rules, memoryLimit));
+            LogicalDatabase database = new LogicalDatabase(config.name(), dataSources, rules, memoryLimit);
+            startCatalog(database);
+            result.put(config.name(), database);
         }
         return result;
+    }
+
+    /**
+     * Reads the logical tables of a sharded database and makes its catalog database (a pooler has neither: its
+     * one data source answers everything).
+     */
+    private static void startCatalog(LogicalDatabase database) {
+        if (!database.rules().isEmpty()) {
+            database.catalog().start(true);
+        }
     }
 
     /** Opens a data source; a setting its connections cannot use (a TLS file that cannot be read) is a ConfigurationException. */
@@ -175,10 +187,13 @@ public final class ProxyRuntime implements AutoCloseable {
         String what;
         if (current != null && current.dataSources().equals(dataSources)) {
             current.rules(rules);
+            startCatalog(current);
             what = "rules";
         } else {
             Map<String, LogicalDatabase> next = new LinkedHashMap<>(databases);
-            next.put(config.name(), new LogicalDatabase(config.name(), dataSources, rules, memoryLimit));
+            LogicalDatabase database = new LogicalDatabase(config.name(), dataSources, rules, memoryLimit);
+            startCatalog(database);
+            next.put(config.name(), database);
             swap(next);
             what = current == null ? "added" : "data sources and rules";
             if (current != null) {
@@ -187,6 +202,7 @@ public final class ProxyRuntime implements AutoCloseable {
                         retire(each);
                     }
                 }
+                retireCatalog(current);
             }
         }
         LOG.info("logical database {}: {} applied in {} ms", config.name(), what, (System.nanoTime() - started) / 1_000_000);
@@ -202,12 +218,20 @@ public final class ProxyRuntime implements AutoCloseable {
         next.remove(name);
         swap(next);
         current.dataSources().forEach(this::retire);
+        retireCatalog(current);
         LOG.info("logical database {}: removed", name);
     }
 
     private void swap(Map<String, LogicalDatabase> next) {
         databases = Map.copyOf(next);
         context.databases(next);
+    }
+
+    private void retireCatalog(LogicalDatabase database) {
+        BackendDataSource catalog = database.catalog().catalogDataSource();
+        if (catalog != null) {
+            retire(catalog);
+        }
     }
 
     private void retire(BackendDataSource dataSource) {

@@ -28,16 +28,22 @@ import java.util.Set;
  * @param parameterCount how many parameter values the statement takes: the highest {@code $n}, or the number of
  *                       {@code ?} markers
  * @param gaps           what could not be analysed; empty when the analysis is complete
+ * @param sessionValues  where the statement reads a {@link SessionValue} ({@code current_user},
+ *                       {@code current_database()}, ...), in source order
+ * @param catalogFunctions whether the statement calls a function that looks relations up in the catalog
+ *                       ({@code 't'::regclass}, {@code pg_get_indexdef}, {@code pg_table_is_visible}, ...)
  */
 public record AnalyzedStatement(String sql, StatementKind kind, String command, StatementBody body,
                                 List<TableReference> tables, List<IndexReference> indexes, List<QueryBlock> blocks,
-                                List<ParameterMarker> parameters, int parameterCount, Set<AnalysisGap> gaps) {
+                                List<ParameterMarker> parameters, int parameterCount, Set<AnalysisGap> gaps,
+                                List<SessionValueReference> sessionValues, boolean catalogFunctions) {
     public AnalyzedStatement {
         tables = List.copyOf(tables);
         indexes = List.copyOf(indexes);
         blocks = List.copyOf(blocks);
         parameters = List.copyOf(parameters);
         gaps = Set.copyOf(gaps);
+        sessionValues = List.copyOf(sessionValues);
     }
 
     /** Whether nothing was left unanalysed. */

@@ -139,6 +139,11 @@ public final class ShardingRules {
         return Optional.ofNullable(tables.get(table));
     }
 
+    /** Every table the rules name, sharded, broadcast and single, in no particular order. */
+    public java.util.Collection<RuleTable> tables() {
+        return tables.values();
+    }
+
     /** The sharded tables, in configuration order ({@code tables}, then {@code autoTables}). */
     public List<ShardingTable> shardingTables() {
         return shardingTables;

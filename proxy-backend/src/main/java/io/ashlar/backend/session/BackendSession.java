@@ -22,10 +22,13 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
     /**
      * @param loop the event loop of the client's connection: the session's backend connections live
      *        there too (its statements then run on that loop's thread, see the frontend's LoopThreads)
+     * @param identity who the client is, for the session values a sharded database answers ({@code current_user},
+     *        {@code current_database()}, {@code inet_server_port()})
      */
-    static BackendSession open(LogicalDatabase database, SessionSettings startupSettings, io.netty.channel.EventLoop loop) {
+    static BackendSession open(LogicalDatabase database, SessionSettings startupSettings, io.netty.channel.EventLoop loop,
+                               SessionIdentity identity) {
         return database.rules().isEmpty() ? new PassthroughSession(database, startupSettings, loop)
-                : new ShardedSession(database, startupSettings, loop);
+                : new ShardedSession(database, startupSettings, loop, identity);
     }
 
     /** Runs a simple-protocol query string (one statement or several), streaming results to the sink. */

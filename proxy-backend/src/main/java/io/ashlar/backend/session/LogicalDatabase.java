@@ -1,6 +1,7 @@
 package io.ashlar.backend.session;
 
 import io.ashlar.backend.datasource.BackendDataSource;
+import io.ashlar.backend.metadata.LogicalCatalog;
 import io.ashlar.backend.sharding.PlanCache;
 import io.ashlar.route.rule.ShardingRules;
 import java.util.HashMap;
@@ -23,6 +24,7 @@ public final class LogicalDatabase implements AutoCloseable {
 
     /** The default of server.yaml's {@code proxy-statement-memory-limit}: 256 MiB. */
     public static final long DEFAULT_STATEMENT_MEMORY_LIMIT = 256L << 20;
+    private final LogicalCatalog catalog = new LogicalCatalog(this);
 
     /** A pooler: no rules. */
     public LogicalDatabase(String name, List<BackendDataSource> dataSources) {
@@ -95,6 +97,33 @@ public final class LogicalDatabase implements AutoCloseable {
         return dataSources;
     }
 
+    /** The logical tables of this database and its catalog database (empty for a pooler, and until started). */
+    public LogicalCatalog catalog() {
+        return catalog;
+    }
+
+    /**
+     * How many backend connections a session may hold: one per data source, and one to the catalog database, at
+     * index {@link #catalogSlot()}.
+     */
+    public int connectionSlots() {
+        return dataSources.size() + 1;
+    }
+
+    /** The connection slot of the catalog database. */
+    public int catalogSlot() {
+        return dataSources.size();
+    }
+
+    /** The data source of a connection slot: a data source, or the catalog database (the default data source without one). */
+    public BackendDataSource slotDataSource(int slot) {
+        if (slot < dataSources.size()) {
+            return dataSources.get(slot);
+        }
+        BackendDataSource result = catalog.catalogDataSource();
+        return result != null ? result : defaultDataSource();
+    }
+
     /** The data source that statements not routed by any rule go to. */
     public BackendDataSource defaultDataSource() {
         ShardingRules current = rules.get();
@@ -113,6 +142,7 @@ public final class LogicalDatabase implements AutoCloseable {
 
     @Override
     public void close() {
+        catalog.close();
         for (BackendDataSource dataSource : dataSources) {
             dataSource.close();
         }

@@ -84,12 +84,16 @@ public final class ShardedSession implements BackendSession {
     private ShardedCopyIn shardedCopy;
     private boolean copyOpenedTransaction;
     private boolean closed;
+    /** The logical schema's part: catalog queries, session values, logical names, DDL to read again. */
+    private final io.ashlar.backend.metadata.LogicalSession logical;
 
-    ShardedSession(LogicalDatabase database, SessionSettings startupSettings, io.netty.channel.EventLoop loop) {
+    ShardedSession(LogicalDatabase database, SessionSettings startupSettings, io.netty.channel.EventLoop loop,
+                   SessionIdentity identity) {
         this.loop = loop;
         this.database = database;
         this.settings = new SettingsTracker(startupSettings);
-        int n = database.dataSources().size();
+        this.logical = new io.ashlar.backend.metadata.LogicalSession(database, identity);
+        int n = database.connectionSlots();
         this.held = new BackendConnection[n];
         this.joined = new boolean[n];
         this.bound = new boolean[n];
@@ -245,6 +249,7 @@ public final class ShardedSession implements BackendSession {
         if (kind != StatementKind.INSERT && kind != StatementKind.UPDATE && kind != StatementKind.DELETE) {
             return null;
         }
+        plan = logical.adjust(plan);
         if (failed) {
             return new BatchOutcome(new String[0], 0, ErrorFields.error("25P02",
                     "current transaction is aborted, commands ignored until end of transaction block"));
@@ -331,7 +336,7 @@ public final class ShardedSession implements BackendSession {
         }
         if (failedRow >= 0) {
             afterFailure(false);
-            return new BatchOutcome(java.util.Arrays.copyOf(tags, failedRow), failedRow, error);
+            return new BatchOutcome(java.util.Arrays.copyOf(tags, failedRow), failedRow, logical.logical(error));
         }
         afterStatement();
         return new BatchOutcome(tags, -1, null);
@@ -365,14 +370,16 @@ public final class ShardedSession implements BackendSession {
                     : describe(new Prepared(executed.statement().sql(), new int[0], executed));
         }
         long schemaEpoch = database.plans().schemaEpoch();
-        ShardedExecution.Target target;
-        try {
-            target = ShardedExecution.representative(database, plan, new UnknownParameters(statement.parameterTypes().length, null));
+        Plan adjusted = logical.adjust(plan);
+        ShardedExecution.Target target = logical.fromCatalog(adjusted)
+                ? new ShardedExecution.Target(database.catalogSlot(), adjusted.statement().sql(), Optional.empty()) : null;
+        if (target == null) try {
+            target = ShardedExecution.representative(database, adjusted, new UnknownParameters(statement.parameterTypes().length, null));
         } catch (RouteException unroutable) {
             // Some routes refuse a NULL sharding value (an INSERT's key); any shard describes the
             // statement as well as another, so try a value every algorithm of integers places.
             try {
-                target = ShardedExecution.representative(database, plan, new UnknownParameters(statement.parameterTypes().length, 0));
+                target = ShardedExecution.representative(database, adjusted, new UnknownParameters(statement.parameterTypes().length, 0));
             } catch (RouteException e) {
                 throw new StatementFailure(ErrorFields.error(unroutable.sqlState(), unroutable.getMessage()));
             }
@@ -387,10 +394,11 @@ public final class ShardedSession implements BackendSession {
         }
         afterStatement();
         if (result.error() != null) {
-            throw new StatementFailure(ErrorFields.from(result.error()), result.error());
+            throw logical.logical(new StatementFailure(ErrorFields.from(result.error()), result.error()));
         }
         plan.learnParameterTypes(statement.parameterTypes(), types, schemaEpoch);
-        return new Description(types, result.hasRows() ? Optional.of(target.visible(result.columns())) : Optional.empty());
+        return new Description(types, result.hasRows()
+                ? Optional.of(logical.logicalColumns(target.dataSource(), target.visible(result.columns()))) : Optional.empty());
     }
 
     /** Parameters of unknown value, all the same stand-in, for routing a Describe to a representative shard. */
@@ -413,6 +421,7 @@ public final class ShardedSession implements BackendSession {
     }
 
     private QueryResult run(Plan plan, ParameterValues parameters, int[] routeTypes, ResultSink sink) throws StatementFailure {
+        plan = logical.adjust(plan);
         AnalyzedStatement statement = plan.statement();
         StatementKind kind = statement.kind();
         if (failed && !(kind == StatementKind.TRANSACTION && endsFailedBlock((TransactionStatement) statement.body()))) {
@@ -442,6 +451,12 @@ public final class ShardedSession implements BackendSession {
             case DEALLOCATE:
                 return sqlDeallocate((DeallocateStatement) statement.body());
             default:
+                if (logical.fromCatalog(plan)) {
+                    return onSlot(database.catalogSlot(), statement.sql(), parameters, sink);
+                }
+                if (io.ashlar.backend.metadata.LogicalSession.isRefresh(statement)) {
+                    return logical.refresh(statement);
+                }
                 return routed(plan, parameters, routeTypes, sink);
         }
     }
@@ -567,11 +582,11 @@ public final class ShardedSession implements BackendSession {
         QueryResult result;
         running++;
         try {
-            result = execution.run(connections, begin, settings.shortestFloats());
+            result = logical.logical(execution.run(connections, begin, settings.shortestFloats()), dataSources[0]);
         } catch (StatementFailure failure) {
             markJoined(dataSources, begin);
             afterFailure(startedImplicit);
-            throw failure;
+            throw logical.logical(failure);
         } finally {
             running--;
         }
@@ -589,6 +604,9 @@ public final class ShardedSession implements BackendSession {
         }
         if (plan.statement().kind() == StatementKind.DDL) {
             database.plans().schemaChanged();
+            if (logical.ranDdl(plan.statement(), execution.boundSession())) {
+                mirrorOnCatalog(plan.statement().sql());
+            }
         }
         CommandTags.Effect text = plan.textEffect();
         for (int i = 0; i < dataSources.length; i++) {
@@ -701,6 +719,33 @@ public final class ShardedSession implements BackendSession {
         public void close() {
             result.close();
             ended(false);
+        }
+    }
+
+    /**
+     * Runs DDL of the session's temporary tables on its catalog database connection too, which the session then
+     * keeps: its catalog queries see its temporary tables, as on PostgreSQL. A failure there leaves the catalog
+     * without the table and the session's statement as it went (inside a transaction, a savepoint undoes it).
+     */
+    private void mirrorOnCatalog(String sql) {
+        int slot = database.catalogSlot();
+        try {
+            BackendConnection connection = acquire(slot);
+            boolean begin = needsBegin(slot);
+            boolean inBlock = begin || joined[slot];
+            try {
+                runOn(connection, (begin ? "BEGIN;" : "") + (inBlock ? "SAVEPOINT ashlar_shell;" + sql + ";RELEASE SAVEPOINT ashlar_shell" : sql));
+            } catch (StatementFailure failure) {
+                if (inBlock && connection.status() == 'E') {
+                    runOn(connection, "ROLLBACK TO SAVEPOINT ashlar_shell;RELEASE SAVEPOINT ashlar_shell");
+                }
+            }
+            if (begin && connection.status() != 'I') {
+                joined[slot] = true;
+            }
+            bound[slot] = true;
+        } catch (StatementFailure ignored) {
+            // Without a catalog connection the session's catalog queries do not see the table; its statements do.
         }
     }
 
@@ -961,12 +1006,16 @@ public final class ShardedSession implements BackendSession {
 
     /** Runs a statement as is on the default data source, passing its result through. */
     private QueryResult onDefault(String sql, ResultSink sink) throws StatementFailure {
-        int index = database.dataSourceIndex(database.defaultDataSource().name());
+        return onSlot(database.dataSourceIndex(database.defaultDataSource().name()), sql, ParameterValues.NONE, sink);
+    }
+
+    /** Runs a statement as is on the data source (or the catalog database) of a connection slot. */
+    private QueryResult onSlot(int index, String sql, ParameterValues parameters, ResultSink sink) throws StatementFailure {
         BackendConnection connection = acquire(index);
         boolean begin = needsBegin(index);
         BufferedResult result = new BufferedResult();
         try {
-            connection.execute(sql, ParameterValues.NONE, result, begin);
+            connection.execute(sql, parameters, result, begin);
         } catch (SQLException e) {
             result.handleError(e);
         }
@@ -1037,7 +1086,7 @@ public final class ShardedSession implements BackendSession {
         if (connection != null) {
             return connection;
         }
-        BackendDataSource dataSource = database.dataSources().get(index);
+        BackendDataSource dataSource = database.slotDataSource(index);
         try {
             connection = dataSource.borrow(loop);
         } catch (SQLException e) {
@@ -1056,6 +1105,9 @@ public final class ShardedSession implements BackendSession {
 
     /** Returns the connections no transaction or session state keeps. */
     private void afterStatement() {
+        if (!explicit && !implicit) {
+            logical.idle();
+        }
         for (int i = 0; i < held.length; i++) {
             BackendConnection connection = held[i];
             if (connection == null) {
@@ -1098,27 +1150,27 @@ public final class ShardedSession implements BackendSession {
             throw syntaxError(e, 0);
         }
         if (ShardedCopyIn.handles(database.rules(), plan.statement())) {
-            return startShardedCopy(plan);
+            return logical.logical(startShardedCopy(plan));
         }
         ShardedExecution.Target target;
         try {
             target = ShardedExecution.copyTarget(database, plan);
         } catch (RouteException e) {
             if (plan.statement().body() instanceof CopyStatement copy && !copy.from() && copy.stdio()) {
-                return mergedCopyOut(plan, copy);
+                return logical.logical(mergedCopyOut(plan, copy));
             }
             throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
         }
         BackendConnection connection = joinForCopy(target.dataSource());
         copying = true;
         try {
-            return connection.startCopy(target.sql());
+            return logical.logical(connection.startCopy(target.sql()));
         } catch (SQLException e) {
             endCopy();
             if (explicit) {
                 failed = true;
             }
-            throw new StatementFailure(ErrorFields.from(e), e);
+            throw logical.logical(new StatementFailure(ErrorFields.from(e), e));
         }
     }
 

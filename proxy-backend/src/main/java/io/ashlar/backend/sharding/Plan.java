@@ -16,6 +16,7 @@ public final class Plan {
     private final StatementRewriter rewriter;
     private final io.ashlar.backend.execute.CommandTags.Effect textEffect;
     private volatile LearntTypes learntTypes;
+    private volatile io.ashlar.backend.metadata.LogicalPlan logical;
 
     /** Parameter types a backend inferred for declared types, at a schema epoch of the {@link PlanCache}. */
     private record LearntTypes(int[] declared, int[] types, long epoch) {
@@ -30,6 +31,15 @@ public final class Plan {
     /** What the text says about the session (a set_config call, a session advisory lock), worked out once. */
     public io.ashlar.backend.execute.CommandTags.Effect textEffect() {
         return textEffect;
+    }
+
+    /** What the logical schema made of this statement, or null before it was asked. */
+    public io.ashlar.backend.metadata.LogicalPlan logical() {
+        return logical;
+    }
+
+    public void logical(io.ashlar.backend.metadata.LogicalPlan logical) {
+        this.logical = logical;
     }
 
     public AnalyzedStatement statement() {

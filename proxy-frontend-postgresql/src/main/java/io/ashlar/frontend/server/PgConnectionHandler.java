@@ -228,7 +228,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
                     () -> context.unregister(processId));
             context.register(processId, relay, secretKey);
         } else {
-            backend = BackendSession.open(database, settings, ctx.channel().eventLoop());
+            backend = BackendSession.open(database, settings, ctx.channel().eventLoop(), identity(ctx, database));
             session = new FrontendSession(ctx.channel(), backend, context.sessionThreads(ctx.channel().eventLoop()), processId,
                     () -> context.unregister(processId), startup.dialect());
             context.register(processId, session, secretKey);
@@ -265,6 +265,17 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         if (session != null) {
             session.start(context.sessionOwnsIo() ? ioFactory : null);
         }
+    }
+
+    /** Who the client is: its proxy user and logical database, and the proxy's address and port it reached. */
+    private io.ashlar.backend.session.SessionIdentity identity(ChannelHandlerContext ctx, LogicalDatabase database) {
+        String address = null;
+        int port = 0;
+        if (ctx.channel().localAddress() instanceof java.net.InetSocketAddress local) {
+            address = local.getAddress().getHostAddress();
+            port = local.getPort();
+        }
+        return new io.ashlar.backend.session.SessionIdentity(startup.user(), database.name(), address, port);
     }
 
     private static String valueOr(String value, String otherwise) {

@@ -1,0 +1,238 @@
+package io.ashlar.backend.metadata;
+
+import io.ashlar.backend.config.DataSourceConfig;
+import io.ashlar.backend.datasource.BackendConnection;
+import io.ashlar.backend.datasource.BackendDataSource;
+import io.ashlar.backend.execute.TextRows;
+import io.ashlar.rewrite.template.Identifiers;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The catalog database of a logical database: a database of its own on the default data source's server, named
+ * as the logical database, holding one empty table per logical table (its <em>shell</em>) with the logical table's
+ * columns, constraints, indexes, sequences and comments, kept in step with the logical schema. Catalog queries go
+ * there, and PostgreSQL answers them with its own semantics: psql's {@code \d}, pgjdbc's DatabaseMetaData,
+ * information_schema and SQLAlchemy's inspector see each logical table once, under its name, as on one database
+ * (Citus keeps shell tables on its coordinator for the same reason).
+ *
+ * <p>Ashlar makes the database when it is missing ({@code CREATE DATABASE}, which needs the CREATEDB privilege) and
+ * marks it with a comment; a database of that name without the mark is left alone, and
+ * {@code ashlar_catalog_<name>} is used instead. Shells are compared with the definitions they should have and
+ * remade when they differ; nothing else in the database is touched but tables and sequences Ashlar made.
+ */
+final class CatalogDatabase implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CatalogDatabase.class);
+    private static final String MARK = "Ashlar catalog of logical database ";
+
+    private final String name;
+    private final BackendDataSource dataSource;
+
+    private CatalogDatabase(String name, BackendDataSource dataSource) {
+        this.name = name;
+        this.dataSource = dataSource;
+    }
+
+    /**
+     * The catalog database of {@code logicalDatabase} on {@code server}'s server, made when missing; null when there
+     * can be none (no privilege to make it, names taken), with the reason logged.
+     */
+    static CatalogDatabase open(String logicalDatabase, BackendDataSource server) {
+        String mark = MARK + logicalDatabase;
+        try {
+            BackendConnection connection = server.borrow();
+            try {
+                for (String candidate : List.of(logicalDatabase, "ashlar_catalog_" + logicalDatabase)) {
+                    List<String[]> found = TextRows.query(connection, "SELECT coalesce(shobj_description(oid, 'pg_database'), '')"
+                            + " FROM pg_catalog.pg_database WHERE datname = " + MetadataReader.literal(candidate));
+                    if (found.isEmpty()) {
+                        String[] locale = TextRows.query(connection, "SELECT datcollate, datctype FROM pg_catalog.pg_database"
+                                + " WHERE datname = current_database()").get(0);
+                        String quoted = Identifiers.write(candidate, false);
+                        TextRows.run(connection, "CREATE DATABASE " + quoted + " TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE "
+                                + MetadataReader.literal(locale[0]) + " LC_CTYPE " + MetadataReader.literal(locale[1]));
+                        TextRows.run(connection, "COMMENT ON DATABASE " + quoted + " IS " + MetadataReader.literal(mark));
+                        LOG.info("logical database {}: made its catalog database {} on data source {}", logicalDatabase,
+                                candidate, server.name());
+                    } else if (!found.get(0)[0].equals(mark)) {
+                        LOG.info("logical database {}: database {} exists on data source {} and is not Ashlar's catalog",
+                                logicalDatabase, candidate, server.name());
+                        continue;
+                    }
+                    DataSourceConfig config = server.config();
+                    DataSourceConfig catalog = new DataSourceConfig(server.name() + "/" + candidate, url(config.url(), candidate),
+                            config.username(), config.password(), config.connectionTimeoutMilliseconds(),
+                            config.idleTimeoutMilliseconds(), config.maxLifetimeMilliseconds(), config.maxPoolSize(),
+                            Math.min(1, config.minPoolSize()), config.driverProperties());
+                    return new CatalogDatabase(candidate, BackendDataSource.open(catalog));
+                }
+                LOG.warn("logical database {}: no catalog database (the names are taken); catalog queries go to data source {}",
+                        logicalDatabase, server.name());
+                return null;
+            } finally {
+                connection.release();
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("logical database {}: no catalog database ({}); catalog queries go to data source {}",
+                    logicalDatabase, e.getMessage(), server.name());
+            return null;
+        }
+    }
+
+    /** A JDBC URL with another database. */
+    static String url(String url, String database) {
+        int scheme = url.indexOf("://");
+        int query = url.indexOf('?', scheme + 3);
+        String head = query < 0 ? url : url.substring(0, query);
+        int slash = head.indexOf('/', scheme + 3);
+        String hosts = slash < 0 ? head : head.substring(0, slash);
+        return hosts + "/" + URLEncoder.encode(database, StandardCharsets.UTF_8).replace("+", "%20")
+                + (query < 0 ? "" : url.substring(query));
+    }
+
+    String name() {
+        return name;
+    }
+
+    BackendDataSource dataSource() {
+        return dataSource;
+    }
+
+    /**
+     * Makes the shells agree with the logical tables: shells of {@code scope} (null: all) that differ or are not
+     * wanted are dropped, missing ones made; then every wanted foreign key between shells is put back (dropping a
+     * shell drops those that reference it).
+     *
+     * @param wanted every logical table, by {@code schema.name}
+     * @param schemas the user's schemas the catalog is to have (tables' schemas are made with them), or null to
+     *        leave its schemas as they are; the others are dropped when empty
+     * @return the OID of every shell, by {@code schema.name}
+     */
+    Map<String, Integer> sync(Map<String, LogicalTable> wanted, Collection<String> scope, List<String> schemas)
+            throws SQLException {
+        BackendConnection connection = dataSource.borrow();
+        try {
+            Map<String, PhysicalTable> shells = MetadataReader.read(connection, scope);
+            List<String> statements = new ArrayList<>();
+            List<String> made = new ArrayList<>();
+            if (schemas != null) {
+                List<String> present = MetadataReader.schemas(connection);
+                for (String each : schemas) {
+                    if (!present.contains(each)) {
+                        statements.add("CREATE SCHEMA " + Identifiers.write(each, false));
+                    }
+                }
+            }
+            for (Map.Entry<String, PhysicalTable> each : shells.entrySet()) {
+                LogicalTable table = wanted.get(each.getKey());
+                if (table == null || !ShellStatements.withoutForeignKeys(table.metadata())
+                        .equals(ShellStatements.withoutForeignKeys(each.getValue().metadata()))) {
+                    statements.add("DROP TABLE " + ShellStatements.qualified(each.getValue().metadata().schema(),
+                            each.getValue().metadata().name()) + " CASCADE");
+                }
+            }
+            if (schemas != null) {
+                for (String each : MetadataReader.schemas(connection)) {
+                    if (!schemas.contains(each) && !each.equals(SchemaLoader.PUBLIC)) {
+                        statements.add("DROP SCHEMA " + Identifiers.write(each, false)); // fails, and stays, when not empty
+                    }
+                }
+            }
+            for (LogicalTable each : wanted.values()) {
+                if (scope != null && !scope.contains(each.qualifiedName())) {
+                    continue;
+                }
+                PhysicalTable shell = shells.get(each.qualifiedName());
+                if (shell == null || !ShellStatements.withoutForeignKeys(each.metadata())
+                        .equals(ShellStatements.withoutForeignKeys(shell.metadata()))) {
+                    made.add(each.qualifiedName());
+                }
+            }
+            run(connection, statements, wanted, made);
+            Map<String, PhysicalTable> now = MetadataReader.read(connection, null);
+            List<String> keys = new ArrayList<>();
+            for (LogicalTable each : wanted.values()) {
+                PhysicalTable shell = now.get(each.qualifiedName());
+                if (shell == null) {
+                    continue;
+                }
+                for (ConstraintMetadata key : each.metadata().constraints()) {
+                    if (key.isForeignKey() && !shell.metadata().constraints().contains(key)) {
+                        keys.add(ShellStatements.addConstraint(each.metadata(), key));
+                    }
+                }
+                for (ConstraintMetadata key : shell.metadata().constraints()) {
+                    if (key.isForeignKey() && !each.metadata().constraints().contains(key)) {
+                        keys.add("ALTER TABLE " + ShellStatements.qualified(each.metadata().schema(), each.metadata().name())
+                                + " DROP CONSTRAINT IF EXISTS " + Identifiers.write(key.name(), false));
+                    }
+                }
+            }
+            if (!keys.isEmpty()) {
+                run(connection, keys, wanted, List.of());
+            }
+            Map<String, Integer> result = new HashMap<>();
+            for (Map.Entry<String, PhysicalTable> each : now.entrySet()) {
+                result.put(each.getKey(), each.getValue().oid());
+            }
+            return result;
+        } finally {
+            connection.release();
+        }
+    }
+
+    /** Runs statements, then makes the shells {@code made}, in one transaction; a statement that fails is logged and skipped. */
+    private void run(BackendConnection connection, List<String> statements, Map<String, LogicalTable> wanted, List<String> made)
+            throws SQLException {
+        TextRows.run(connection, "BEGIN; SET LOCAL search_path TO pg_catalog; SET LOCAL lock_timeout TO '10s'");
+        boolean committed = false;
+        try {
+            for (String each : statements) {
+                runOne(connection, each);
+            }
+            for (String each : made) {
+                List<String> shell = ShellStatements.create(wanted.get(each).metadata());
+                if (!runOne(connection, shell.get(0))) {
+                    continue; // without its table, its sequences made first go with the transaction's savepoint
+                }
+                for (String statement : shell.subList(1, shell.size())) {
+                    runOne(connection, statement);
+                }
+            }
+            TextRows.run(connection, "COMMIT");
+            committed = true;
+        } finally {
+            if (!committed && connection.status() != 'I') {
+                TextRows.run(connection, "ROLLBACK");
+            }
+        }
+    }
+
+    private boolean runOne(BackendConnection connection, String statement) throws SQLException {
+        try {
+            TextRows.run(connection, "SAVEPOINT shell; " + statement + "; RELEASE SAVEPOINT shell");
+            return true;
+        } catch (SQLException e) {
+            if (connection.isBroken()) {
+                throw e;
+            }
+            TextRows.run(connection, "ROLLBACK TO SAVEPOINT shell; RELEASE SAVEPOINT shell");
+            LOG.warn("catalog database {}: {} failed: {}", name, statement, e.getMessage());
+            return false;
+        }
+    }
+
+    @Override
+    public void close() {
+        dataSource.close();
+    }
+}

@@ -1,0 +1,187 @@
+package io.ashlar.backend.metadata;
+
+import io.ashlar.backend.datasource.BackendConnection;
+import io.ashlar.backend.datasource.BackendDataSource;
+import io.ashlar.backend.execute.TextRows;
+import io.ashlar.backend.session.LogicalDatabase;
+import io.ashlar.route.rule.DataNode;
+import io.ashlar.route.rule.ShardingRules;
+import io.ashlar.route.rule.ShardingTable;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The logical schema of a sharded logical database and its catalog database: the tables as clients see them, read
+ * from the data sources at start, after every DDL that passes through the proxy, when a statement names a table no
+ * rule knows, and on {@code REFRESH TABLE METADATA}; the shells of the catalog database follow each change.
+ *
+ * <p>Readers take {@link #schema()}, an immutable snapshot, without a lock. Changes (never on the statement path of
+ * plain statements) are made one at a time under a lock, each ending with a new snapshot swapped in whole.
+ */
+public final class LogicalCatalog implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LogicalCatalog.class);
+
+    /** Most names remembered as absent; past it they are forgotten and looked for again. */
+    private static final int MAX_ABSENT = 10_000;
+
+    private static final String EXISTS_SQL = "SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n"
+            + " ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm', 'f') AND c.relname = ";
+
+    private final LogicalDatabase database;
+    private final ReentrantLock changes = new ReentrantLock();
+    private volatile LogicalSchema schema = LogicalSchema.EMPTY;
+    private volatile CatalogDatabase catalogDatabase;
+
+    public LogicalCatalog(LogicalDatabase database) {
+        this.database = database;
+    }
+
+    /**
+     * Reads the logical schema and, with {@code withCatalogDatabase}, makes the catalog database and its shells:
+     * at start, before clients come. Disagreements among actual tables are logged, naming data source and table.
+     */
+    public void start(boolean withCatalogDatabase) {
+        if (withCatalogDatabase && catalogDatabase == null) {
+            catalogDatabase = CatalogDatabase.open(database.name(), database.defaultDataSource());
+        }
+        refresh(null);
+    }
+
+    /** The logical tables now. */
+    public LogicalSchema schema() {
+        return schema;
+    }
+
+    /** The catalog database's data source, or null when there is none (catalog queries then go to the default data source). */
+    public BackendDataSource catalogDataSource() {
+        CatalogDatabase current = catalogDatabase;
+        return current == null ? null : current.dataSource();
+    }
+
+    /**
+     * Reads the logical tables {@code names} ({@code schema.name}; null for all) again from the data sources and
+     * brings their shells in step. Public tables found on a data source that no rule knows become single tables
+     * there.
+     *
+     * @return what disagrees among the actual tables read, and data sources that could not be read
+     */
+    public List<String> refresh(Collection<String> names) {
+        changes.lock();
+        try {
+            ShardingRules rules = database.rules();
+            int defaultIndex = database.dataSourceIndex(database.defaultDataSource().name());
+            SchemaLoader.Loaded loaded = SchemaLoader.load(database.dataSources(), rules, defaultIndex, names);
+            for (Map.Entry<String, String> each : loaded.newSingles().entrySet()) {
+                database.updateRules(current -> current.withSingleTable(each.getKey(), each.getValue()));
+            }
+            LogicalSchema current = schema;
+            Map<String, LogicalTable> tables = current.tablesWith(loaded.tables(), names);
+            Map<String, Integer> shells = current.shellOids();
+            CatalogDatabase catalog = catalogDatabase;
+            if (catalog != null) {
+                try {
+                    shells = catalog.sync(tables, names, loaded.schemas());
+                } catch (SQLException | RuntimeException e) {
+                    LOG.warn("logical database {}: the catalog database could not be brought in step: {}", database.name(),
+                            e.getMessage());
+                }
+            }
+            schema = new LogicalSchema(current.version() + 1, tables, shells, Set.of(), actualNames(database.rules()),
+                    database.dataSources().size());
+            List<String> result = new ArrayList<>(loaded.unreadable());
+            for (LogicalTable each : loaded.tables().values()) {
+                result.addAll(each.problems());
+            }
+            for (String each : result) {
+                LOG.warn("logical database {}: {}", database.name(), each);
+            }
+            return result;
+        } finally {
+            changes.unlock();
+        }
+    }
+
+    /**
+     * A public table no rule knows, which a statement names: looked for on every data source, in order; found, it
+     * becomes a single table of the first that has it and its definition is read. Not found, it is remembered as
+     * absent until the next change.
+     *
+     * @return whether it was found
+     */
+    boolean lookUp(String name) {
+        changes.lock();
+        try {
+            if (schema.isAbsent(name) || database.rules().find(name).isPresent()) {
+                return false;
+            }
+            for (BackendDataSource each : database.dataSources()) {
+                if (exists(each, name)) {
+                    database.updateRules(current -> current.withSingleTable(name, each.name()));
+                    LOG.info("logical database {}: table {} found on data source {}", database.name(), name, each.name());
+                    refresh(List.of(SchemaLoader.PUBLIC + "." + name));
+                    return true;
+                }
+            }
+            schema = schema.withAbsent(name, MAX_ABSENT);
+            return false;
+        } finally {
+            changes.unlock();
+        }
+    }
+
+    /** Forgets which names were absent: a statement just failed for want of a table that may exist by now. */
+    void forgetAbsent() {
+        if (schema.absent().isEmpty()) {
+            return;
+        }
+        changes.lock();
+        try {
+            schema = schema.withoutAbsent();
+        } finally {
+            changes.unlock();
+        }
+    }
+
+    /** The logical table of each actual table of the rules whose name differs from it. */
+    private static Map<String, String> actualNames(ShardingRules rules) {
+        Map<String, String> result = new HashMap<>();
+        for (ShardingTable table : rules.shardingTables()) {
+            for (DataNode node : table.dataNodes()) {
+                if (!node.table().equals(table.logicTable())) {
+                    result.put(node.table(), table.logicTable());
+                }
+            }
+        }
+        return result;
+    }
+
+    private static boolean exists(BackendDataSource dataSource, String name) {
+        try {
+            BackendConnection connection = dataSource.borrow();
+            try {
+                return !TextRows.query(connection, EXISTS_SQL + MetadataReader.literal(name)).isEmpty();
+            } finally {
+                connection.release();
+            }
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void close() {
+        CatalogDatabase current = catalogDatabase;
+        if (current != null) {
+            current.close();
+        }
+    }
+}

@@ -1,0 +1,315 @@
+package io.ashlar.backend.metadata;
+
+import io.ashlar.backend.execute.ColumnDescription;
+import io.ashlar.backend.execute.CopyStream;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.QueryResult;
+import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.session.LogicalDatabase;
+import io.ashlar.backend.session.SessionIdentity;
+import io.ashlar.backend.sharding.Plan;
+import io.ashlar.backend.sharding.TagResult;
+import io.ashlar.parser.lexer.SqlSyntaxException;
+import io.ashlar.parser.statement.AnalyzedStatement;
+import io.ashlar.parser.statement.DdlKind;
+import io.ashlar.parser.statement.DdlStatement;
+import io.ashlar.parser.statement.IndexReference;
+import io.ashlar.parser.statement.StatementKind;
+import io.ashlar.parser.statement.TableReference;
+import io.ashlar.parser.statement.TableRole;
+import io.ashlar.route.rule.ShardingRules;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What one session of a sharded logical database asks of the logical schema: which statements the catalog
+ * database answers ({@link CatalogQueries}), the session values the proxy answers ({@link SessionAnswers}), the
+ * columns only the schema knows ({@link ColumnLists}), results and errors in logical names, and the definitions to
+ * read again after the session's DDL. Used by the session's thread only.
+ */
+public final class LogicalSession {
+
+    /** {@link #changedTables} when a DDL's tables are not known: everything is read again. */
+    private static final String ALL = "*";
+
+    private final LogicalDatabase database;
+    private final SessionAnswers answers;
+    private Set<String> changedTables;
+    /** The temporary tables the session made through the proxy (null for none). */
+    private Set<String> temporaryTables;
+    /** The last columns mapped to logical ones, and the result: a statement run again maps the same columns. */
+    private ColumnDescription[] lastColumns;
+    private ColumnDescription[] lastLogicalColumns;
+    private int lastDataSource;
+    private long lastVersion;
+
+    public LogicalSession(LogicalDatabase database, SessionIdentity identity) {
+        this.database = database;
+        this.answers = new SessionAnswers(identity);
+    }
+
+    // ------------------------------------------------------------------ statements
+
+    /**
+     * The plan that runs for {@code plan}: itself, or the statement with its session values answered and its
+     * columns written out (an INSERT's column list, a star). A table the statement names that no rule knows is looked
+     * for first.
+     */
+    public Plan adjust(Plan plan) {
+        LogicalPlan state = state(plan);
+        if (state.plain()) {
+            return plan;
+        }
+        Plan result = state.withColumns() != null ? state.withColumns() : plan;
+        if (state.sessionValues() && !result.statement().sessionValues().isEmpty()) {
+            result = database.plans().get(answers.answered(result.statement()));
+        }
+        return result;
+    }
+
+    /** Whether the catalog database answers the statement (a query of the relation catalogs), when there is one. */
+    public boolean fromCatalog(Plan plan) {
+        return state(plan).catalogQuery() && database.catalog().catalogDataSource() != null;
+    }
+
+    private LogicalPlan state(Plan plan) {
+        LogicalCatalog catalog = database.catalog();
+        LogicalPlan state = plan.logical();
+        if (state != null && state.version() == catalog.schema().version()) {
+            return state;
+        }
+        AnalyzedStatement statement = plan.statement();
+        lookUpUnknownTables(statement);
+        LogicalSchema schema = catalog.schema();
+        boolean catalogQuery = CatalogQueries.answers(statement);
+        boolean sessionValues = !catalogQuery && !statement.sessionValues().isEmpty() && switch (statement.kind()) {
+            case SELECT, INSERT, UPDATE, DELETE, MERGE -> true;
+            default -> false;
+        };
+        state = new LogicalPlan(schema.version(), catalogQuery, sessionValues, withColumns(statement, schema));
+        plan.logical(state);
+        return state;
+    }
+
+    /** Looks for public tables the statement names that neither the rules nor the schema know (once per table). */
+    private void lookUpUnknownTables(AnalyzedStatement statement) {
+        if (statement.tables().isEmpty()) {
+            return;
+        }
+        ShardingRules rules = database.rules();
+        LogicalCatalog catalog = database.catalog();
+        for (TableReference each : statement.tables()) {
+            String schemaName = each.name().schema().orElse("");
+            String name = each.name().name();
+            if (!each.isAccess() || !(schemaName.isEmpty() || schemaName.equals(SchemaLoader.PUBLIC))
+                    || name.startsWith("pg_") || rules.find(name).isPresent() || catalog.schema().isAbsent(name)) {
+                continue;
+            }
+            catalog.lookUp(name);
+        }
+    }
+
+    /** The statement with its columns written out ({@link ColumnLists}), or null. */
+    private Plan withColumns(AnalyzedStatement statement, LogicalSchema schema) {
+        String text = ColumnLists.written(statement, schema, database.rules());
+        if (text == null) {
+            return null;
+        }
+        try {
+            return database.plans().get(text);
+        } catch (SqlSyntaxException e) {
+            return null;
+        }
+    }
+
+    // ------------------------------------------------------------------ results and errors
+
+    /** A result of a data source, its columns and notices in logical names; the same result when nothing changes. */
+    public QueryResult logical(QueryResult result, int dataSource) {
+        LogicalSchema schema = database.catalog().schema();
+        ColumnDescription[] columns = result.hasRows() ? logicalColumns(schema, dataSource, result.columns()) : null;
+        List<ErrorFields> notices = result.notices().isEmpty() ? result.notices() : logicalNotices(schema, result.notices());
+        if ((columns == null || columns == result.columns()) && notices == result.notices()) {
+            return result;
+        }
+        return new LogicalResult(result, columns, notices);
+    }
+
+    /** Columns a data source described, in logical terms (for a Describe). */
+    public ColumnDescription[] logicalColumns(int dataSource, ColumnDescription[] columns) {
+        return logicalColumns(database.catalog().schema(), dataSource, columns);
+    }
+
+    private ColumnDescription[] logicalColumns(LogicalSchema schema, int dataSource, ColumnDescription[] columns) {
+        if (lastColumns != null && dataSource == lastDataSource && schema.version() == lastVersion
+                && java.util.Arrays.equals(lastColumns, columns)) {
+            return lastLogicalColumns == lastColumns ? columns : lastLogicalColumns;
+        }
+        ColumnDescription[] result = schema.logicalColumns(dataSource, columns);
+        lastColumns = columns;
+        lastLogicalColumns = result;
+        lastDataSource = dataSource;
+        lastVersion = schema.version();
+        return result;
+    }
+
+    /**
+     * A failure of a backend in logical names. A missing relation also makes the schema look for names it
+     * remembered as absent again: the table may have been made since.
+     */
+    public StatementFailure logical(StatementFailure failure) {
+        if (failure.fields().sqlState().equals("42P01")) {
+            database.catalog().forgetAbsent();
+        }
+        ErrorFields fields = database.catalog().schema().logical(failure.fields());
+        return fields == failure.fields() ? failure : new StatementFailure(fields, failure.getCause());
+    }
+
+    /** A backend's error (of a row of a batch) in logical names. */
+    public ErrorFields logical(ErrorFields error) {
+        return database.catalog().schema().logical(error);
+    }
+
+    /** A COPY whose errors name logical tables. */
+    public CopyStream logical(CopyStream stream) {
+        return LogicalCopyStream.of(stream, database.catalog().schema());
+    }
+
+    /** Notices in logical names, those that became identical (one per actual table) once. */
+    private static List<ErrorFields> logicalNotices(LogicalSchema schema, List<ErrorFields> notices) {
+        if (!schema.renamesTables()) {
+            return notices;
+        }
+        List<ErrorFields> result = new ArrayList<>(notices.size());
+        boolean changed = false;
+        for (ErrorFields each : notices) {
+            ErrorFields renamed = schema.logical(each);
+            changed |= renamed != each;
+            boolean seen = false;
+            for (ErrorFields kept : result) {
+                if (java.util.Arrays.equals(kept.codes(), renamed.codes()) && java.util.Arrays.equals(kept.values(), renamed.values())) {
+                    seen = true;
+                    break;
+                }
+            }
+            if (seen) {
+                changed = true;
+            } else {
+                result.add(renamed);
+            }
+        }
+        return changed ? result : notices;
+    }
+
+    // ------------------------------------------------------------------ schema changes
+
+    /**
+     * A DDL statement of the session succeeded. The tables it names are read again when the session is outside any
+     * transaction (now, or at the end of the transaction it ran in, whose changes other connections see only then).
+     * DDL of the session's temporary tables (it makes one, or names one it made) changes no logical table: those
+     * live on the session's own connections, and its catalog database connection is to get the same statement, so
+     * that its catalog queries see them.
+     *
+     * @param createsTemporary whether the statement makes a temporary object
+     * @return whether the statement is to run on the session's catalog database connection too
+     */
+    public boolean ranDdl(AnalyzedStatement statement, boolean createsTemporary) {
+        if (!(statement.body() instanceof DdlStatement ddl) || ddl.kind() == DdlKind.TRUNCATE_TABLE) {
+            return false;
+        }
+        boolean temporary = createsTemporary;
+        for (TableReference each : statement.tables()) {
+            if (each.role() != TableRole.DDL_TARGET) {
+                continue;
+            }
+            String name = each.name().name();
+            if (createsTemporary) {
+                temporaryTables = temporaryTables == null ? new HashSet<>() : temporaryTables;
+                temporaryTables.add(name);
+            } else if (temporaryTables != null && temporaryTables.contains(name)) {
+                if (ddl.kind() == DdlKind.CREATE_TABLE) {
+                    temporaryTables.remove(name); // a table of that name again, not temporary: the other went
+                    continue;
+                }
+                temporary = true;
+                if (ddl.kind() == DdlKind.DROP_TABLE) {
+                    temporaryTables.remove(name);
+                }
+            }
+        }
+        if (temporary) {
+            return database.catalog().catalogDataSource() != null;
+        }
+        Set<String> tables = changedTables == null ? new LinkedHashSet<>() : changedTables;
+        boolean known = switch (ddl.kind()) {
+            case CREATE_TABLE, ALTER_TABLE, DROP_TABLE, CREATE_INDEX, ALTER_INDEX, DROP_INDEX -> true;
+            default -> false;
+        };
+        if (!known) {
+            if (!ddl.objectType().equals("schema")) {
+                return false;
+            }
+            tables.add(ALL);
+        }
+        for (TableReference each : statement.tables()) {
+            if (each.isAccess()) {
+                tables.add(each.name().schema().orElse(SchemaLoader.PUBLIC) + "." + each.name().name());
+            }
+        }
+        for (IndexReference each : statement.indexes()) {
+            if (each.table().isEmpty() && !each.constraint()) {
+                String table = database.rules().indexTable(each.name().name()).orElse(null);
+                tables.add(table == null ? ALL : SchemaLoader.PUBLIC + "." + table);
+            }
+        }
+        if (tables.isEmpty()) {
+            tables.add(ALL);
+        }
+        changedTables = tables;
+        return false;
+    }
+
+    /** The session is outside any transaction: what its DDL changed is read again. */
+    public void idle() {
+        Set<String> tables = changedTables;
+        if (tables == null) {
+            return;
+        }
+        changedTables = null;
+        database.catalog().refresh(tables.contains(ALL) ? null : tables);
+    }
+
+    // ------------------------------------------------------------------ REFRESH TABLE METADATA
+
+    /** Whether the statement is {@code REFRESH TABLE METADATA ...}, ShardingSphere's DistSQL. */
+    public static boolean isRefresh(AnalyzedStatement statement) {
+        return statement.kind() == StatementKind.OTHER && statement.command().equals("refresh")
+                && RefreshTableMetadata.matches(statement.sql());
+    }
+
+    /**
+     * Runs {@code REFRESH TABLE METADATA [table] [FROM STORAGE UNIT ds [SCHEMA s]]}: the definitions are read again
+     * from the data sources and the catalog database's shells brought in step; what disagrees among actual tables is
+     * told as a WARNING each.
+     */
+    public QueryResult refresh(AnalyzedStatement statement) throws StatementFailure {
+        RefreshTableMetadata command = RefreshTableMetadata.parse(statement.sql());
+        if (command.dataSource() != null && database.dataSourceIndex(command.dataSource()) < 0) {
+            throw new StatementFailure(ErrorFields.error("42704", "storage unit \"" + command.dataSource()
+                    + "\" does not exist in logical database " + database.name()));
+        }
+        String table = command.table() == null ? null : command.schema() + "." + command.table();
+        List<String> problems = database.catalog().refresh(table == null ? null : List.of(table));
+        if (table != null && database.catalog().schema().table(table) == null) {
+            throw new StatementFailure(ErrorFields.error("42P01", "relation \"" + command.table() + "\" does not exist"));
+        }
+        List<ErrorFields> notices = new ArrayList<>(problems.size());
+        for (String each : problems) {
+            notices.add(ErrorFields.of("WARNING", "01000", each));
+        }
+        return new TagResult("REFRESH TABLE METADATA", notices);
+    }
+}

@@ -1,0 +1,38 @@
+package io.ashlar.backend.metadata;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ashlar.parser.StatementAnalyzer;
+import org.junit.jupiter.api.Test;
+
+class CatalogQueriesTest {
+
+    private static boolean answers(String sql) {
+        return CatalogQueries.answers(StatementAnalyzer.analyze(sql));
+    }
+
+    @Test
+    void queriesAboutRelationsGoToTheCatalogDatabase() {
+        assertTrue(answers("SELECT c.oid, n.nspname, c.relname FROM pg_catalog.pg_class c LEFT JOIN pg_catalog.pg_namespace n"
+                + " ON n.oid = c.relnamespace WHERE c.relname OPERATOR(pg_catalog.~) '^(t_order)$' COLLATE pg_catalog.default"
+                + " AND pg_catalog.pg_table_is_visible(c.oid) ORDER BY 2, 3"), "psql's \\d");
+        assertTrue(answers("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"));
+        assertTrue(answers("select relname from pg_class where relkind = 'r'"), "unqualified");
+        assertTrue(answers("SELECT 't_order'::regclass::oid"), "a relation looked up by name");
+        assertTrue(answers("SELECT nspname FROM pg_catalog.pg_namespace WHERE nspname !~ '^pg_' ORDER BY 1"), "schemas alone");
+        assertTrue(answers("SELECT * FROM (SELECT a.attname FROM pg_attribute a WHERE a.attrelid = $1) x"), "in a derived table");
+    }
+
+    @Test
+    void otherQueriesDoNot() {
+        assertFalse(answers("SELECT t.oid, t.typname FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace"), "types");
+        assertFalse(answers("SELECT p.proname FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace"),
+                "functions");
+        assertFalse(answers("SELECT name, setting FROM pg_settings"));
+        assertFalse(answers("SELECT c.relname, o.order_id FROM pg_class c, t_order o"), "with a user table");
+        assertFalse(answers("SELECT 1"));
+        assertFalse(answers("SELECT * FROM t_order"));
+        assertFalse(answers("DELETE FROM pg_class WHERE false"), "not a query");
+    }
+}
