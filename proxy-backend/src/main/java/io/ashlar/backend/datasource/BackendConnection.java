@@ -404,8 +404,35 @@ public final class BackendConnection {
      * @param begin whether a {@code BEGIN} goes first
      */
     public BatchResults executeBatch(String[] sqls, ParameterValues[] rows, boolean begin) throws SQLException {
+        return receiveBatch(sendBatch(sqls, rows, begin));
+    }
+
+    /** What {@link #sendBatch} wrote, for {@link #receiveBatch} to read back. */
+    public static final class SentBatch {
+        private final int rows;
+        private final int executes;
+        private final boolean begin;
+        private final List<ServerLink.PreparedKey> parsed;
+        /** With reWriteBatchedInserts: the first row of each multi-row INSERT; else null (an Execute per row). */
+        private final int[] chunkFirstRow;
+
+        private SentBatch(int rows, int executes, boolean begin, List<ServerLink.PreparedKey> parsed, int[] chunkFirstRow) {
+            this.rows = rows;
+            this.executes = executes;
+            this.begin = begin;
+            this.parsed = parsed;
+            this.chunkFirstRow = chunkFirstRow;
+        }
+    }
+
+    /**
+     * Sends a batch as {@link #executeBatch} runs it, without waiting for its answers: a client's
+     * batch over several data sources sends each its rows first, so that they work at the same
+     * time, and reads their answers with {@link #receiveBatch} afterwards, all on the session's thread.
+     */
+    public SentBatch sendBatch(String[] sqls, ParameterValues[] rows, boolean begin) throws SQLException {
         if (rows.length > 1 && rewriteBatchedInserts) {
-            BatchResults rewritten = executeRewritten(sqls, rows, begin);
+            SentBatch rewritten = sendRewritten(sqls, rows, begin);
             if (rewritten != null) {
                 return rewritten;
             }
@@ -431,7 +458,20 @@ public final class BackendConnection {
         write(out, Sync.INSTANCE);
         dataSource.countBatch(rows.length);
         exchange(out, readies + 1);
-        return readBatch(rows.length, begin, parsed);
+        return new SentBatch(rows.length, rows.length, begin, parsed, null);
+    }
+
+    /** Reads the answers of a batch {@link #sendBatch} sent: what each row did, up to the first that failed. */
+    public BatchResults receiveBatch(SentBatch sent) {
+        BatchResults results = readBatch(sent.executes, sent.begin, sent.parsed);
+        if (sent.chunkFirstRow == null) {
+            return results;
+        }
+        int failedChunk = results.failedRow();
+        int done = failedChunk < 0 ? sent.rows : sent.chunkFirstRow[failedChunk];
+        String[] tags = new String[done];
+        java.util.Arrays.fill(tags, "INSERT 0 1");
+        return new BatchResults(tags, failedChunk < 0 ? -1 : done, results.failure());
     }
 
     /**
@@ -440,7 +480,7 @@ public final class BackendConnection {
      * chunk that fails fails as a whole (its first row is reported). Null when the batch does not
      * qualify.
      */
-    private BatchResults executeRewritten(String[] sqls, ParameterValues[] rows, boolean begin) throws SQLException {
+    private SentBatch sendRewritten(String[] sqls, ParameterValues[] rows, boolean begin) throws SQLException {
         String sql = sqls[0];
         int[] types = rows[0].types();
         for (int i = 1; i < rows.length; i++) {
@@ -494,12 +534,7 @@ public final class BackendConnection {
         write(out, Sync.INSTANCE);
         dataSource.countBatch(rows.length);
         exchange(out, readies + 1);
-        BatchResults chunked = readBatch(chunks, begin, parsed);
-        int failedChunk = chunked.failedRow();
-        int done = failedChunk < 0 ? rows.length : firstRow[failedChunk];
-        String[] tags = new String[done];
-        java.util.Arrays.fill(tags, "INSERT 0 1");
-        return new BatchResults(tags, failedChunk < 0 ? -1 : done, chunked.failure());
+        return new SentBatch(rows.length, chunks, begin, parsed, firstRow);
     }
 
     /** Reads a batch's answers: a tag per Execute until the first error. */

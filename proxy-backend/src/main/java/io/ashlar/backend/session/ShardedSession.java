@@ -304,13 +304,26 @@ public final class ShardedSession implements BackendSession {
             }
             rowIndexes[g] = indexes;
         }
-        try {
-            ShardedExecution.onEachDataSource(groups, group ->
-                    outcomes[group] = runBatch(connections[group], begin[group], units, rowIndexes[group]));
-        } catch (StatementFailure stopping) {
-            markJoined(dataSources, begin);
-            afterFailure(false);
-            return new BatchOutcome(new String[0], 0, stopping.fields());
+        // Each data source gets its rows in one write before any answer is read: they work at
+        // the same time, with no thread but the session's.
+        BackendConnection.SentBatch[] sent = new BackendConnection.SentBatch[groups];
+        for (int g = 0; g < groups; g++) {
+            try {
+                sent[g] = sendBatch(connections[g], begin[g], units, rowIndexes[g]);
+            } catch (SQLException e) {
+                outcomes[g] = new BatchOutcome(new String[0], 0, ErrorFields.from(e));
+            } catch (RuntimeException e) {
+                outcomes[g] = internalBatchError(e);
+            }
+        }
+        for (int g = 0; g < groups; g++) {
+            if (sent[g] != null) {
+                try {
+                    outcomes[g] = Batches.outcome(connections[g].receiveBatch(sent[g]));
+                } catch (RuntimeException e) {
+                    outcomes[g] = internalBatchError(e);
+                }
+            }
         }
         markJoined(dataSources, begin);
         // The client's rows in order: the first failing row (lowest index over all data sources)
@@ -337,22 +350,19 @@ public final class ShardedSession implements BackendSession {
         return new BatchOutcome(tags, -1, null);
     }
 
-    private static BatchOutcome runBatch(BackendConnection connection, boolean begin,
-                                         ShardedExecution.SingleUnit[] units, int[] indexes) {
+    private static BackendConnection.SentBatch sendBatch(BackendConnection connection, boolean begin,
+                                                         ShardedExecution.SingleUnit[] units, int[] indexes) throws SQLException {
         String[] sqls = new String[indexes.length];
         ParameterValues[] parameters = new ParameterValues[indexes.length];
         for (int k = 0; k < indexes.length; k++) {
             sqls[k] = units[indexes[k]].sql();
             parameters[k] = units[indexes[k]].parameters();
         }
-        try {
-            return Batches.outcome(connection.executeBatch(sqls, parameters, begin));
-        } catch (SQLException e) {
-            return new BatchOutcome(new String[0], 0, ErrorFields.from(e));
-        } catch (RuntimeException e) {
-            return new BatchOutcome(new String[0], 0, ErrorFields.error("XX000",
-                    "internal error running a shard's batch: " + e));
-        }
+        return connection.sendBatch(sqls, parameters, begin);
+    }
+
+    private static BatchOutcome internalBatchError(RuntimeException e) {
+        return new BatchOutcome(new String[0], 0, ErrorFields.error("XX000", "internal error running a shard's batch: " + e));
     }
 
     @Override

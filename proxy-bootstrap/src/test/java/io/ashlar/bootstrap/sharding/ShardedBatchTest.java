@@ -15,10 +15,17 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.sql.Types;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -170,6 +177,44 @@ final class ShardedBatchTest {
                 assertEquals(ROWS, rs.getLong(1), "the transaction sees its own rows");
             }
             proxy.rollback();
+        }
+        databases.assertContents("t_order");
+    }
+
+    /**
+     * A batch whose rows land on both data sources sends each its rows, then reads each one's
+     * answers, on the session's own thread: no thread is started for a data source (there was a
+     * virtual thread per extra data source, on the JDK's scheduler, a hand-off each way per batch).
+     * JFR sees every virtual thread that starts.
+     */
+    @Test
+    void batchOverBothDataSourcesStartsNoThread() throws Exception {
+        try (Connection proxy = databases.proxy(""); Connection reference = databases.reference("")) {
+            assertTrue(insertBatch(proxy, -1).startsWith("counts "), "warm-up batch");
+            databases.truncate("t_order");
+            assertTrue(insertBatch(reference, -1).startsWith("counts "));
+            long[] before = batchCounts();
+            List<RecordedEvent> started;
+            try (Recording recording = new Recording()) {
+                recording.enable("jdk.VirtualThreadStart");
+                recording.start();
+                String outcome = insertBatch(proxy, -1);
+                recording.stop();
+                assertTrue(outcome.startsWith("counts "), outcome);
+                Path file = Files.createTempFile("batch-threads", ".jfr");
+                try {
+                    recording.dump(file);
+                    started = RecordingFile.readAllEvents(file);
+                } finally {
+                    Files.delete(file);
+                }
+            }
+            long[] after = batchCounts();
+            assertTrue(after[0] - before[0] >= 2, () -> "backend batches (both data sources): " + (after[0] - before[0]));
+            // The session's own thread exists already (the warm-up ran on it); nothing else in
+            // this JVM starts virtual threads.
+            List<String> threads = started.stream().map(e -> "virtual thread " + e.getLong("javaThreadId")).toList();
+            assertEquals(List.of(), threads, "virtual threads started during a batch over two data sources");
         }
         databases.assertContents("t_order");
     }
