@@ -468,7 +468,8 @@ public final class BackendConnection {
             return results;
         }
         int failedChunk = results.failedRow();
-        int done = failedChunk < 0 ? sent.rows : sent.chunkFirstRow[failedChunk];
+        // A failure past the last chunk is the commit at Sync's: every row ran.
+        int done = failedChunk < 0 || failedChunk >= sent.chunkFirstRow.length ? sent.rows : sent.chunkFirstRow[failedChunk];
         String[] tags = new String[done];
         java.util.Arrays.fill(tags, "INSERT 0 1");
         return new BatchResults(tags, failedChunk < 0 ? -1 : done, results.failure());

@@ -236,8 +236,8 @@ public final class ShardedSession implements BackendSession {
      * sources at the same time. A row that spans shards makes the caller run rows one by one.
      */
     @Override
-    public BatchOutcome executeBatch(Prepared statement, ParameterValues[] rows, ResultSink statusSink)
-            throws StatementFailure {
+    public BatchOutcome executeBatch(Prepared statement, ParameterValues[] rows, ResultSink statusSink,
+                                     boolean lastBeforeSync) throws StatementFailure {
         if (!(statement.analysis() instanceof Plan plan) || !Batches.returnsNoRows(statement.sql())) {
             return null;
         }
@@ -267,14 +267,19 @@ public final class ShardedSession implements BackendSession {
             units[i] = unit;
             perDataSource[unit.dataSource()]++;
         }
-        if (!explicit) {
-            implicit = true;
-        }
         int groups = 0;
         for (int count : perDataSource) {
             if (count > 0) {
                 groups++;
             }
+        }
+        // A batch that is the whole of its implicit transaction, on one data source, commits (or
+        // rolls back) with the backend's own Sync, as PostgreSQL ends a pipeline: no BEGIN, no
+        // COMMIT round trip at the client's Sync. Over several data sources, the transaction
+        // spans them and ends at the client's Sync.
+        boolean commitsWithSync = lastBeforeSync && !explicit && !implicit && groups == 1;
+        if (!explicit && !commitsWithSync) {
+            implicit = true;
         }
         int[] dataSources = new int[groups];
         for (int d = 0, g = 0; d < dataSourceCount; d++) {
@@ -337,9 +342,13 @@ public final class ShardedSession implements BackendSession {
             for (int k = 0; k < outcome.tags().length; k++) {
                 tags[indexes[k]] = outcome.tags()[k];
             }
-            if (outcome.failedRow() >= 0 && (failedRow < 0 || indexes[outcome.failedRow()] < failedRow)) {
-                failedRow = indexes[outcome.failedRow()];
-                error = outcome.error();
+            if (outcome.failedRow() >= 0) {
+                // Past the data source's last row: its commit at Sync failed, after every row.
+                int row = outcome.failedRow() < indexes.length ? indexes[outcome.failedRow()] : rows.length;
+                if (failedRow < 0 || row < failedRow) {
+                    failedRow = row;
+                    error = outcome.error();
+                }
             }
         }
         if (failedRow >= 0) {
