@@ -437,7 +437,7 @@ public final class BackendConnection {
                 return rewritten;
             }
         }
-        ByteBuf out = Unpooled.buffer(64 * rows.length + 128);
+        ByteBuf out = batchBuffer(sqls, rows);
         int readies = begin ? beginFirst(out) : 0;
         List<ServerLink.PreparedKey> parsed = new ArrayList<>(1);
         String lastSql = null;
@@ -505,7 +505,7 @@ public final class BackendConnection {
         }
         int perChunk = rewrite.chunkRows();
         int chunks = (rows.length + perChunk - 1) / perChunk;
-        ByteBuf out = Unpooled.buffer(64 * rows.length + 128);
+        ByteBuf out = batchBuffer(sqls, rows);
         int readies = begin ? beginFirst(out) : 0;
         int[] firstRow = new int[chunks];
         List<ServerLink.PreparedKey> parsed = new ArrayList<>(2);
@@ -538,6 +538,43 @@ public final class BackendConnection {
         return new SentBatch(rows.length, chunks, begin, parsed, firstRow);
     }
 
+    /**
+     * A buffer for a batch's messages, of the size they take (a BEGIN, a Parse, Close and Sync
+     * aside): growing it by doubling copied it several times per batch. Direct, as the socket
+     * wants it: a heap buffer was copied once more on its way out.
+     */
+    private static ByteBuf batchBuffer(String[] sqls, ParameterValues[] rows) {
+        long size = 256 + 3L * sqls[0].length();
+        for (ParameterValues row : rows) {
+            // Bind: type, length, portal, name (up to 24 bytes), format count and codes, value
+            // count, values with their lengths, result format count; then an Execute of 10 bytes.
+            size += 5 + 1 + 25 + 2 + 2L * row.formats().length + 2 + 2 + 10;
+            for (byte[] value : row.values()) {
+                size += value == null ? 4 : 4 + value.length;
+            }
+        }
+        return io.netty.buffer.ByteBufAllocator.DEFAULT.directBuffer((int) Math.min(size, 1 << 30));
+    }
+
+    /**
+     * The tag of the CommandComplete at {@link #position}: {@code previous} when it says the same
+     * (a batch's rows mostly do: one String for all, and the client's answers encode it once).
+     */
+    private String sameTag(String previous) {
+        int length = frameLength() - 6;
+        if (length == previous.length()) {
+            int at = position + 5;
+            int i = 0;
+            while (i < length && batch.getByte(at + i) == previous.charAt(i)) {
+                i++;
+            }
+            if (i == length) {
+                return previous;
+            }
+        }
+        return BackendFrames.tag(batch, position, frameLength());
+    }
+
     /** Reads a batch's answers: a tag per Execute until the first error. */
     private BatchResults readBatch(int executes, boolean begin, List<ServerLink.PreparedKey> parsed) {
         String[] tags = new String[executes];
@@ -545,13 +582,15 @@ public final class BackendConnection {
         int failed = -1;
         SQLException failure = null;
         boolean beginPending = begin;
+        String previous = "";
         for (byte type = nextFrame(); type != 0; type = nextFrame()) {
             switch (type) {
                 case 'C' -> {
                     if (beginPending) {
                         beginPending = false;
                     } else if (done < executes) {
-                        tags[done++] = BackendFrames.tag(batch, position, frameLength());
+                        previous = sameTag(previous);
+                        tags[done++] = previous;
                     }
                 }
                 case 'Z' -> beginPending = false;
