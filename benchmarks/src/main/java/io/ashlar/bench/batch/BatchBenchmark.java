@@ -26,19 +26,22 @@ import java.util.Map;
  * batch by batch, and the report gives each one's median time per batch, its ratio to pgjdbc
  * straight to PostgreSQL, and the proxy's CPU per batch (every thread of this JVM but the client's,
  * read before and after each batch: the proxy's event loops, the session threads' carriers, the
- * pools).
+ * pools), and the proxy threads' context switches per batch through Ashlar (/proc).
  *
  * <pre>
- * java --add-opens java.base/java.lang=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar \
+ * java --enable-native-access=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED \
+ *     --sun-misc-unsafe-memory-access=allow -cp benchmarks/target/benchmarks.jar \
  *     io.ashlar.bench.batch.BatchBenchmark [rounds] [batchesPerRound] [rows] [batch|rewrite]
  * </pre>
  *
- * <p>{@code rewrite} measures the rewriting of single-row INSERTs into multi-row ones instead:
- * pgjdbc's own {@code reWriteBatchedInserts=true} (direct and through Ashlar), and Ashlar's, set
- * on its data sources. The {@code --add-opens} lets the sessions of sharded databases run on their
- * clients' event loops, as {@code bin/ashlar} runs them. {@code -Donly=REGEX} keeps only the contenders
- * whose names match (and pgjdbc direct, the base): for a profile of one path. {@code -Dwarmup=SECONDS}
- * (30 by default) is how long the contenders run before anything is counted.
+ * <p>The options are {@code bin/ashlar}'s: the {@code --add-opens} lets the sessions of sharded
+ * databases run on their clients' event loops, the last lets Netty use sun.misc.Unsafe (JDK 23 and
+ * later; leave it out on older ones). {@code rewrite} measures the rewriting of single-row INSERTs
+ * into multi-row ones instead: pgjdbc's own {@code reWriteBatchedInserts=true} (direct and through
+ * Ashlar), and Ashlar's, set on its data sources. {@code -Donly=REGEX} keeps only the contenders
+ * whose names match (and pgjdbc direct, the base): for a profile of one path, and context switches
+ * of that path alone. {@code -Dwarmup=SECONDS} (30 by default) is how long the contenders run
+ * before anything is counted.
  *
  * <p>One embedded PostgreSQL and the proxy run in this JVM with the client (so all share the
  * machine, as in the pgbench comparisons).
@@ -180,7 +183,6 @@ public final class BatchBenchmark {
                     millis.put(contender.name(), new ArrayList<>());
                     proxyMicros.put(contender.name(), new ArrayList<>());
                 }
-                long[] batchesBefore = batchCounts(proxy);
                 long nextId = 1;
                 // Warm-up, not counted: on 2 shared cores the JIT compilers settle after 20-30 s, and
                 // what they compile meanwhile would be counted as the proxy's CPU.
@@ -194,6 +196,8 @@ public final class BatchBenchmark {
                     }
                 }
                 truncate(postgres);
+                long[] batchesBefore = batchCounts(proxy);
+                long switchesBefore = proxyContextSwitches();
                 OtherThreadsCpu proxyCpu = new OtherThreadsCpu();
                 for (int round = 0; round < rounds; round++) {
                     for (int b = 0; b < batchesPerRound; b++) {
@@ -208,6 +212,7 @@ public final class BatchBenchmark {
                     truncate(postgres);
                 }
                 long[] batchesAfter = batchCounts(proxy);
+                long switches = proxyContextSwitches() - switchesBefore;
                 for (Connection c : connections) {
                     c.close();
                 }
@@ -227,9 +232,11 @@ public final class BatchBenchmark {
                 if (!openGauss && !rewrite) {
                     System.out.println("(openGauss JDBC driver not on the classpath: its rows are missing)");
                 }
+                long ashlarBatches = (long) rounds * batchesPerRound * (contenders.size() - 1);
                 System.out.println("backend batches through Ashlar: " + (batchesAfter[0] - batchesBefore[0]) + " carrying "
-                        + (batchesAfter[1] - batchesBefore[1]) + " rows; sessions of sharded databases on their event loops: "
-                        + sessionsOnLoops());
+                        + (batchesAfter[1] - batchesBefore[1]) + " rows; proxy context switches per batch through Ashlar: "
+                        + (switchesBefore < 0 ? "n/a" : String.format("%.1f", (double) switches / ashlarBatches))
+                        + "; sessions of sharded databases on their event loops: " + sessionsOnLoops());
             }
         }
     }
@@ -254,6 +261,36 @@ public final class BatchBenchmark {
             }
             return result;
         }
+    }
+
+    /**
+     * Context switches (voluntary and not) of the proxy's threads so far, from /proc: its event
+     * loops, the JDK's virtual-thread carriers and unparker (sessions fall back to them without the
+     * --add-opens), its backend I/O thread; -1 where /proc cannot tell.
+     */
+    private static long proxyContextSwitches() {
+        java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
+        if (tasks == null) {
+            return -1;
+        }
+        long result = 0;
+        for (java.io.File task : tasks) {
+            try {
+                String name = java.nio.file.Files.readString(task.toPath().resolve("comm")).strip();
+                if (!name.startsWith("multiThreadIoEv") && !name.startsWith("ForkJoinPool") && !name.startsWith("VirtualThread")
+                        && !name.startsWith("ashlar")) {
+                    continue;
+                }
+                for (String line : java.nio.file.Files.readAllLines(task.toPath().resolve("status"))) {
+                    if (line.startsWith("voluntary_ctxt_switches:") || line.startsWith("nonvoluntary_ctxt_switches:")) {
+                        result += Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+                    }
+                }
+            } catch (java.io.IOException | RuntimeException ended) {
+                // the thread ended meanwhile
+            }
+        }
+        return result;
     }
 
     /** Whether the JVM lets the proxy run virtual threads on event loops (--add-opens java.base/java.lang). */
