@@ -4,6 +4,9 @@ import io.ashlar.parser.statement.AnalyzedStatement;
 import io.ashlar.parser.statement.Assignment;
 import io.ashlar.parser.statement.ConditionOperator;
 import io.ashlar.parser.statement.Conjunction;
+import io.ashlar.parser.statement.InsertStatement;
+import io.ashlar.parser.statement.InsertValue;
+import io.ashlar.parser.statement.SqlValue;
 import io.ashlar.parser.statement.ShardingCondition;
 import io.ashlar.parser.statement.ShardingConditions;
 import io.ashlar.parser.statement.TableName;
@@ -15,14 +18,17 @@ import io.ashlar.route.rule.ShardingTable;
 import io.ashlar.route.rule.ShardingValues;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The common case in a few array reads: a SELECT, UPDATE or DELETE of one sharded table whose WHERE fixes every
- * sharding column with one {@code =} value ({@code SELECT ... FROM t_order WHERE user_id = $1 AND order_id = $2}).
- * The node comes straight from the bound algorithms and the answer is the node's SINGLE result built when the rules
- * were compiled; nothing else is allocated but the value array. Anything else returns {@code null} and takes the
- * general route: also text that spells a number ({@code user_id = '7'}), which may be compared with a number column
- * or a text column and is therefore routed both ways, and a value the algorithm cannot use, which reads every node.
+ * sharding column with one {@code =} value ({@code SELECT ... FROM t_order WHERE user_id = $1 AND order_id = $2}),
+ * and a one-row INSERT into one sharded table that gives every sharding column a value (each row of a client's
+ * batch). The node comes straight from the bound algorithms and the answer is the node's SINGLE result built when
+ * the rules were compiled; nothing else is allocated but the value array. Anything else returns {@code null} and
+ * takes the general route: also text that spells a number ({@code user_id = '7'}), which may be compared with a
+ * number column or a text column and is therefore routed both ways, a value the algorithm cannot use, which reads
+ * every node, and every INSERT the general route would refuse or treat apart (so that it says why).
  */
 final class FastRoute {
 
@@ -33,6 +39,9 @@ final class FastRoute {
         switch (statement.kind()) {
             case SELECT, UPDATE, DELETE -> {
                 // candidates
+            }
+            case INSERT -> {
+                return statement.body() instanceof InsertStatement insert ? insertRow(statement, insert, parameters, rules) : null;
             }
             default -> {
                 return null;
@@ -93,6 +102,53 @@ final class FastRoute {
         }
         if (nothing) {
             return table.singleResult(0);
+        }
+        int node = table.routeRow(values);
+        return node < 0 ? null : table.singleResult(node);
+    }
+
+    /** What {@link InsertRoute} makes of a one-row INSERT into one sharded table, when it takes no decision of its own. */
+    private static RouteResult insertRow(AnalyzedStatement statement, InsertStatement insert, RouteParameters parameters,
+                                         ShardingRules rules) {
+        List<TableReference> tables = statement.tables();
+        if (tables.size() != 1 || insert.target() != 0 || insert.rows().size() != 1 || insert.columns().isEmpty()
+                || insert.onConflict().isPresent() || insert.query().isPresent() || parameters.placeholders()) {
+            return null;
+        }
+        TableReference reference = tables.get(0);
+        TableName name = reference.name();
+        if (!reference.isAccess() || name.schema().isPresent() && !name.schema().get().equals("public")) {
+            return null;
+        }
+        RuleTable rule = rules.find(name.name()).orElse(null);
+        if (!(rule instanceof ShardingTable table)) {
+            return null;
+        }
+        Optional<String> keyColumn = table.keyGenerateColumn();
+        if (keyColumn.isPresent() && insert.columnIndex(keyColumn.get()) < 0) {
+            return null; // the key is generated: the general route reports it
+        }
+        if (table.nodeCount() == 1) {
+            return table.singleResult(0);
+        }
+        List<String> columns = table.shardingColumns();
+        List<InsertValue> row = insert.rows().get(0).values();
+        Object[] values = new Object[columns.size()];
+        for (int c = 0; c < values.length; c++) {
+            int position = insert.columnIndex(columns.get(c));
+            if (position < 0 || position >= row.size() || row.get(position).value().isEmpty()) {
+                return null;
+            }
+            SqlValue value = row.get(position).value().get();
+            Object read = SqlValues.value(value, parameters);
+            if (read instanceof UnreadableValue) {
+                return null;
+            }
+            Object stored = SqlValues.isKnownText(value, parameters) ? read : ShardingValues.normaliseStored(read);
+            if (stored == null) {
+                return null;
+            }
+            values[c] = stored;
         }
         int node = table.routeRow(values);
         return node < 0 ? null : table.singleResult(node);

@@ -166,4 +166,60 @@ class RouteEngineTest {
                 () -> route("INSERT INTO t_order (order_id, user_id) VALUES ($1, $2)", "null, null"));
         assertTrue(refused.getMessage().startsWith("NULL in sharding column"), refused.getMessage());
     }
+
+    /**
+     * A one-row INSERT into one sharded table (each row of a client's batch) takes the fast route: the same units as
+     * {@link InsertRoute} gives (the node's shared SINGLE result), or the same refusal, since every case it does not
+     * settle itself goes the general way.
+     */
+    @Test
+    void aOneRowInsertRoutesAsTheGeneralRouteDoes() {
+        String[][] cases = {
+            {"INSERT INTO t_order (order_id, user_id, status) VALUES ($1, $2, $3)", "10L, 3, 'NEW'"},
+            {"INSERT INTO t_order (order_id, user_id, status) VALUES ($1, $2, $3)", "11L, 4, 'NEW'"},
+            {"INSERT INTO t_order (user_id, order_id) VALUES (7, 12)", ""},
+            {"INSERT INTO public.t_order (user_id, order_id) VALUES ('7', '13')", ""},
+            {"INSERT INTO t_order (user_id, order_id) VALUES ($1::text, $2)", "'8', 9L"},
+            {"INSERT INTO t_order (user_id, order_id) VALUES ($1, $2)", "typed:'8', 9L"},
+            {"INSERT INTO t_user (id, name) VALUES ($1, $2)", "5, 'x'"},
+            {"INSERT INTO t_user AS u (id, name) VALUES (6, 'y') RETURNING u.id", ""},
+            {"INSERT INTO t_order (user_id, order_id, status) VALUES (1, 2, (SELECT status FROM t_dict LIMIT 1))", ""},
+            {"INSERT INTO t_order (order_id, user_id) VALUES (1, 1) ON CONFLICT (order_id) DO NOTHING", ""},
+            {"INSERT INTO t_order (order_id, user_id) VALUES ($1, $2)", "null, 1"},
+            {"INSERT INTO t_order (order_id, user_id) VALUES (1, DEFAULT)", ""},
+            {"INSERT INTO t_order (order_id) VALUES (1)", ""},
+            {"INSERT INTO t_order (order_id, user_id) VALUES (1)", ""},
+            {"INSERT INTO t_order VALUES (1, 1)", ""},
+            {"INSERT INTO t_config (id) VALUES (1)", ""},
+            {"INSERT INTO t_dict (id) VALUES (1)", ""},
+        };
+        for (String[] each : cases) {
+            io.ashlar.parser.statement.AnalyzedStatement statement = StatementAnalyzer.analyze(each[0]);
+            RouteParameters parameters = RouteGoldenTest.parameters(each[1]);
+            String general;
+            try {
+                general = describe(InsertRoute.route(statement, (io.ashlar.parser.statement.InsertStatement) statement.body(),
+                        parameters, rules));
+            } catch (RouteException e) {
+                general = "refused " + e.sqlState() + ": " + e.getMessage();
+            }
+            String routed;
+            try {
+                routed = describe(engine.route(statement, parameters, rules));
+            } catch (RouteException e) {
+                routed = "refused " + e.sqlState() + ": " + e.getMessage();
+            }
+            assertEquals(general, routed, each[0] + " with " + each[1]);
+        }
+        RouteResult fast = route("INSERT INTO t_order (order_id, user_id, status) VALUES ($1, $2, $3)", "10L, 3, 'NEW'");
+        assertSame(route("SELECT * FROM t_order WHERE user_id = 3 AND order_id = 10", ""), fast, "the node's shared result");
+    }
+
+    private static String describe(RouteResult result) {
+        StringBuilder text = new StringBuilder(result.kind().toString());
+        for (RouteUnit unit : result.units()) {
+            text.append(' ').append(unit.dataSource()).append(unit.tables()).append(java.util.Arrays.toString(unit.insertRows()));
+        }
+        return text.append(result.generatedKeys().isPresent() ? " generated keys" : "").toString();
+    }
 }

@@ -404,13 +404,40 @@ public final class BackendConnection {
      * @param begin whether a {@code BEGIN} goes first
      */
     public BatchResults executeBatch(String[] sqls, ParameterValues[] rows, boolean begin) throws SQLException {
+        return receiveBatch(sendBatch(sqls, rows, begin));
+    }
+
+    /** What {@link #sendBatch} wrote, for {@link #receiveBatch} to read back. */
+    public static final class SentBatch {
+        private final int rows;
+        private final int executes;
+        private final boolean begin;
+        private final List<ServerLink.PreparedKey> parsed;
+        /** With reWriteBatchedInserts: the first row of each multi-row INSERT; else null (an Execute per row). */
+        private final int[] chunkFirstRow;
+
+        private SentBatch(int rows, int executes, boolean begin, List<ServerLink.PreparedKey> parsed, int[] chunkFirstRow) {
+            this.rows = rows;
+            this.executes = executes;
+            this.begin = begin;
+            this.parsed = parsed;
+            this.chunkFirstRow = chunkFirstRow;
+        }
+    }
+
+    /**
+     * Sends a batch as {@link #executeBatch} runs it, without waiting for its answers: a client's
+     * batch over several data sources sends each its rows first, so that they work at the same
+     * time, and reads their answers with {@link #receiveBatch} afterwards, all on the session's thread.
+     */
+    public SentBatch sendBatch(String[] sqls, ParameterValues[] rows, boolean begin) throws SQLException {
         if (rows.length > 1 && rewriteBatchedInserts) {
-            BatchResults rewritten = executeRewritten(sqls, rows, begin);
+            SentBatch rewritten = sendRewritten(sqls, rows, begin);
             if (rewritten != null) {
                 return rewritten;
             }
         }
-        ByteBuf out = Unpooled.buffer(64 * rows.length + 128);
+        ByteBuf out = batchBuffer(sqls, rows);
         int readies = begin ? beginFirst(out) : 0;
         List<ServerLink.PreparedKey> parsed = new ArrayList<>(1);
         String lastSql = null;
@@ -431,7 +458,21 @@ public final class BackendConnection {
         write(out, Sync.INSTANCE);
         dataSource.countBatch(rows.length);
         exchange(out, readies + 1);
-        return readBatch(rows.length, begin, parsed);
+        return new SentBatch(rows.length, rows.length, begin, parsed, null);
+    }
+
+    /** Reads the answers of a batch {@link #sendBatch} sent: what each row did, up to the first that failed. */
+    public BatchResults receiveBatch(SentBatch sent) {
+        BatchResults results = readBatch(sent.executes, sent.begin, sent.parsed);
+        if (sent.chunkFirstRow == null) {
+            return results;
+        }
+        int failedChunk = results.failedRow();
+        // A failure past the last chunk is the commit at Sync's: every row ran.
+        int done = failedChunk < 0 || failedChunk >= sent.chunkFirstRow.length ? sent.rows : sent.chunkFirstRow[failedChunk];
+        String[] tags = new String[done];
+        java.util.Arrays.fill(tags, "INSERT 0 1");
+        return new BatchResults(tags, failedChunk < 0 ? -1 : done, results.failure());
     }
 
     /**
@@ -440,7 +481,7 @@ public final class BackendConnection {
      * chunk that fails fails as a whole (its first row is reported). Null when the batch does not
      * qualify.
      */
-    private BatchResults executeRewritten(String[] sqls, ParameterValues[] rows, boolean begin) throws SQLException {
+    private SentBatch sendRewritten(String[] sqls, ParameterValues[] rows, boolean begin) throws SQLException {
         String sql = sqls[0];
         int[] types = rows[0].types();
         for (int i = 1; i < rows.length; i++) {
@@ -464,7 +505,7 @@ public final class BackendConnection {
         }
         int perChunk = rewrite.chunkRows();
         int chunks = (rows.length + perChunk - 1) / perChunk;
-        ByteBuf out = Unpooled.buffer(64 * rows.length + 128);
+        ByteBuf out = batchBuffer(sqls, rows);
         int readies = begin ? beginFirst(out) : 0;
         int[] firstRow = new int[chunks];
         List<ServerLink.PreparedKey> parsed = new ArrayList<>(2);
@@ -494,12 +535,44 @@ public final class BackendConnection {
         write(out, Sync.INSTANCE);
         dataSource.countBatch(rows.length);
         exchange(out, readies + 1);
-        BatchResults chunked = readBatch(chunks, begin, parsed);
-        int failedChunk = chunked.failedRow();
-        int done = failedChunk < 0 ? rows.length : firstRow[failedChunk];
-        String[] tags = new String[done];
-        java.util.Arrays.fill(tags, "INSERT 0 1");
-        return new BatchResults(tags, failedChunk < 0 ? -1 : done, chunked.failure());
+        return new SentBatch(rows.length, chunks, begin, parsed, firstRow);
+    }
+
+    /**
+     * A buffer for a batch's messages, of the size they take (a BEGIN, a Parse, Close and Sync
+     * aside): growing it by doubling copied it several times per batch. Direct, as the socket
+     * wants it: a heap buffer was copied once more on its way out.
+     */
+    private static ByteBuf batchBuffer(String[] sqls, ParameterValues[] rows) {
+        long size = 256 + 3L * sqls[0].length();
+        for (ParameterValues row : rows) {
+            // Bind: type, length, portal, name (up to 24 bytes), format count and codes, value
+            // count, values with their lengths, result format count; then an Execute of 10 bytes.
+            size += 5 + 1 + 25 + 2 + 2L * row.formats().length + 2 + 2 + 10;
+            for (byte[] value : row.values()) {
+                size += value == null ? 4 : 4 + value.length;
+            }
+        }
+        return io.netty.buffer.ByteBufAllocator.DEFAULT.directBuffer((int) Math.min(size, 1 << 30));
+    }
+
+    /**
+     * The tag of the CommandComplete at {@link #position}: {@code previous} when it says the same
+     * (a batch's rows mostly do: one String for all, and the client's answers encode it once).
+     */
+    private String sameTag(String previous) {
+        int length = frameLength() - 6;
+        if (length == previous.length()) {
+            int at = position + 5;
+            int i = 0;
+            while (i < length && batch.getByte(at + i) == previous.charAt(i)) {
+                i++;
+            }
+            if (i == length) {
+                return previous;
+            }
+        }
+        return BackendFrames.tag(batch, position, frameLength());
     }
 
     /** Reads a batch's answers: a tag per Execute until the first error. */
@@ -509,13 +582,15 @@ public final class BackendConnection {
         int failed = -1;
         SQLException failure = null;
         boolean beginPending = begin;
+        String previous = "";
         for (byte type = nextFrame(); type != 0; type = nextFrame()) {
             switch (type) {
                 case 'C' -> {
                     if (beginPending) {
                         beginPending = false;
                     } else if (done < executes) {
-                        tags[done++] = BackendFrames.tag(batch, position, frameLength());
+                        previous = sameTag(previous);
+                        tags[done++] = previous;
                     }
                 }
                 case 'Z' -> beginPending = false;

@@ -59,7 +59,9 @@ public final class LinkCall implements ServerLink.Receiver {
     public void message(ServerLink from, byte type, ByteBuf buf, int start, int length) {
         ByteBuf out = pending;
         if (out == null) {
-            out = Unpooled.buffer(Math.max(256, length));
+            // Room for the rest of this read: a batch's thousands of small answers would
+            // otherwise grow the buffer (and copy it) many times.
+            out = Unpooled.buffer(Math.max(256, buf.writerIndex() - start));
             pending = out;
         }
         out.writeBytes(buf, start, length);

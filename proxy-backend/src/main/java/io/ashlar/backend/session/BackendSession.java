@@ -55,16 +55,24 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
      * Bind/Execute pairs, or an openGauss batch bind) as one backend batch per data source
      * instead of a round trip per row, inside the implicit transaction the client's Sync ends.
      *
+     * @param lastBeforeSync whether the client's Sync is its next message: the batch is then the
+     *        whole of its implicit transaction, and one that opens no transaction on more than one
+     *        data source commits with the backend's own Sync (no BEGIN ahead of it, no COMMIT
+     *        round trip at the client's Sync), as PostgreSQL commits a pipeline
      * @return each row's outcome; null when the statement cannot run as a batch (it may return
-     *         rows, or a row would run on several shards): the caller then runs the rows one by one
+     *         rows, or a row would run on several shards): the caller then runs the rows one by one.
+     *         A failure when the backend commits (a deferred constraint) is reported after every
+     *         row ({@code failedRow} is the number of rows), as PostgreSQL reports it at Sync
      */
-    BatchOutcome executeBatch(Prepared statement, ParameterValues[] rows, ResultSink statusSink) throws StatementFailure;
+    BatchOutcome executeBatch(Prepared statement, ParameterValues[] rows, ResultSink statusSink, boolean lastBeforeSync)
+            throws StatementFailure;
 
     /**
      * What a batch did.
      *
      * @param tags the command tag of each row before {@code failedRow} (of every row when none failed)
-     * @param failedRow the first row that failed, or -1
+     * @param failedRow the first row that failed, the number of rows when they all ran and the
+     *        commit at their Sync failed, or -1
      * @param error that row's error
      */
     record BatchOutcome(String[] tags, int failedRow, io.ashlar.backend.execute.ErrorFields error) {

@@ -136,13 +136,14 @@ public final class PassthroughSession implements BackendSession {
     }
 
     @Override
-    public BatchOutcome executeBatch(Prepared statement, ParameterValues[] rows, ResultSink statusSink)
-            throws StatementFailure {
+    public BatchOutcome executeBatch(Prepared statement, ParameterValues[] rows, ResultSink statusSink,
+                                     boolean lastBeforeSync) throws StatementFailure {
         if (!io.ashlar.backend.execute.Batches.returnsNoRows(statement.sql())) {
             return null;
         }
         BackendConnection connection = acquire();
-        boolean begin = connection.status() == 'I';
+        // Outside a transaction, a batch the client's Sync ends commits with the backend's Sync.
+        boolean begin = connection.status() == 'I' && !lastBeforeSync;
         if (begin) {
             this.implicitTransaction = true;
         }

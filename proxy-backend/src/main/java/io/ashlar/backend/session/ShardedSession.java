@@ -240,8 +240,8 @@ public final class ShardedSession implements BackendSession {
      * sources at the same time. A row that spans shards makes the caller run rows one by one.
      */
     @Override
-    public BatchOutcome executeBatch(Prepared statement, ParameterValues[] rows, ResultSink statusSink)
-            throws StatementFailure {
+    public BatchOutcome executeBatch(Prepared statement, ParameterValues[] rows, ResultSink statusSink,
+                                     boolean lastBeforeSync) throws StatementFailure {
         if (!(statement.analysis() instanceof Plan plan) || !Batches.returnsNoRows(statement.sql())) {
             return null;
         }
@@ -272,14 +272,19 @@ public final class ShardedSession implements BackendSession {
             units[i] = unit;
             perDataSource[unit.dataSource()]++;
         }
-        if (!explicit) {
-            implicit = true;
-        }
         int groups = 0;
         for (int count : perDataSource) {
             if (count > 0) {
                 groups++;
             }
+        }
+        // A batch that is the whole of its implicit transaction, on one data source, commits (or
+        // rolls back) with the backend's own Sync, as PostgreSQL ends a pipeline: no BEGIN, no
+        // COMMIT round trip at the client's Sync. Over several data sources, the transaction
+        // spans them and ends at the client's Sync.
+        boolean commitsWithSync = lastBeforeSync && !explicit && !implicit && groups == 1;
+        if (!explicit && !commitsWithSync) {
+            implicit = true;
         }
         int[] dataSources = new int[groups];
         for (int d = 0, g = 0; d < dataSourceCount; d++) {
@@ -309,13 +314,26 @@ public final class ShardedSession implements BackendSession {
             }
             rowIndexes[g] = indexes;
         }
-        try {
-            ShardedExecution.onEachDataSource(groups, group ->
-                    outcomes[group] = runBatch(connections[group], begin[group], units, rowIndexes[group]));
-        } catch (StatementFailure stopping) {
-            markJoined(dataSources, begin);
-            afterFailure(false);
-            return new BatchOutcome(new String[0], 0, stopping.fields());
+        // Each data source gets its rows in one write before any answer is read: they work at
+        // the same time, with no thread but the session's.
+        BackendConnection.SentBatch[] sent = new BackendConnection.SentBatch[groups];
+        for (int g = 0; g < groups; g++) {
+            try {
+                sent[g] = sendBatch(connections[g], begin[g], units, rowIndexes[g]);
+            } catch (SQLException e) {
+                outcomes[g] = new BatchOutcome(new String[0], 0, ErrorFields.from(e));
+            } catch (RuntimeException e) {
+                outcomes[g] = internalBatchError(e);
+            }
+        }
+        for (int g = 0; g < groups; g++) {
+            if (sent[g] != null) {
+                try {
+                    outcomes[g] = Batches.outcome(connections[g].receiveBatch(sent[g]));
+                } catch (RuntimeException e) {
+                    outcomes[g] = internalBatchError(e);
+                }
+            }
         }
         markJoined(dataSources, begin);
         // The client's rows in order: the first failing row (lowest index over all data sources)
@@ -329,9 +347,13 @@ public final class ShardedSession implements BackendSession {
             for (int k = 0; k < outcome.tags().length; k++) {
                 tags[indexes[k]] = outcome.tags()[k];
             }
-            if (outcome.failedRow() >= 0 && (failedRow < 0 || indexes[outcome.failedRow()] < failedRow)) {
-                failedRow = indexes[outcome.failedRow()];
-                error = outcome.error();
+            if (outcome.failedRow() >= 0) {
+                // Past the data source's last row: its commit at Sync failed, after every row.
+                int row = outcome.failedRow() < indexes.length ? indexes[outcome.failedRow()] : rows.length;
+                if (failedRow < 0 || row < failedRow) {
+                    failedRow = row;
+                    error = outcome.error();
+                }
             }
         }
         if (failedRow >= 0) {
@@ -342,22 +364,19 @@ public final class ShardedSession implements BackendSession {
         return new BatchOutcome(tags, -1, null);
     }
 
-    private static BatchOutcome runBatch(BackendConnection connection, boolean begin,
-                                         ShardedExecution.SingleUnit[] units, int[] indexes) {
+    private static BackendConnection.SentBatch sendBatch(BackendConnection connection, boolean begin,
+                                                         ShardedExecution.SingleUnit[] units, int[] indexes) throws SQLException {
         String[] sqls = new String[indexes.length];
         ParameterValues[] parameters = new ParameterValues[indexes.length];
         for (int k = 0; k < indexes.length; k++) {
             sqls[k] = units[indexes[k]].sql();
             parameters[k] = units[indexes[k]].parameters();
         }
-        try {
-            return Batches.outcome(connection.executeBatch(sqls, parameters, begin));
-        } catch (SQLException e) {
-            return new BatchOutcome(new String[0], 0, ErrorFields.from(e));
-        } catch (RuntimeException e) {
-            return new BatchOutcome(new String[0], 0, ErrorFields.error("XX000",
-                    "internal error running a shard's batch: " + e));
-        }
+        return connection.sendBatch(sqls, parameters, begin);
+    }
+
+    private static BatchOutcome internalBatchError(RuntimeException e) {
+        return new BatchOutcome(new String[0], 0, ErrorFields.error("XX000", "internal error running a shard's batch: " + e));
     }
 
     @Override

@@ -37,9 +37,9 @@ import java.util.Optional;
 /**
  * One execution of a statement on a sharded logical database: its route, the SQL for each unit,
  * and, once run, the one result the client sees. Units on different data sources run at the same
- * time, one virtual thread per extra data source; units on the same data source run one after
- * the other on that data source's connection (a transaction holds one connection per data
- * source). A statement with a single unit runs on the caller's thread with no hand-off.
+ * time: each data source gets its units in one write before any answer is read, all on the
+ * caller's thread; units on the same data source run one after the other on that data source's
+ * connection (a transaction holds one connection per data source).
  */
 public final class ShardedExecution {
 
@@ -477,28 +477,6 @@ public final class ShardedExecution {
     private BackendConnection.Statement statement(RewrittenUnit unit) {
         ParameterValues values = unitParameters(unit);
         return new BackendConnection.Statement(unit.sql(), values, simpleProtocol && values.values().length == 0);
-    }
-
-    /**
-     * Runs {@code task} for each of {@code count} data sources at the same time: the first on the
-     * caller's thread (a single data source costs no hand-off), the others one virtual thread each,
-     * and waits for all of them.
-     */
-    public static void onEachDataSource(int count, java.util.function.IntConsumer task) throws StatementFailure {
-        Thread[] threads = new Thread[count];
-        for (int g = 1; g < count; g++) {
-            int group = g;
-            threads[g] = Thread.ofVirtual().start(() -> task.accept(group));
-        }
-        task.accept(0);
-        for (int g = 1; g < count; g++) {
-            try {
-                threads[g].join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new StatementFailure(ErrorFields.error("57014", "canceling statement: the proxy is stopping"));
-            }
-        }
     }
 
     /** The unit's parameters: the original ones, renumbered when the unit's SQL kept only some of them. */

@@ -15,10 +15,17 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.sql.Types;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -66,12 +73,17 @@ final class ShardedBatchTest {
 
     /** What one batch did: its update counts, or the failure's SQLSTATE and counts. */
     private static String insertBatch(Connection connection, int duplicateAt) throws SQLException {
+        return insertBatch(connection, duplicateAt, false);
+    }
+
+    /** @param oneDataSource whether every row goes to ds_0 (even user_id), else to both */
+    private static String insertBatch(Connection connection, int duplicateAt, boolean oneDataSource) throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO t_order (order_id, user_id, status, amount,"
                 + " discount, weight, rate, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             for (int i = 0; i < ROWS; i++) {
                 int row = i == duplicateAt ? 0 : i;
                 insert.setLong(1, 7L * row + 3);
-                insert.setInt(2, row % 13);
+                insert.setInt(2, oneDataSource ? 2 * (row % 13) : row % 13);
                 insert.setString(3, row % 3 == 0 ? "NEW" : "PAID");
                 insert.setBigDecimal(4, BigDecimal.valueOf(row * 37L % 100_000, 2));
                 if (row % 10 == 0) {
@@ -172,5 +184,130 @@ final class ShardedBatchTest {
             proxy.rollback();
         }
         databases.assertContents("t_order");
+    }
+
+    /**
+     * A batch whose rows land on both data sources sends each its rows, then reads each one's
+     * answers, on the session's own thread: no thread is started for a data source (there was a
+     * virtual thread per extra data source, on the JDK's scheduler, a hand-off each way per batch).
+     * JFR sees every virtual thread that starts.
+     */
+    @Test
+    void batchOverBothDataSourcesStartsNoThread() throws Exception {
+        try (Connection proxy = databases.proxy(""); Connection reference = databases.reference("")) {
+            assertTrue(insertBatch(proxy, -1).startsWith("counts "), "warm-up batch");
+            databases.truncate("t_order");
+            assertTrue(insertBatch(reference, -1).startsWith("counts "));
+            long[] before = batchCounts();
+            List<RecordedEvent> started;
+            try (Recording recording = new Recording()) {
+                recording.enable("jdk.VirtualThreadStart");
+                recording.start();
+                String outcome = insertBatch(proxy, -1);
+                recording.stop();
+                assertTrue(outcome.startsWith("counts "), outcome);
+                Path file = Files.createTempFile("batch-threads", ".jfr");
+                try {
+                    recording.dump(file);
+                    started = RecordingFile.readAllEvents(file);
+                } finally {
+                    Files.delete(file);
+                }
+            }
+            long[] after = batchCounts();
+            assertTrue(after[0] - before[0] >= 2, () -> "backend batches (both data sources): " + (after[0] - before[0]));
+            // The session's own thread exists already (the warm-up ran on it); nothing else in
+            // this JVM starts virtual threads.
+            List<String> threads = started.stream().map(e -> "virtual thread " + e.getLong("javaThreadId")).toList();
+            assertEquals(List.of(), threads, "virtual threads started during a batch over two data sources");
+        }
+        databases.assertContents("t_order");
+    }
+
+    /**
+     * A batch whose rows all land on one data source, with the client's Sync right after it (pgjdbc
+     * syncs every few hundred rows), is the whole of its implicit transaction: it commits with the
+     * backend's own Sync, as PostgreSQL commits a pipeline, with no BEGIN ahead and no COMMIT round
+     * trip of the proxy's at the client's Sync (the backend's last statement for the session is
+     * the INSERT; it was that COMMIT). A row failing midway leaves what PostgreSQL leaves.
+     */
+    @Test
+    void batchOnOneDataSourceCommitsWithItsSync() throws SQLException {
+        try (Connection proxy = databases.proxy("ApplicationName=one-source-batch"); Connection reference = databases.reference("")) {
+            String expected = insertBatch(reference, -1, true);
+            assertTrue(expected.startsWith("counts "), expected);
+            long[] before = batchCounts();
+            assertEquals(expected, insertBatch(proxy, -1, true), "the batch through the proxy");
+            long[] after = batchCounts();
+            assertTrue(after[1] - before[1] >= ROWS * 9 / 10, () -> "rows that ran in backend batches: " + (after[1] - before[1]));
+            databases.assertContents("t_order");
+            assertEquals(List.of("INSERT"), lastStatements("ds_0", "one-source-batch"),
+                    "what the session's connection to ds_0 ran last");
+
+            databases.truncate("t_order");
+            expected = insertBatch(reference, 700, true);
+            assertTrue(expected.startsWith("failed 23505 "), expected);
+            assertEquals(expected, insertBatch(proxy, 700, true), "the failed batch through the proxy");
+            databases.assertContents("t_order"); // the rows of pgjdbc's syncs before the failing row's
+        }
+    }
+
+    /** The first word of the last statement of each connection to a data source with that application_name. */
+    private static List<String> lastStatements(String dataSource, String applicationName) throws SQLException {
+        try (Connection shard = databases.shard(dataSource);
+             PreparedStatement activity = shard.prepareStatement("SELECT DISTINCT split_part(query, ' ', 1) FROM pg_stat_activity"
+                     + " WHERE datname = current_database() AND application_name = ? AND pid <> pg_backend_pid()")) {
+            activity.setString(1, applicationName);
+            List<String> result = new java.util.ArrayList<>();
+            try (ResultSet rs = activity.executeQuery()) {
+                while (rs.next()) {
+                    result.add(rs.getString(1));
+                }
+            }
+            return result;
+        }
+    }
+
+    /**
+     * A batch that PostgreSQL fails only when it commits, at Sync (a deferred unique constraint),
+     * fails through the proxy as it fails directly: every row's count, then the error. The batch
+     * goes to the one data source of a single table. (Run in a transaction of the proxy's, its
+     * COMMIT failed at the client's Sync, after the client had been told every row succeeded.)
+     */
+    @Test
+    void batchFailingAtItsCommitFailsAsDirectly() throws SQLException {
+        String create = "CREATE TABLE t_deferred (id int, CONSTRAINT t_deferred_id UNIQUE (id) DEFERRABLE INITIALLY DEFERRED)";
+        try (Connection proxy = databases.proxy(""); Connection reference = databases.reference("");
+             Statement viaProxy = proxy.createStatement(); Statement direct = reference.createStatement()) {
+            viaProxy.execute(create);
+            direct.execute(create);
+            try {
+                String expected = deferredBatch(reference);
+                assertTrue(expected.startsWith("failed 23505 "), expected);
+                assertEquals(expected, deferredBatch(proxy), "the batch through the proxy");
+                try (ResultSet rs = viaProxy.executeQuery("SELECT count(*) FROM t_deferred")) {
+                    assertTrue(rs.next());
+                    assertEquals(0, rs.getLong(1), "rows left by the failed batch");
+                }
+            } finally {
+                viaProxy.execute("DROP TABLE t_deferred");
+                direct.execute("DROP TABLE t_deferred");
+            }
+        }
+    }
+
+    /** Ten rows, the last a duplicate of the first: fine row by row, refused at commit. */
+    private static String deferredBatch(Connection connection) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO t_deferred (id) VALUES (?)")) {
+            for (int i = 0; i < 10; i++) {
+                insert.setInt(1, i == 9 ? 0 : i);
+                insert.addBatch();
+            }
+            try {
+                return "counts " + Arrays.toString(insert.executeBatch());
+            } catch (BatchUpdateException e) {
+                return "failed " + e.getSQLState() + " " + Arrays.toString(e.getUpdateCounts());
+            }
+        }
     }
 }

@@ -78,6 +78,10 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
     private static final Logger LOG = LoggerFactory.getLogger(FrontendSession.class);
     private static final String UNNAMED = "";
     private static final int MAX_PREPARED_STATEMENTS = 10_000;
+    /** PostgreSQL's output buffer (pqcomm.c): answers it holds until Sync, Flush or a full buffer. */
+    private static final int PQ_SEND_BUFFER_SIZE = 8192;
+    /** What a batch row is answered with: BindComplete (5 bytes) and CommandComplete "INSERT 0 1" (16). */
+    private static final int ROW_ANSWER_BYTES = 21;
 
     /** Marks the end of the client's connection in the message queue. */
     private static final FrontendMessage CLIENT_GONE = new Query("\0client gone");
@@ -90,6 +94,8 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
     private final Runnable onClose;
     private final boolean openGauss;
     private final ConcurrentLinkedQueue<FrontendMessage> inbox = new ConcurrentLinkedQueue<>();
+    /** How many messages have been put in the inbox (written by the thread that enqueues only). */
+    private volatile long received;
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean working;
     private volatile char lastStatus = 'I';
@@ -139,6 +145,7 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
     /** Called on the event loop for each decoded message. */
     public void enqueue(FrontendMessage message) {
         inbox.add(message);
+        received++;
         wake();
     }
 
@@ -148,6 +155,7 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
      */
     public void enqueue(java.util.List<FrontendMessage> messages) {
         inbox.addAll(messages);
+        received += messages.size();
         wake();
     }
 
@@ -308,6 +316,22 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
             }
             inboxWaiter = Thread.currentThread();
             if (inbox.isEmpty()) {
+                LockSupport.park(this);
+            }
+            inboxWaiter = null;
+        }
+    }
+
+    /** Waits until the client's messages after the {@code seen}th have arrived. */
+    private void awaitMessagesAfter(long seen) {
+        while (received == seen) {
+            ManualIoEventLoop own = ioLoop;
+            if (own != null) {
+                own.run(0);
+                continue;
+            }
+            inboxWaiter = Thread.currentThread();
+            if (received == seen) {
                 LockSupport.park(this);
             }
             inboxWaiter = null;
@@ -807,9 +831,18 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
         for (int i = 0; i < rows.length; i++) {
             rows[i] = ParameterValues.of(types, formats, batch.rows().get(i));
         }
+        if (rows.length > 1 && statement.returnsNoRows()) {
+            // The Sync the driver sends after its batch bind may not be here yet: it decides how
+            // the batch commits (see runAsBatch on waiting).
+            long seen = received;
+            if (inbox.isEmpty()) {
+                awaitMessagesAfter(seen);
+            }
+        }
         BackendSession.BatchOutcome outcome;
         try {
-            outcome = rows.length > 1 ? backend.executeBatch(statement.prepared, rows, this) : null;
+            outcome = rows.length > 1
+                    ? backend.executeBatch(statement.prepared, rows, this, inbox.peek() instanceof io.ashlar.protocol.Sync) : null;
         } catch (StatementFailure failure) {
             failExtended(failure.fields());
             return;
@@ -1065,45 +1098,66 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
             own.runNow(); // takes in what the client has already sent of its batch
         }
         // Row 0 is this Bind; a group is [Describe portal] Execute, and for later rows a Bind first.
-        java.util.List<Bind> binds = new java.util.ArrayList<>();
-        java.util.List<Boolean> described = new java.util.ArrayList<>();
-        binds.add(null);
-        int consumed = 0;
-        java.util.Iterator<FrontendMessage> queued = inbox.iterator();
-        FrontendMessage message = queued.hasNext() ? queued.next() : null;
-        for (boolean first = true; ; first = false) {
-            int groupMessages = 0;
-            Bind bind = null;
-            if (!first) {
-                if (!(message instanceof Bind b) || !b.portal().equals(portalName) || statements.get(b.statement()) != statement
-                        || !bindFits(b, statement)) {
+        java.util.List<Bind> binds;
+        java.util.List<Boolean> described;
+        int consumed;
+        // The first message after the groups taken (null: none has arrived yet).
+        FrontendMessage afterGroups;
+        while (true) {
+            long seen = received;
+            binds = new java.util.ArrayList<>();
+            described = new java.util.ArrayList<>();
+            binds.add(null);
+            consumed = 0;
+            java.util.Iterator<FrontendMessage> queued = inbox.iterator();
+            FrontendMessage message = queued.hasNext() ? queued.next() : null;
+            for (boolean first = true; ; first = false) {
+                int groupMessages = 0;
+                Bind bind = null;
+                afterGroups = message;
+                if (!first) {
+                    if (!(message instanceof Bind b) || !b.portal().equals(portalName) || statements.get(b.statement()) != statement
+                            || !bindFits(b, statement)) {
+                        break;
+                    }
+                    bind = b;
+                    groupMessages++;
+                    message = queued.hasNext() ? queued.next() : null;
+                }
+                boolean describe = message instanceof Describe d && d.kind() == 'P' && d.name().equals(portalName);
+                if (describe) {
+                    groupMessages++;
+                    message = queued.hasNext() ? queued.next() : null;
+                }
+                // Any row limit: a batchable statement returns no rows (pgjdbc asks for at most 1).
+                if (!(message instanceof Execute e) || !e.portal().equals(portalName)) {
                     break;
                 }
-                bind = b;
                 groupMessages++;
                 message = queued.hasNext() ? queued.next() : null;
+                if (!first) {
+                    binds.add(bind);
+                }
+                described.add(describe);
+                consumed += groupMessages;
             }
-            boolean describe = message instanceof Describe d && d.kind() == 'P' && d.name().equals(portalName);
-            if (describe) {
-                groupMessages++;
-                message = queued.hasNext() ? queued.next() : null;
-            }
-            // Any row limit: a batchable statement returns no rows (pgjdbc asks for at most 1).
-            if (!(message instanceof Execute e) || !e.portal().equals(portalName)) {
+            // The inbox ended inside the client's pipeline (pgjdbc writes 8 kB at a time): its
+            // rest is on its way, and waiting for it makes one backend batch, not one per read,
+            // and shows whether the Sync ends the batch. PostgreSQL would not have sent these
+            // rows' answers yet either (it flushes at Sync or Flush, or a full output buffer), so
+            // a client waiting for them before its Sync waits as long on PostgreSQL. (Only for
+            // statements that can run as a batch: PostgreSQL answers a COPY at once.)
+            if (message != null || (described.size() + 1) * ROW_ANSWER_BYTES > PQ_SEND_BUFFER_SIZE
+                    || !statement.returnsNoRows()) {
                 break;
             }
-            groupMessages++;
-            message = queued.hasNext() ? queued.next() : null;
-            if (!first) {
-                binds.add(bind);
-            }
-            described.add(describe);
-            consumed += groupMessages;
+            awaitMessagesAfter(seen);
         }
         int rowCount = described.size();
         if (rowCount < 2) {
             return;
         }
+        boolean lastBeforeSync = afterGroups instanceof io.ashlar.protocol.Sync;
         ParameterValues[] rows = new ParameterValues[rowCount];
         rows[0] = portal.parameters;
         int[] types = statement.prepared.parameterTypes();
@@ -1113,7 +1167,7 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
         }
         BackendSession.BatchOutcome outcome;
         try {
-            outcome = backend.executeBatch(statement.prepared, rows, this);
+            outcome = backend.executeBatch(statement.prepared, rows, this, lastBeforeSync);
         } catch (StatementFailure failure) {
             failExtended(failure.fields());
             return;
@@ -1126,7 +1180,8 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
             inbox.poll();
         }
         String[] tags = outcome.tags();
-        int answered = outcome.failedRow() >= 0 ? outcome.failedRow() + 1 : rowCount;
+        // A failed row is answered up to its error; a commit that failed at Sync, after every row.
+        int answered = outcome.failedRow() >= 0 ? Math.min(outcome.failedRow() + 1, rowCount) : rowCount;
         for (int i = 0; i < answered; i++) {
             if (i > 0) {
                 out.write(BindComplete.INSTANCE);

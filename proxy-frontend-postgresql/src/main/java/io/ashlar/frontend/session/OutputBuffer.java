@@ -25,6 +25,9 @@ final class OutputBuffer {
 
     /** Hand over to Netty once this much is pending, even mid-result. */
     private String lastTag = "";
+    /** A tag written several times running, and its encoded CommandComplete. */
+    private String repeatedTag;
+    private byte[] repeatedFrame;
     private static final int FLUSH_THRESHOLD = 64 * 1024;
 
     private final Channel channel;
@@ -59,7 +62,19 @@ final class OutputBuffer {
     }
 
     void commandComplete(String tag) {
-        CommandComplete.encode(buffer(), tag);
+        ByteBuf out = buffer();
+        if (tag != lastTag) {
+            CommandComplete.encode(out, tag);
+        } else if (tag == repeatedTag) {
+            out.writeBytes(repeatedFrame);
+        } else {
+            // The same tag twice running (one String: a batch's rows share it): its frame is kept
+            // for the rest of the batch's thousands.
+            int start = out.writerIndex();
+            CommandComplete.encode(out, tag);
+            repeatedFrame = io.netty.buffer.ByteBufUtil.getBytes(out, start, out.writerIndex() - start);
+            repeatedTag = tag;
+        }
         lastTag = tag;
     }
 

@@ -16,6 +16,8 @@ final class PreparedStatement {
     final String sql;
     final int[] declaredTypes;
     private final boolean transactionControl;
+    /** Whether its rows may run as a backend batch (see {@link #returnsNoRows()}); null until asked. */
+    private Boolean returnsNoRows;
     private BackendSession.Description description;
 
     PreparedStatement(BackendSession.Prepared prepared, int[] declaredTypes) {
@@ -37,6 +39,16 @@ final class PreparedStatement {
             }
         }
         return false;
+    }
+
+    /** An INSERT, UPDATE or DELETE without RETURNING ({@link io.ashlar.backend.execute.Batches#returnsNoRows}). */
+    boolean returnsNoRows() {
+        Boolean result = returnsNoRows;
+        if (result == null) {
+            result = io.ashlar.backend.execute.Batches.returnsNoRows(sql);
+            returnsNoRows = result;
+        }
+        return result;
     }
 
     BackendSession.Description description() {
