@@ -361,6 +361,17 @@ final class ClientTlsTest {
         }
     }
 
+    /** With OpenSSL too (FrontendTlsTest checks the JDK's TLS), a cipher suite the engine does not know stops the start. */
+    @Test
+    void anUnknownCipherSuiteIsRefusedAtStart() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> io.ashlar.frontend.tls.FrontendTls
+                .fromFiles(certificates.serverCert, certificates.serverKey, List.of("TLSv1.2", "TLSv1.3"),
+                        List.of("TLS_NO_SUCH_CIPHER"), 3_600_000).close());
+        assertTrue(e.getMessage().contains("TLS_NO_SUCH_CIPHER"), e.getMessage());
+        io.ashlar.frontend.tls.FrontendTls.fromFiles(certificates.serverCert, certificates.serverKey, List.of("TLSv1.2", "TLSv1.3"),
+                List.of("TLS_AES_256_GCM_SHA384", "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"), 3_600_000).close();
+    }
+
     /** Without TLS set up, an SSLRequest is answered 'N' and the client carries on in the clear, as before. */
     @Test
     void withoutTlsTheAnswerIsStillN() throws Exception {
