@@ -29,6 +29,8 @@ MAX_THREADS=${MAX_THREADS:-64} MAX_RSS_MIB=${MAX_RSS_MIB:-1024}
 PG_PORT=${PG_PORT:-27452} ASHLAR_PORT=${ASHLAR_PORT:-27453}
 OUT=${OUT:-/tmp/results/many-clients-$(date +%Y%m%d-%H%M%S)}
 DRIVER_JAVA_OPTS=${DRIVER_JAVA_OPTS:--Xmx1g}
+# More clients than the proxy accepts by default (at most 10,000): say so, as a deployment would.
+MAX_CONNECTIONS=${MAX_CONNECTIONS:-$((IDLE + ACTIVE + 100))}
 mkdir -p "$OUT"
 . "$(dirname "${BASH_SOURCE[0]}")/pooled-proxy.sh"
 

@@ -8,6 +8,7 @@
 #   RUN_DIR (/tmp/$NAME-run: PostgreSQL's data, wiped at start and at exit)
 #   ASHLAR_JAVA_OPTS (bin/ashlar's: -Xms512m -Xmx2g -XX:+UseZGC)
 #   EXECUTOR_SIZE (the proxy's proxy-frontend-executor-size; unset: its default, one per core)
+#   MAX_CONNECTIONS (the proxy's proxy-frontend-max-connections; unset: its default, at most 10,000)
 # shellcheck shell=bash
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -20,6 +21,7 @@ PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 BUILD=${BUILD:-auto}
 RUN_DIR=${RUN_DIR:-/tmp/$NAME-run}
 EXECUTOR_SIZE=${EXECUTOR_SIZE:-}
+MAX_CONNECTIONS=${MAX_CONNECTIONS:-}
 ASHLAR_JAR=$REPO/proxy-bootstrap/target/proxy-bootstrap.jar
 BENCH_JAR=$REPO/benchmarks/target/benchmarks.jar
 
@@ -102,6 +104,7 @@ start_ashlar_pool() {  # Ashlar on $ASHLAR_PORT serving bench as a pooler; sets 
             -e "s|@PG_DB_1SHARD@|bench|g" -e "s|@ASHLAR_PORT@|$ASHLAR_PORT|g" "$f" > "$conf/$(basename "$f")"
     done
     if [ -n "$EXECUTOR_SIZE" ]; then printf '  proxy-frontend-executor-size: %s\n' "$EXECUTOR_SIZE" >> "$conf/server.yaml"; fi
+    if [ -n "$MAX_CONNECTIONS" ]; then printf '  proxy-frontend-max-connections: %s\n' "$MAX_CONNECTIONS" >> "$conf/server.yaml"; fi
     # its rebuild check is done above; bin/ashlar execs the JVM, so $! is the proxy's pid
     ASHLAR_BUILD=never nohup "$REPO/bin/ashlar" start --conf "$conf" --port "$ASHLAR_PORT" > "$OUT/ashlar.log" 2>&1 < /dev/null &
     ASHLAR_PID=$!

@@ -80,6 +80,11 @@ class Environment:
     shards: dict[str, Endpoint]
     role: str
     pooled_max_pool_size: int
+    #: The CA that signed the proxy's certificate, another CA that did not, and a user that may log in over TLS only.
+    ssl_rootcert: str
+    ssl_other_rootcert: str
+    tls_user: str
+    tls_password: str
 
     def backend_databases(self) -> list[Endpoint]:
         """Every database of the backend server that holds rows of the logical tables."""
@@ -100,7 +105,11 @@ def _environment() -> Environment:
         pooled_backend=Endpoint(*backend, _env("ASHLAR_PG_POOLED")),
         shards={name: Endpoint(*backend, name) for name in _env("ASHLAR_PG_SHARDS").split(",")},
         role=_env("ASHLAR_ROLE"),
-        pooled_max_pool_size=int(_env("ASHLAR_POOLED_MAX_POOL_SIZE")))
+        pooled_max_pool_size=int(_env("ASHLAR_POOLED_MAX_POOL_SIZE")),
+        ssl_rootcert=_env("ASHLAR_SSL_ROOTCERT"),
+        ssl_other_rootcert=_env("ASHLAR_SSL_OTHER_ROOTCERT"),
+        tls_user=_env("ASHLAR_TLS_USER"),
+        tls_password=_env("ASHLAR_TLS_PASSWORD"))
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Starts SASL authentication by listing the mechanisms the server accepts; the proxy offers
- * {@code SCRAM-SHA-256} only (no {@code -PLUS}: no TLS, so no channel binding).
+ * Starts SASL authentication by listing the mechanisms the server accepts: {@code SCRAM-SHA-256},
+ * preceded over TLS by {@code SCRAM-SHA-256-PLUS} (channel binding), as PostgreSQL 11+ lists them.
  *
  * @param mechanisms mechanism names, in order of preference
  * @see <a href="https://www.postgresql.org/docs/current/protocol-message-formats.html#PROTOCOL-MESSAGE-FORMATS-AUTHENTICATIONSASL">AuthenticationSASL</a>

@@ -17,7 +17,7 @@ public sealed interface BackendMessage
         BackendKeyData, ReadyForQuery, RowDescription, DataRow, CommandComplete, EmptyQueryResponse,
         ErrorResponse, ErrorResponseProtocol2, NoticeResponse, ParseComplete, BindComplete, CloseComplete, NoData, ParameterDescription,
         PortalSuspended, CopyInResponse, CopyOutResponse, CopyData, CopyDone, NegotiateProtocolVersion,
-        EncryptionRefused, NotificationResponse {
+        EncryptionRefused, EncryptionAccepted, NotificationResponse {
 
     /** Writes the message, type byte and length included. */
     void encode(ByteBuf out);

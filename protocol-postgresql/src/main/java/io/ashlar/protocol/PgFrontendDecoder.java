@@ -97,6 +97,25 @@ public final class PgFrontendDecoder extends ByteToMessageDecoder {
         reader.text(charset);
     }
 
+    /**
+     * The client's TLS handshake follows: after it, a GSSENCRequest is refused as PostgreSQL
+     * refuses it (an SSLRequest already is: one per connection).
+     */
+    public void encryptionStarted() {
+        sslRequested = true;
+        gssRequested = true;
+    }
+
+    /**
+     * Drops the bytes received and not decoded yet, and every byte after them: what came in the
+     * clear behind an SSLRequest, which a man in the middle may have put there.
+     */
+    public void discardBuffered() {
+        ByteBuf buffered = internalBuffer();
+        buffered.skipBytes(buffered.readableBytes());
+        state = State.DISCARD;
+    }
+
     public boolean isOpenGauss() {
         return dialect.isOpenGauss();
     }

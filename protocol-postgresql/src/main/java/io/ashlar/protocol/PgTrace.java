@@ -150,6 +150,7 @@ public final class PgTrace {
                 }
             }
             case EncryptionRefused m -> result.append("EncryptionRefused N");
+            case EncryptionAccepted m -> result.append("EncryptionAccepted S");
         }
         return result.toString();
     }

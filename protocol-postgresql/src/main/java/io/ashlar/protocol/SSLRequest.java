@@ -3,9 +3,10 @@ package io.ashlar.protocol;
 import io.netty.buffer.ByteBuf;
 
 /**
- * A client asking to switch to TLS before its real startup packet. The proxy has no TLS yet: it
- * answers with the single byte {@code N} ({@link EncryptionRefused}) and the client sends its
- * StartupMessage in the clear on the same connection.
+ * A client asking to switch to TLS before its real startup packet. A proxy with TLS answers the
+ * single byte {@code S} ({@link EncryptionAccepted}) and the TLS handshake follows; one without
+ * answers {@code N} ({@link EncryptionRefused}) and the client sends its StartupMessage in the
+ * clear on the same connection.
  *
  * @see <a href="https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-SSL">SSL Session Encryption</a>
  */

@@ -80,6 +80,7 @@ final class BackendMessageEncodingTest {
         assertWire(new NegotiateProtocolVersion(0, List.of("_pq_.x")), concat(
                 b('v'), int32(4 + 4 + 4 + 7), int32(0), int32(1), str("_pq_.x")));
         assertArrayEquals(b('N'), encoded(EncryptionRefused.INSTANCE));
+        assertArrayEquals(b('S'), encoded(EncryptionAccepted.INSTANCE));
     }
 
     @Test

@@ -13,6 +13,7 @@ import static io.ashlar.protocol.WireBytes.str;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.Unpooled;
@@ -196,6 +197,48 @@ final class MalformedInputTest {
         assertEquals(List.of(SSLRequest.INSTANCE, new FrontendMessage.Malformed(
                 "unsupported frontend protocol 1234.5679: server supports 3.0 to 3.0",
                 FrontendMessage.Malformed.FEATURE_NOT_SUPPORTED)), messages);
+    }
+
+    /** After 'S' (TLS), PostgreSQL takes no GSSENCRequest either: encryption is settled. */
+    @Test
+    void gssRequestAfterTlsStartedIsAnUnsupportedProtocol() {
+        PgFrontendDecoder decoder = new PgFrontendDecoder();
+        EmbeddedChannel channel = new EmbeddedChannel(decoder);
+        channel.writeInbound(Unpooled.wrappedBuffer(concat(int32(8), int32(SSLRequest.CODE))));
+        assertSame(SSLRequest.INSTANCE, channel.readInbound());
+        decoder.encryptionStarted();
+        channel.writeInbound(Unpooled.wrappedBuffer(concat(int32(8), int32(GSSENCRequest.CODE))));
+        assertEquals(new FrontendMessage.Malformed("unsupported frontend protocol 1234.5680: server supports 3.0 to 3.0",
+                FrontendMessage.Malformed.FEATURE_NOT_SUPPORTED), channel.readInbound());
+        channel.finishAndReleaseAll();
+    }
+
+    /**
+     * A startup packet sent in the clear in the same segment as an SSLRequest: the handler of the SSLRequest
+     * sees it buffered and drops it, and it is never decoded (CVE-2021-23214's injection).
+     */
+    @Test
+    void bytesBehindAnSslRequestCanBeDropped() {
+        PgFrontendDecoder decoder = new PgFrontendDecoder();
+        List<Integer> bufferedAtSslRequest = new java.util.ArrayList<>();
+        EmbeddedChannel channel = new EmbeddedChannel(decoder, new io.netty.channel.ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(io.netty.channel.ChannelHandlerContext ctx, Object msg) {
+                if (msg instanceof SSLRequest) {
+                    bufferedAtSslRequest.add(decoder.bufferedBytes());
+                    decoder.discardBuffered();
+                }
+                ctx.fireChannelRead(msg);
+            }
+        });
+        byte[] startup = concat(int32(8 + 5 + 4 + 1), int32(196608), str("user"), str("bob"), b(0));
+        channel.writeInbound(Unpooled.wrappedBuffer(concat(int32(8), int32(SSLRequest.CODE), startup)));
+        assertSame(SSLRequest.INSTANCE, channel.readInbound());
+        assertNull(channel.readInbound(), "the startup packet behind it is not decoded");
+        assertEquals(List.of(startup.length), bufferedAtSslRequest);
+        assertEquals(PgFrontendDecoder.State.DISCARD, decoder.state());
+        assertEquals(0, decoder.bufferedBytes());
+        assertFalse(channel.finishAndReleaseAll());
     }
 
     @Test

@@ -2,7 +2,6 @@ package io.ashlar.bootstrap;
 
 import io.ashlar.backend.config.DataSourceConfig;
 import io.ashlar.backend.config.LogicalDatabaseConfig;
-import io.ashlar.backend.config.ProxyUser;
 import io.ashlar.backend.datasource.BackendDataSource;
 import io.ashlar.backend.session.LogicalDatabase;
 import io.ashlar.backend.sharding.SingleTableScanner;
@@ -10,7 +9,6 @@ import io.ashlar.route.rule.ShardingRules;
 import io.ashlar.bootstrap.config.ConfigurationException;
 import io.ashlar.bootstrap.config.ProxyConfiguration;
 import io.ashlar.frontend.auth.LoginMethod;
-import io.ashlar.frontend.auth.PasswordVerifiers;
 import io.ashlar.protocol.ClientDialect;
 import io.ashlar.frontend.server.FrontendContext;
 import io.ashlar.frontend.server.PgServer;
@@ -60,12 +58,14 @@ public final class ProxyRuntime implements AutoCloseable {
         long started = System.nanoTime();
         long memoryLimit = configuration.server().props().statementMemoryLimit();
         Map<String, LogicalDatabase> databases = openDatabases(configuration.databases(), memoryLimit);
-        Map<String, PasswordVerifiers> users = new LinkedHashMap<>();
-        for (ProxyUser user : configuration.server().users()) {
-            users.put(user.name(), PasswordVerifiers.forUser(user));
-        }
         var props = configuration.server().props();
-        FrontendContext context = new FrontendContext(users, databases, props.frontendMaxConnections());
+        FrontendContext context;
+        try {
+            context = FrontendSetup.context(configuration.server(), databases);
+        } catch (RuntimeException e) {
+            databases.values().forEach(LogicalDatabase::close);
+            throw e;
+        }
         PgServer server = new PgServer(context, props.bindAddress(), port >= 0 ? port : props.port(),
                 props.frontendExecutorSize());
         try {

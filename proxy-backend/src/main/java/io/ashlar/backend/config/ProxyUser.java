@@ -12,9 +12,10 @@ import java.util.Objects;
  * @param password clear-text password; the proxy derives SCRAM/MD5/SHA256 verifiers from it
  * @param authenticationMethod {@code scram-sha-256}, {@code md5}, {@code password}, or {@link #PROTOCOL_DEFAULT}
  *     when the configuration names none
+ * @param sslRequired whether the user may log in over TLS only (Ashlar's {@code sslRequired})
  * @see <a href="https://shardingsphere.apache.org/document/5.4.1/en/user-manual/shardingsphere-proxy/yaml-config/authority/">ShardingSphere-Proxy authority</a>
  */
-public record ProxyUser(String name, String host, String password, String authenticationMethod) {
+public record ProxyUser(String name, String host, String password, String authenticationMethod, boolean sslRequired) {
 
     public static final String SCRAM_SHA_256 = "scram-sha-256";
     public static final String MD5 = "md5";
@@ -34,5 +35,10 @@ public record ProxyUser(String name, String host, String password, String authen
         host = host == null || host.isEmpty() ? "%" : host;
         password = password == null ? "" : password;
         authenticationMethod = authenticationMethod == null ? PROTOCOL_DEFAULT : authenticationMethod;
+    }
+
+    /** A user who may log in with or without TLS. */
+    public ProxyUser(String name, String host, String password, String authenticationMethod) {
+        this(name, host, password, authenticationMethod, false);
     }
 }

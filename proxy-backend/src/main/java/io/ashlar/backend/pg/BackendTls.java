@@ -268,8 +268,16 @@ public final class BackendTls {
         }
     }
 
-    private static List<X509Certificate> certificates(String file, String setting) {
-        byte[] bytes = read(file, setting);
+    /**
+     * The certificates of a PEM or DER file, in file order; throws {@link IllegalArgumentException}
+     * naming {@code setting} and the file when it cannot be read.
+     */
+    public static List<X509Certificate> certificates(String file, String setting) {
+        return certificates(read(file, setting), file, setting);
+    }
+
+    /** The certificates in the bytes of {@code file}, as {@link #certificates(String, String)} reads them. */
+    public static List<X509Certificate> certificates(byte[] bytes, String file, String setting) {
         try {
             Collection<? extends Certificate> read = CertificateFactory.getInstance("X.509")
                     .generateCertificates(new ByteArrayInputStream(bytes));
@@ -370,6 +378,21 @@ public final class BackendTls {
             if (peer.length == 0 || !(peer[0] instanceof X509Certificate certificate)) {
                 return null;
             }
+            return endPointHash(certificate);
+        } catch (SSLPeerUnverifiedException e) {
+            return null;
+        }
+    }
+
+    /**
+     * {@code tls-server-end-point} of a certificate: its hash by the hash of its signature
+     * algorithm (SHA-256 for MD5 and SHA-1), or null when that algorithm names no hash this can
+     * tell. The frontend binds its own SCRAM-SHA-256-PLUS logins to its certificate with it.
+     *
+     * @see <a href="https://www.rfc-editor.org/rfc/rfc5929#section-4.1">RFC 5929, 4.1</a>
+     */
+    public static byte[] endPointHash(X509Certificate certificate) {
+        try {
             String algorithm = certificate.getSigAlgName().toUpperCase(Locale.ROOT);
             String hash;
             if (algorithm.startsWith("SHA512") || algorithm.startsWith("SHA-512")) {
@@ -385,7 +408,7 @@ public final class BackendTls {
                 return null; // RSASSA-PSS, Ed25519: PostgreSQL offers no channel binding for these either
             }
             return MessageDigest.getInstance(hash).digest(certificate.getEncoded());
-        } catch (SSLPeerUnverifiedException | GeneralSecurityException e) {
+        } catch (GeneralSecurityException e) {
             return null;
         }
     }

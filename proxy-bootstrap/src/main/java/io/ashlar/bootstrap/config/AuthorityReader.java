@@ -28,8 +28,15 @@ import org.slf4j.LoggerFactory;
  * where {@code SCRAM_SHA256} is real SCRAM-SHA-256 for PostgreSQL clients (ShardingSphere 5.4 and 5.5
  * still answer it with MD5) and openGauss's SHA256 for openGauss clients.
  *
- * <p>Privilege providers that restrict users to some databases ({@code DATABASE_PERMITTED}) are refused rather than
- * silently widened: every Ashlar user may use every logical database.
+ * <p>The privilege ({@code provider:} in 5.1, {@code privilege:} from 5.2) is {@code ALL_PERMITTED} (5.1:
+ * {@code ALL_PRIVILEGES_PERMITTED}), or {@code DATABASE_PERMITTED} (5.1: {@code SCHEMA_PRIVILEGES_PERMITTED}) with
+ * {@code props: {user-database-mappings: "root@%=sharding_db, app@=orders"}} (5.1: {@code user-schema-mappings}),
+ * which limits each user to the databases mapped to it. {@code NATIVE} is refused: it would create users on the
+ * data sources.
+ *
+ * <p>Ashlar's own user keys: {@code authenticationMethod} (above) and {@code sslRequired: true}, which refuses the
+ * user's logins without TLS. A user with an empty password is kept, with a warning, and can never log in: PostgreSQL
+ * accepts no empty password.
  *
  * @see <a href="https://shardingsphere.apache.org/document/5.4.1/en/user-manual/shardingsphere-proxy/yaml-config/authority/">ShardingSphere-Proxy authority</a>
  */
@@ -38,14 +45,28 @@ final class AuthorityReader {
     private static final Logger LOG = LoggerFactory.getLogger(AuthorityReader.class);
 
     private static final Set<String> ALL_PERMITTED = Set.of("ALL_PERMITTED", "ALL_PRIVILEGES_PERMITTED");
+    private static final Set<String> DATABASE_PERMITTED = Set.of("DATABASE_PERMITTED", "SCHEMA_PRIVILEGES_PERMITTED");
+    private static final List<String> MAPPINGS = List.of("user-database-mappings", "user-schema-mappings");
+
+    /**
+     * What an authority block says.
+     *
+     * @param users the users, in file order
+     * @param defaultMethod the method of users who name none (and of unknown users' made-up exchange)
+     * @param privilege which databases the users may use
+     */
+    record Authority(List<ProxyUser> users, String defaultMethod, PrivilegeConfig privilege) {
+    }
 
     private AuthorityReader() {
     }
 
-    static List<ProxyUser> read(MappingReader authority) {
+    static Authority read(MappingReader authority) {
         authority.expectKeys("users", "provider", "privilege", "authenticators", "defaultAuthenticator");
-        checkPrivilege(authority, "provider");
-        checkPrivilege(authority, "privilege");
+        if (authority.has("provider") && authority.has("privilege")) {
+            throw authority.error(authority.value("privilege").orElseThrow(), "the privilege is given twice: as 'provider'"
+                    + " (5.1) and as 'privilege' (5.2+)");
+        }
         Map<String, String> authenticators = readAuthenticators(authority);
         Optional<String> defaultMethod = authority.nonBlankText("defaultAuthenticator").map(name -> {
             String method = authenticators.get(name);
@@ -64,20 +85,62 @@ final class AuthorityReader {
             }
             result.add(user);
         }
-        return result;
+        PrivilegeConfig privilege = readPrivilege(authority, authority.has("provider") ? "provider" : "privilege", result);
+        return new Authority(result, defaultMethod.orElse(ProxyUser.PROTOCOL_DEFAULT), privilege);
     }
 
-    private static void checkPrivilege(MappingReader authority, String key) {
-        Optional<MappingReader> privilege = authority.mapping(key);
-        if (privilege.isEmpty()) {
-            return;
+    private static PrivilegeConfig readPrivilege(MappingReader authority, String key, List<ProxyUser> users) {
+        Optional<MappingReader> section = authority.mapping(key);
+        if (section.isEmpty()) {
+            return PrivilegeConfig.ALL_PERMITTED;
         }
-        privilege.get().expectKeys("type", "props");
-        String type = privilege.get().text("type").orElse("ALL_PERMITTED").strip();
-        if (!ALL_PERMITTED.contains(type.toUpperCase(Locale.ROOT))) {
-            throw privilege.get().error(privilege.get().value("type").orElseThrow(), "privilege type '" + type
-                    + "' is not supported by Ashlar: every user may use every logical database (expected ALL_PERMITTED)");
+        MappingReader privilege = section.get().expectKeys("type", "props");
+        String type = privilege.text("type").orElse("ALL_PERMITTED").strip();
+        String upper = type.toUpperCase(Locale.ROOT);
+        if (ALL_PERMITTED.contains(upper)) {
+            return PrivilegeConfig.ALL_PERMITTED;
         }
+        if (!DATABASE_PERMITTED.contains(upper)) {
+            throw privilege.error(privilege.value("type").orElseThrow(), "privilege type '" + type + "' is not supported by"
+                    + " Ashlar (expected ALL_PERMITTED, or DATABASE_PERMITTED with user-database-mappings)");
+        }
+        Optional<MappingReader> props = privilege.mapping("props");
+        if (props.isEmpty()) {
+            throw privilege.error(privilege.value("type").orElseThrow(), type + " needs props: {user-database-mappings:"
+                    + " \"<user>@<host>=<database>, ...\"}");
+        }
+        props.get().expectKeys(MAPPINGS);
+        if (props.get().has(MAPPINGS.get(0)) && props.get().has(MAPPINGS.get(1))) {
+            throw props.get().error(props.get().value(MAPPINGS.get(1)).orElseThrow(), "the mappings are given twice: as "
+                    + "user-database-mappings and as user-schema-mappings");
+        }
+        String mappingsKey = props.get().has(MAPPINGS.get(0)) ? MAPPINGS.get(0) : MAPPINGS.get(1);
+        ConfigNode mappingsNode = props.get().value(mappingsKey).orElseThrow(() -> props.get().error(
+                "missing 'user-database-mappings' (\"<user>@<host>=<database>, ...\")"));
+        List<PrivilegeConfig.DatabaseGrant> grants = new ArrayList<>();
+        for (String each : props.get().scalarText(mappingsNode).split(",")) {
+            String mapping = each.strip();
+            if (mapping.isEmpty()) {
+                continue;
+            }
+            int at = mapping.indexOf('@');
+            int equals = mapping.indexOf('=', Math.max(at, 0));
+            if (at <= 0 || equals < 0 || equals == mapping.length() - 1) {
+                throw props.get().error(mappingsNode, "mapping '" + mapping + "' is not <user>@<host>=<database>"
+                        + " (an empty host, or %, is any host)");
+            }
+            grants.add(new PrivilegeConfig.DatabaseGrant(mapping.substring(0, at).strip(),
+                    mapping.substring(at + 1, equals).strip(), mapping.substring(equals + 1).strip()));
+        }
+        if (grants.isEmpty()) {
+            throw props.get().error(mappingsNode, mappingsKey + " is empty: with " + type + " nobody could use any database");
+        }
+        for (PrivilegeConfig.DatabaseGrant each : grants) {
+            if (users.stream().noneMatch(each::grantsTo)) {
+                LOG.warn("{}: {} {} names no configured user: it grants nothing", authority.fileName(), mappingsKey, each);
+            }
+        }
+        return PrivilegeConfig.databasePermitted(grants);
     }
 
     /** Authenticator name to Ashlar authentication method. */
@@ -110,7 +173,7 @@ final class AuthorityReader {
             return readUserString(authority, scalar, defaultMethod);
         }
         MappingReader user = MappingReader.of(authority.fileName(), node)
-                .expectKeys("user", "password", "admin", "authenticationMethodName", "authenticationMethod");
+                .expectKeys("user", "password", "admin", "authenticationMethodName", "authenticationMethod", "sslRequired");
         String[] nameAndHost = splitUser(user.requiredText("user"));
         if (user.has("admin")) {
             user.bool("admin", false);
@@ -137,7 +200,17 @@ final class AuthorityReader {
         if (ProxyUser.PASSWORD.equals(method)) {
             LOG.warn("{}: user {} logs in with a clear-text password", authority.fileName(), nameAndHost[0]);
         }
-        return new ProxyUser(nameAndHost[0], nameAndHost[1], user.text("password").orElse(""), method);
+        String password = user.text("password").orElse("");
+        warnIfEmpty(authority, nameAndHost[0], password);
+        return new ProxyUser(nameAndHost[0], nameAndHost[1], password, method, user.bool("sslRequired", false));
+    }
+
+    /** PostgreSQL's {@code CREATE ROLE x PASSWORD ''}: "empty string is not a valid password", and no login by password. */
+    private static void warnIfEmpty(MappingReader authority, String user, String password) {
+        if (password.isEmpty()) {
+            LOG.warn("{}: user {} has an empty password, which is not a valid password: it cannot log in"
+                    + " (PostgreSQL accepts no empty password)", authority.fileName(), user);
+        }
     }
 
     /** 5.1's {@code <user>@<host>:<password>}; the password is everything after the first colon. */
@@ -151,6 +224,7 @@ final class AuthorityReader {
         if (nameAndHost[0].isEmpty()) {
             throw authority.error(scalar, "expected <user>@<host>:<password>, got " + scalar.describe());
         }
+        warnIfEmpty(authority, nameAndHost[0], text.substring(colon + 1));
         return new ProxyUser(nameAndHost[0], nameAndHost[1], text.substring(colon + 1), defaultMethod);
     }
 

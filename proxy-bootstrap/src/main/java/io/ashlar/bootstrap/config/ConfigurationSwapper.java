@@ -102,12 +102,33 @@ public final class ConfigurationSwapper {
             if (!ProxyUser.PROTOCOL_DEFAULT.equals(each.authenticationMethod())) {
                 put(user, "authenticationMethod", text(each.authenticationMethod()));
             }
+            if (each.sslRequired()) {
+                put(user, "sslRequired", bool(true));
+            }
             users.add(mapping(user));
         }
         List<NodeTuple> authority = new ArrayList<>();
         put(authority, "users", new SequenceNode(Tag.SEQ, users, DumperOptions.FlowStyle.BLOCK));
+        if (!ProxyUser.PROTOCOL_DEFAULT.equals(server.defaultAuthenticationMethod())) {
+            String type = switch (server.defaultAuthenticationMethod()) {
+                case ProxyUser.SCRAM_SHA_256 -> "SCRAM_SHA256";
+                case ProxyUser.MD5 -> "MD5";
+                default -> "PASSWORD";
+            };
+            List<NodeTuple> authenticator = new ArrayList<>();
+            put(authenticator, "type", text(type));
+            List<NodeTuple> authenticators = new ArrayList<>();
+            put(authenticators, "default", mapping(authenticator));
+            put(authority, "authenticators", mapping(authenticators));
+            put(authority, "defaultAuthenticator", text("default"));
+        }
         List<NodeTuple> privilege = new ArrayList<>();
-        put(privilege, "type", text("ALL_PERMITTED"));
+        if (server.privilege().allPermitted()) {
+            put(privilege, "type", text("ALL_PERMITTED"));
+        } else {
+            put(privilege, "type", text("DATABASE_PERMITTED"));
+            put(privilege, "props", props(Map.of("user-database-mappings", server.privilege().mappings())));
+        }
         put(authority, "privilege", mapping(privilege));
         put(root, "authority", mapping(authority));
         ServerProps props = server.props();
@@ -124,6 +145,19 @@ public final class ConfigurationSwapper {
         put(propsNode, "proxy-frontend-executor-size", number(props.frontendExecutorSize()));
         put(propsNode, "proxy-netty-backlog", number(props.nettyBacklog()));
         put(propsNode, "proxy-statement-memory-limit", number(props.statementMemoryLimit()));
+        FrontendTlsConfig tls = props.frontendTls();
+        put(propsNode, "proxy-frontend-ssl-enabled", bool(tls.enabled()));
+        put(propsNode, "proxy-frontend-ssl-version", text(String.join(",", tls.versions())));
+        if (!tls.ciphers().isEmpty()) {
+            put(propsNode, "proxy-frontend-ssl-cipher", text(String.join(",", tls.ciphers())));
+        }
+        tls.certFile().ifPresent(file -> put(propsNode, "proxy-frontend-ssl-cert-file", text(file)));
+        tls.keyFile().ifPresent(file -> put(propsNode, "proxy-frontend-ssl-key-file", text(file)));
+        if (tls.required()) {
+            put(propsNode, "proxy-frontend-ssl-required", bool(true));
+        }
+        put(propsNode, "proxy-frontend-authentication-timeout-seconds", number(props.authenticationTimeoutSeconds()));
+        put(propsNode, "proxy-frontend-auth-delay-milliseconds", number(props.authDelayMilliseconds()));
         put(root, "props", mapping(propsNode));
         return serialize(mapping(root));
     }

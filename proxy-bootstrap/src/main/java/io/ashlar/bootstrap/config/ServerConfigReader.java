@@ -41,32 +41,43 @@ final class ServerConfigReader {
         }
         MappingReader server = MappingReader.of(fileName, root.get()).expectKeys(KEYS);
         ModeConfig mode = server.mapping("mode").map(ModeReader::read).orElse(ModeConfig.STANDALONE);
-        Optional<List<ProxyUser>> users = Optional.empty();
+        Optional<AuthorityReader.Authority> authority = Optional.empty();
         for (ConfigNode each : server.list("rules")) {
-            Optional<List<ProxyUser>> ruleUsers = readGlobalRule(server, each);
-            if (ruleUsers.isPresent()) {
-                if (users.isPresent()) {
+            Optional<AuthorityReader.Authority> ruleAuthority = readGlobalRule(server, each);
+            if (ruleAuthority.isPresent()) {
+                if (authority.isPresent()) {
                     throw server.error(each, "a second !AUTHORITY rule");
                 }
-                users = ruleUsers;
+                authority = ruleAuthority;
             }
         }
-        Optional<MappingReader> authority = server.mapping("authority");
-        if (authority.isPresent()) {
-            if (users.isPresent()) {
-                throw server.error(authority.get().node(), "users are configured twice: in 'authority' and in a '!AUTHORITY' rule");
+        Optional<MappingReader> authoritySection = server.mapping("authority");
+        if (authoritySection.isPresent()) {
+            if (authority.isPresent()) {
+                throw server.error(authoritySection.get().node(), "users are configured twice: in 'authority' and in a '!AUTHORITY' rule");
             }
-            users = Optional.of(AuthorityReader.read(authority.get()));
+            authority = Optional.of(AuthorityReader.read(authoritySection.get()));
         }
         for (String each : IGNORED_GLOBAL_KEYS) {
             server.value(each).ifPresent(value -> ignoreGlobalRule(server, each, value));
         }
         ServerProps props = ServerPropsReader.read(server.mapping("props"));
-        return new ServerConfig(mode, users.filter(each -> !each.isEmpty()).orElse(List.of(ServerConfig.DEFAULT_USER)), props);
+        List<ProxyUser> users = authority.map(AuthorityReader.Authority::users).filter(each -> !each.isEmpty())
+                .orElse(List.of(ServerConfig.DEFAULT_USER));
+        if (!props.frontendTls().enabled()) {
+            for (ProxyUser each : users) {
+                if (each.sslRequired()) {
+                    throw server.error("user " + each.name() + ": sslRequired needs proxy-frontend-ssl-enabled: true in props");
+                }
+            }
+        }
+        return new ServerConfig(mode, users, props,
+                authority.map(AuthorityReader.Authority::defaultMethod).orElse(ProxyUser.PROTOCOL_DEFAULT),
+                authority.map(AuthorityReader.Authority::privilege).orElse(PrivilegeConfig.ALL_PERMITTED));
     }
 
-    /** One entry of server.yaml {@code rules:}; the users if it is the {@code !AUTHORITY} rule. */
-    private static Optional<List<ProxyUser>> readGlobalRule(MappingReader server, ConfigNode rule) {
+    /** One entry of server.yaml {@code rules:}; the users and privilege if it is the {@code !AUTHORITY} rule. */
+    private static Optional<AuthorityReader.Authority> readGlobalRule(MappingReader server, ConfigNode rule) {
         String tag = rule.localTag().orElseThrow(() -> server.error(rule,
                 "expected a tagged global rule such as !AUTHORITY, got " + rule.describe()));
         if (RuleTags.AUTHORITY.equals(tag)) {

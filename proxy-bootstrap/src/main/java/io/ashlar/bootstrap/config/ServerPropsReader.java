@@ -19,11 +19,20 @@ final class ServerPropsReader {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerPropsReader.class);
 
-    /** Keys Ashlar reads. {@code proxy-bind-address} is Ashlar's own. */
+    /**
+     * Keys Ashlar reads. {@code proxy-bind-address}, {@code proxy-frontend-ssl-cert-file}, {@code -key-file},
+     * {@code -required}, {@code proxy-frontend-authentication-timeout-seconds} and {@code
+     * proxy-frontend-auth-delay-milliseconds} are Ashlar's own.
+     */
     static final List<String> USED = List.of("proxy-default-port", "proxy-bind-address", "proxy-frontend-max-connections",
             "sql-show", "sql-simple", "proxy-backend-query-fetch-size", "max-connections-size-per-query",
             "proxy-frontend-database-protocol-type", "proxy-frontend-flush-threshold", "proxy-frontend-executor-size",
-            "proxy-netty-backlog", "proxy-frontend-ssl-enabled", "proxy-statement-memory-limit");
+            "proxy-netty-backlog", "proxy-frontend-ssl-enabled", "proxy-statement-memory-limit", "proxy-frontend-ssl-version", "proxy-frontend-ssl-cipher",
+            "proxy-frontend-ssl-cert-file", "proxy-frontend-ssl-key-file", "proxy-frontend-ssl-required",
+            "proxy-frontend-authentication-timeout-seconds", "proxy-frontend-auth-delay-milliseconds");
+
+    /** The TLS versions {@code proxy-frontend-ssl-version} may name. */
+    private static final List<String> TLS_VERSIONS = List.of("TLSv1.2", "TLSv1.3");
 
     /** Keys of ShardingSphere-Proxy 5.1-5.5 (and 5.0, still seen in copied configs) that Ashlar has no use for. */
     static final List<String> IGNORED = List.of("system-log-level", "kernel-executor-size", "executor-size",
@@ -32,7 +41,7 @@ final class ServerPropsReader {
             "lock-enabled", "sql-comment-parse-enabled", "proxy-frontend-netty-executor-size",
             "proxy-backend-prefer-netty-executor", "proxy-backend-executor-suitable", "sql-federation-enabled",
             "sql-federation-type", "proxy-backend-driver-type", "proxy-mysql-default-version", "proxy-instance-type",
-            "cdc-server-port", "proxy-frontend-ssl-version", "proxy-frontend-ssl-cipher", "agent-plugins-enabled",
+            "cdc-server-port", "agent-plugins-enabled",
             "persist-schemas-to-repository-enabled", "groovy-inline-expression-parsing-cache-max-size",
             "udt-discovery-enabled", "max-union-size-per-datasource", "proxy-meta-data-collector-enabled",
             "proxy-meta-data-collector-cron", "system-schema-metadata-assembly-enabled", "instance-connection-enabled");
@@ -63,10 +72,6 @@ final class ServerPropsReader {
         if (!ignored.isEmpty()) {
             LOG.info("{}: ignoring ShardingSphere props Ashlar has no use for: {}", props.fileName(), String.join(", ", ignored));
         }
-        if (props.bool("proxy-frontend-ssl-enabled", false)) {
-            throw props.error(props.value("proxy-frontend-ssl-enabled").orElseThrow(),
-                    "Ashlar does not terminate TLS yet; remove proxy-frontend-ssl-enabled or set it to false");
-        }
         ServerProps defaults = ServerProps.DEFAULTS;
         int port = props.integer("proxy-default-port", defaults.port(), 1, "a port number (1-65535)");
         if (port > 65_535) {
@@ -81,8 +86,16 @@ final class ServerPropsReader {
         int flushThreshold = props.integer("proxy-frontend-flush-threshold", defaults.frontendFlushThreshold(), 1, "a positive integer");
         int executorSize = props.integer("proxy-frontend-executor-size", defaults.frontendExecutorSize(), 0, "a non-negative integer");
         int backlog = props.integer("proxy-netty-backlog", defaults.nettyBacklog(), 1, "a positive integer");
+        int authenticationTimeout = props.integer("proxy-frontend-authentication-timeout-seconds",
+                ServerProps.DEFAULT_AUTHENTICATION_TIMEOUT_SECONDS, 1, "a number of seconds from 1 to 600");
+        if (authenticationTimeout > ServerProps.MAX_AUTHENTICATION_TIMEOUT_SECONDS) {
+            throw props.error(props.value("proxy-frontend-authentication-timeout-seconds").orElseThrow(),
+                    "expected a number of seconds from 1 to 600 (PostgreSQL's authentication_timeout), got " + authenticationTimeout);
+        }
+        int authDelay = props.integer("proxy-frontend-auth-delay-milliseconds", 0, 0, "a number of milliseconds, 0 or more");
         return new ServerProps(port, bindAddress, maxConnections, sqlShow, sqlSimple, fetchSize, perQuery,
-                protocolType(props), flushThreshold, executorSize, backlog, memoryLimit(props, defaults.statementMemoryLimit()));
+                protocolType(props), flushThreshold, executorSize, backlog, memoryLimit(props, defaults.statementMemoryLimit()),
+                frontendTls(props), authenticationTimeout, authDelay);
     }
 
     /**
@@ -118,6 +131,51 @@ final class ServerPropsReader {
             throw props.error(props.value("proxy-statement-memory-limit").orElseThrow(), "expected " + expected + ", got " + text.get());
         }
         return value << shift;
+    }
+
+    /** {@code proxy-frontend-ssl-*}: checked together, so that no setting is silently without effect. */
+    private static FrontendTlsConfig frontendTls(MappingReader props) {
+        boolean enabled = props.bool("proxy-frontend-ssl-enabled", false);
+        List<String> versions = commaList(props, "proxy-frontend-ssl-version");
+        if (versions.isEmpty()) {
+            versions = FrontendTlsConfig.DEFAULT_VERSIONS;
+        }
+        for (String each : versions) {
+            if (!TLS_VERSIONS.contains(each)) {
+                throw props.error(props.value("proxy-frontend-ssl-version").orElseThrow(), "TLS version '" + each
+                        + "' is not supported: Ashlar speaks TLSv1.2 and TLSv1.3 (PostgreSQL's ssl_min_protocol_version is TLSv1.2)");
+            }
+        }
+        List<String> ciphers = commaList(props, "proxy-frontend-ssl-cipher");
+        Optional<String> certFile = props.nonBlankText("proxy-frontend-ssl-cert-file").map(String::strip);
+        Optional<String> keyFile = props.nonBlankText("proxy-frontend-ssl-key-file").map(String::strip);
+        boolean required = props.bool("proxy-frontend-ssl-required", false);
+        if (certFile.isPresent() != keyFile.isPresent()) {
+            String given = certFile.isPresent() ? "proxy-frontend-ssl-cert-file" : "proxy-frontend-ssl-key-file";
+            throw props.error(props.value(given).orElseThrow(), "proxy-frontend-ssl-cert-file and proxy-frontend-ssl-key-file"
+                    + " go together: name both (or neither, for a self-signed certificate made at start)");
+        }
+        if (!enabled) {
+            for (String each : List.of("proxy-frontend-ssl-cert-file", "proxy-frontend-ssl-required")) {
+                if (props.has(each) && (!each.endsWith("required") || required)) {
+                    throw props.error(props.value(each).orElseThrow(), each + " needs proxy-frontend-ssl-enabled: true");
+                }
+            }
+        }
+        return new FrontendTlsConfig(enabled, versions, ciphers, certFile, keyFile, required);
+    }
+
+    /** A comma-separated text (or a YAML list) as its non-blank items. */
+    private static List<String> commaList(MappingReader props, String key) {
+        List<String> result = new ArrayList<>();
+        for (String each : props.textList(key)) {
+            for (String item : each.split(",")) {
+                if (!item.isBlank()) {
+                    result.add(item.strip());
+                }
+            }
+        }
+        return result;
     }
 
     private static Optional<String> protocolType(MappingReader props) {

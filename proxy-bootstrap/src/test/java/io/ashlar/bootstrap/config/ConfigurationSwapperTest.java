@@ -68,6 +68,35 @@ class ConfigurationSwapperTest {
         ServerConfig custom = new ServerConfig(ModeConfig.STANDALONE, List.of(new ProxyUser("a b", "10.0.0.%", "p:w #1", ProxyUser.MD5)),
                 ServerProps.DEFAULTS.withPort(6000));
         assertEquals(custom, ProxyConfigurationLoader.loadServer("registry.yaml", ConfigurationSwapper.toYaml(custom)));
+        ServerConfig door = ProxyConfigurationLoader.loadServer("server.yaml", """
+                authority:
+                  users:
+                    - user: app@10.0.0.%
+                      password: secret
+                      sslRequired: true
+                    - user: report
+                      password: other
+                      authenticationMethod: md5
+                  authenticators:
+                    scram:
+                      type: SCRAM_SHA256
+                  defaultAuthenticator: scram
+                  privilege:
+                    type: DATABASE_PERMITTED
+                    props:
+                      user-database-mappings: app@10.0.0.%=orders, report@=orders, report@%=reports
+                props:
+                  proxy-bind-address: 10.0.0.1,127.0.0.1
+                  proxy-frontend-ssl-enabled: true
+                  proxy-frontend-ssl-version: TLSv1.3
+                  proxy-frontend-ssl-cipher: TLS_AES_256_GCM_SHA384
+                  proxy-frontend-ssl-cert-file: /etc/ashlar/server.crt
+                  proxy-frontend-ssl-key-file: /etc/ashlar/server.key
+                  proxy-frontend-ssl-required: true
+                  proxy-frontend-authentication-timeout-seconds: 10
+                  proxy-frontend-auth-delay-milliseconds: 250
+                """);
+        assertEquals(door, ProxyConfigurationLoader.loadServer("registry.yaml", ConfigurationSwapper.toYaml(door)));
     }
 
     @Test

@@ -47,8 +47,10 @@ class ExampleConfigTest {
         assertEquals(ModeConfig.STANDALONE, config.server().mode());
         assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT),
                 new ProxyUser("sharding", "%", "sharding", ProxyUser.PROTOCOL_DEFAULT)), config.server().users());
-        assertEquals(ServerProps.DEFAULTS, new ServerProps(5433, "0.0.0.0", 0, false, false, -1, 1, Optional.empty(), 128, 0, 1024, 256L << 20));
-        assertEquals(new ServerProps(5433, "0.0.0.0", 0, false, false, -1, 1, Optional.of("PostgreSQL"), 128, 0, 1024, 256L << 20), config.server().props());
+        assertEquals(ServerProps.DEFAULTS, new ServerProps(5433, "127.0.0.1", 0, false, false, -1, 1, Optional.empty(), 128, 0, 1024, 256L << 20,
+                FrontendTlsConfig.DISABLED, 60, 0));
+        assertEquals(new ServerProps(5433, "127.0.0.1", 0, false, false, -1, 1, Optional.of("PostgreSQL"), 128, 0, 1024, 256L << 20,
+                FrontendTlsConfig.DISABLED, 60, 0), config.server().props());
         checkShardingLayout(config.databases().get(0));
         assertEquals("jdbc:postgresql://127.0.0.1:5432/demo_ds_0", config.databases().get(0).dataSources().get("ds_0").url());
     }

@@ -154,8 +154,8 @@ class ServerConfigTest {
                 "authority:\n  users: [root@%:root]\n  authenticators:\n    scram:\n      props: {}\n");
         assertErrorContains("authority.defaultAuthenticator: defaultAuthenticator 'scram' is not defined in 'authenticators'",
                 "authority:\n  users: [root@%:root]\n  defaultAuthenticator: scram\n");
-        assertErrorContains("authority.privilege.type: privilege type 'DATABASE_PERMITTED' is not supported by Ashlar",
-                "authority:\n  users: [root@%:root]\n  privilege:\n    type: DATABASE_PERMITTED\n    props:\n      user-database-mappings: root@%=sharding_db\n");
+        assertErrorContains("authority.privilege.type: privilege type 'NATIVE' is not supported by Ashlar",
+                "authority:\n  users: [root@%:root]\n  privilege:\n    type: NATIVE\n");
         assertErrorContains("users are configured twice: in 'authority' and in a '!AUTHORITY' rule",
                 "rules:\n- !AUTHORITY\n  users: [a@%:a]\nauthority:\n  users: [b@%:b]\n");
         assertErrorContains("authority: unknown key 'user' (expected one of: users, provider, privilege, authenticators, defaultAuthenticator)",
@@ -181,7 +181,8 @@ class ServerConfigTest {
                   proxy-opentracing-enabled: false
                   lock-wait-timeout-milliseconds: 50000
                 """).props();
-        assertEquals(new ServerProps(6000, "127.0.0.1", 200, true, true, 1000, 4, Optional.of("PostgreSQL"), 64, 2, 512, 256L << 20), props);
+        assertEquals(new ServerProps(6000, "127.0.0.1", 200, true, true, 1000, 4, Optional.of("PostgreSQL"), 64, 2, 512, 256L << 20,
+                FrontendTlsConfig.DISABLED, 60, 0), props);
     }
 
     @Test
@@ -197,6 +198,168 @@ class ServerConfigTest {
     }
 
     @Test
+    void readsTheDoorsProps() {
+        ServerProps props = load("""
+                props:
+                  proxy-bind-address: "*"
+                  proxy-frontend-ssl-enabled: true
+                  proxy-frontend-ssl-version: TLSv1.3
+                  proxy-frontend-ssl-cipher: TLS_AES_256_GCM_SHA384, TLS_AES_128_GCM_SHA256
+                  proxy-frontend-ssl-cert-file: /etc/ashlar/server.crt
+                  proxy-frontend-ssl-key-file: /etc/ashlar/server.key
+                  proxy-frontend-ssl-required: true
+                  proxy-frontend-authentication-timeout-seconds: 5
+                  proxy-frontend-auth-delay-milliseconds: 500
+                """).props();
+        assertEquals("*", props.bindAddress());
+        assertEquals(new FrontendTlsConfig(true, List.of("TLSv1.3"), List.of("TLS_AES_256_GCM_SHA384", "TLS_AES_128_GCM_SHA256"),
+                Optional.of("/etc/ashlar/server.crt"), Optional.of("/etc/ashlar/server.key"), true), props.frontendTls());
+        assertEquals(5, props.authenticationTimeoutSeconds());
+        assertEquals(500, props.authDelayMilliseconds());
+        ServerProps selfSigned = load("props:\n  proxy-frontend-ssl-enabled: true\n").props();
+        assertEquals(new FrontendTlsConfig(true, List.of("TLSv1.2", "TLSv1.3"), List.of(), Optional.empty(), Optional.empty(),
+                false), selfSigned.frontendTls());
+        assertEquals("127.0.0.1", selfSigned.bindAddress(), "only this machine's clients by default");
+    }
+
+    @Test
+    void doorPropErrors() {
+        assertErrorContains("props.proxy-frontend-ssl-version: TLS version 'TLSv1.1' is not supported",
+                "props:\n  proxy-frontend-ssl-enabled: true\n  proxy-frontend-ssl-version: TLSv1.1,TLSv1.2\n");
+        assertErrorContains("props.proxy-frontend-ssl-cert-file: proxy-frontend-ssl-cert-file and proxy-frontend-ssl-key-file go together",
+                "props:\n  proxy-frontend-ssl-enabled: true\n  proxy-frontend-ssl-cert-file: /x.crt\n");
+        assertErrorContains("props.proxy-frontend-ssl-cert-file: proxy-frontend-ssl-cert-file needs proxy-frontend-ssl-enabled: true",
+                "props:\n  proxy-frontend-ssl-cert-file: /x.crt\n  proxy-frontend-ssl-key-file: /x.key\n");
+        assertErrorContains("props.proxy-frontend-ssl-required: proxy-frontend-ssl-required needs proxy-frontend-ssl-enabled: true",
+                "props:\n  proxy-frontend-ssl-required: true\n");
+        assertErrorContains("props.proxy-frontend-authentication-timeout-seconds: expected a number of seconds from 1 to 600",
+                "props:\n  proxy-frontend-authentication-timeout-seconds: 0\n");
+        assertErrorContains("expected a number of seconds from 1 to 600 (PostgreSQL's authentication_timeout), got 601",
+                "props:\n  proxy-frontend-authentication-timeout-seconds: 601\n");
+        assertErrorContains("props.proxy-frontend-auth-delay-milliseconds: expected a number of milliseconds, 0 or more",
+                "props:\n  proxy-frontend-auth-delay-milliseconds: -1\n");
+        assertErrorContains("user app: sslRequired needs proxy-frontend-ssl-enabled: true",
+                "authority:\n  users:\n    - user: app\n      password: x\n      sslRequired: true\n");
+    }
+
+    @Test
+    void readsSslRequiredUsersAndTheDefaultMethod() {
+        ServerConfig server = load("""
+                authority:
+                  users:
+                    - user: app
+                      password: secret
+                      sslRequired: true
+                    - user: report
+                      password: other
+                  authenticators:
+                    scram:
+                      type: SCRAM_SHA256
+                  defaultAuthenticator: scram
+                props:
+                  proxy-frontend-ssl-enabled: true
+                """);
+        assertEquals(List.of(new ProxyUser("app", "%", "secret", ProxyUser.SCRAM_SHA_256, true),
+                new ProxyUser("report", "%", "other", ProxyUser.SCRAM_SHA_256, false)), server.users());
+        assertEquals(ProxyUser.SCRAM_SHA_256, server.defaultAuthenticationMethod());
+        assertEquals(ProxyUser.PROTOCOL_DEFAULT, load("authority:\n  users: [a@%:a]\n").defaultAuthenticationMethod());
+    }
+
+    @Test
+    void readsDatabasePermittedInEveryShardingSphereSpelling() {
+        PrivilegeConfig expected = PrivilegeConfig.databasePermitted(List.of(
+                new PrivilegeConfig.DatabaseGrant("root", "localhost", "sharding_db"),
+                new PrivilegeConfig.DatabaseGrant("root", "localhost", "test_db"),
+                new PrivilegeConfig.DatabaseGrant("my_user", "%", "sharding_db")));
+        // 5.1 (and 5.0): a rule with provider; SCHEMA_PRIVILEGES_PERMITTED and user-schema-mappings were its first names.
+        assertEquals(expected, load("""
+                rules:
+                  - !AUTHORITY
+                    users:
+                      - root@localhost:root
+                      - my_user@:pwd
+                    provider:
+                      type: DATABASE_PERMITTED
+                      props:
+                        user-database-mappings: root@localhost=sharding_db, root@localhost=test_db, my_user@=sharding_db
+                """).privilege());
+        assertEquals(expected, load("""
+                rules:
+                  - !AUTHORITY
+                    users:
+                      - root@localhost:root
+                      - my_user@:pwd
+                    provider:
+                      type: SCHEMA_PRIVILEGES_PERMITTED
+                      props:
+                        user-schema-mappings: root@localhost=sharding_db,root@localhost=test_db,my_user@=sharding_db
+                """).privilege());
+        // 5.2-5.3: the rule with privilege.
+        assertEquals(expected, load("""
+                rules:
+                  - !AUTHORITY
+                    users:
+                      - user: root@localhost
+                        password: root
+                      - user: my_user
+                        password: pwd
+                    privilege:
+                      type: DATABASE_PERMITTED
+                      props:
+                        user-database-mappings: root@localhost=sharding_db, root@localhost=test_db, my_user@=sharding_db
+                """).privilege());
+        // 5.4-5.5: the authority key.
+        ServerConfig server = load("""
+                authority:
+                  users:
+                    - user: root@localhost
+                      password: root
+                    - user: my_user
+                      password: pwd
+                  privilege:
+                    type: DATABASE_PERMITTED
+                    props:
+                      user-database-mappings: root@localhost=sharding_db, root@localhost=test_db, my_user@%=sharding_db
+                """);
+        assertEquals(expected, server.privilege());
+        assertEquals(java.util.Set.of("sharding_db", "test_db"), server.privilege().databasesOf(server.users().get(0)));
+        assertEquals(java.util.Set.of("sharding_db"), server.privilege().databasesOf(server.users().get(1)));
+        assertEquals(PrivilegeConfig.ALL_PERMITTED, load("authority:\n  users: [a@%:a]\n  privilege:\n    type: ALL_PERMITTED\n")
+                .privilege());
+    }
+
+    @Test
+    void aGrantToAnotherHostGrantsNothing() {
+        ServerConfig server = load("""
+                authority:
+                  users:
+                    - user: app@10.0.0.1
+                      password: x
+                  privilege:
+                    type: DATABASE_PERMITTED
+                    props:
+                      user-database-mappings: app@10.0.0.2=orders, APP@10.0.0.1=reports
+                """);
+        assertEquals(java.util.Set.of("reports"), server.privilege().databasesOf(server.users().get(0)));
+    }
+
+    @Test
+    void privilegeErrors() {
+        assertErrorContains("privilege type 'NATIVE' is not supported by Ashlar",
+                "authority:\n  users: [a@%:a]\n  privilege:\n    type: NATIVE\n");
+        assertErrorContains("DATABASE_PERMITTED needs props: {user-database-mappings:",
+                "authority:\n  users: [a@%:a]\n  privilege:\n    type: DATABASE_PERMITTED\n");
+        assertErrorContains("mapping 'a=db' is not <user>@<host>=<database>",
+                "authority:\n  users: [a@%:a]\n  privilege:\n    type: DATABASE_PERMITTED\n    props:\n      user-database-mappings: a=db\n");
+        assertErrorContains("mapping 'a@%=' is not <user>@<host>=<database>",
+                "authority:\n  users: [a@%:a]\n  privilege:\n    type: DATABASE_PERMITTED\n    props:\n      user-database-mappings: a@%=\n");
+        assertErrorContains("unknown key 'user-db-mappings'",
+                "authority:\n  users: [a@%:a]\n  privilege:\n    type: DATABASE_PERMITTED\n    props:\n      user-db-mappings: a@%=x\n");
+        assertErrorContains("the privilege is given twice",
+                "rules:\n- !AUTHORITY\n  users: [a@%:a]\n  provider:\n    type: ALL_PERMITTED\n  privilege:\n    type: ALL_PERMITTED\n");
+    }
+
+    @Test
     void propErrors() {
         assertEquals("server.yaml: props: unknown key 'sql-shw' (did you mean 'sql-show'?); see docs/configuration.md for the keys "
                 + "Ashlar accepts (line 2, column 3)", errorOf("props:\n  sql-shw: true\n"));
@@ -206,7 +369,6 @@ class ServerConfigTest {
         assertErrorContains("props.max-connections-size-per-query: expected a positive integer, got '0'", "props:\n  max-connections-size-per-query: 0\n");
         assertErrorContains("Ashlar speaks the PostgreSQL and openGauss protocols only, got MySQL",
                 "props:\n  proxy-frontend-database-protocol-type: MySQL\n");
-        assertErrorContains("props.proxy-frontend-ssl-enabled: Ashlar does not terminate TLS yet", "props:\n  proxy-frontend-ssl-enabled: true\n");
         assertErrorContains("props: expected a mapping of keys to values, got a list", "props:\n  - sql-show\n");
     }
 

@@ -5,10 +5,15 @@ import io.ashlar.backend.config.LogicalDatabaseConfig;
 import io.ashlar.bootstrap.ProxyRuntime;
 import io.ashlar.bootstrap.config.DemoConfiguration;
 import io.ashlar.bootstrap.config.ProxyConfiguration;
+import io.ashlar.bootstrap.config.ProxyConfigurationLoader;
+import io.ashlar.bootstrap.config.ServerConfig;
+import io.ashlar.bootstrap.it.TestCertificates;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.security.GeneralSecurityException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -35,6 +40,11 @@ import org.postgresql.copy.CopyManager;
  * with value by value. {@code pool_db} holds the same plain tables and rows. A NOLOGIN role {@value #ROLE} exists for
  * {@code SET ROLE}.
  *
+ * <p>The proxy speaks TLS with a certificate for 127.0.0.1 signed by a CA the fixtures make ({@link TestCertificates}),
+ * so that every suite runs over TLS wherever its driver asks for it (psycopg's and asyncpg's default is
+ * {@code prefer}), and test_tls.py checks {@code require}, {@code verify-full} and channel binding. Its user
+ * {@value #TLS_USER} (SCRAM-SHA-256) may log in over TLS only.
+ *
  * <p>The rows are the demo's ({@code demo/schema.sql}) and {@value #GENERATED_ORDERS} generated orders with two items
  * each, placed on the shards as the rules place them.
  */
@@ -50,6 +60,8 @@ final class DriverDatabases implements AutoCloseable {
     static final String PROXY_USER = "root";
     static final String PROXY_PASSWORD = "root";
     static final String BACKEND_USER = "postgres";
+    static final String TLS_USER = "tls_user";
+    static final String TLS_PASSWORD = "tls-secret";
 
     private static final int GENERATED_ORDERS = 120;
     private static final String[] STATUSES = {"NEW", "PAID", "SHIPPED", "CANCELLED", "Returned ünïcode"};
@@ -59,14 +71,17 @@ final class DriverDatabases implements AutoCloseable {
 
     private final EmbeddedPostgres postgres;
     private final ProxyRuntime proxy;
+    private final TestCertificates certificates;
 
-    private DriverDatabases(EmbeddedPostgres postgres, ProxyRuntime proxy) {
+    private DriverDatabases(EmbeddedPostgres postgres, ProxyRuntime proxy, TestCertificates certificates) {
         this.postgres = postgres;
         this.proxy = proxy;
+        this.certificates = certificates;
     }
 
     /** Starts the server, creates and fills the databases, and starts the proxy on a free port. */
-    static DriverDatabases start() throws IOException, SQLException, InterruptedException {
+    static DriverDatabases start() throws IOException, SQLException, InterruptedException, GeneralSecurityException {
+        TestCertificates certificates = TestCertificates.create(Files.createTempDirectory("ashlar-driver-tls"));
         EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
         try {
             try (Connection connection = postgres.getPostgresDatabase().getConnection(); Statement statement = connection.createStatement()) {
@@ -85,8 +100,23 @@ final class DriverDatabases implements AutoCloseable {
             LogicalDatabaseConfig pooled = new LogicalDatabaseConfig(POOLED, Map.of("ds_0", pool), List.of());
             List<LogicalDatabaseConfig> databases = new ArrayList<>(demo.databases());
             databases.add(pooled);
-            ProxyRuntime proxy = ProxyRuntime.start(new ProxyConfiguration(demo.server(), databases), 0);
-            return new DriverDatabases(postgres, proxy);
+            ServerConfig server = ProxyConfigurationLoader.loadServer("server.yaml", """
+                    authority:
+                      users:
+                        - user: %s
+                          password: %s
+                        - user: %s
+                          password: %s
+                          authenticationMethod: scram-sha-256
+                          sslRequired: true
+                    props:
+                      proxy-frontend-ssl-enabled: true
+                      proxy-frontend-ssl-cert-file: %s
+                      proxy-frontend-ssl-key-file: %s
+                    """.formatted(PROXY_USER, PROXY_PASSWORD, TLS_USER, TLS_PASSWORD, certificates.serverCert,
+                    certificates.serverKey));
+            ProxyRuntime proxy = ProxyRuntime.start(new ProxyConfiguration(server, databases), 0);
+            return new DriverDatabases(postgres, proxy, certificates);
         } catch (IOException | SQLException | InterruptedException | RuntimeException | Error e) {
             postgres.close();
             throw e;
@@ -114,6 +144,10 @@ final class DriverDatabases implements AutoCloseable {
         result.put("ASHLAR_PG_POOLED", POOLED_BACKEND);
         result.put("ASHLAR_PG_REFERENCE", REFERENCE);
         result.put("ASHLAR_ROLE", ROLE);
+        result.put("ASHLAR_SSL_ROOTCERT", certificates.caCert.toString());
+        result.put("ASHLAR_SSL_OTHER_ROOTCERT", certificates.otherCaCert.toString());
+        result.put("ASHLAR_TLS_USER", TLS_USER);
+        result.put("ASHLAR_TLS_PASSWORD", TLS_PASSWORD);
         return result;
     }
 

@@ -24,8 +24,8 @@ import org.postgresql.PGConnection;
 /**
  * Logging in through the proxy with pgjdbc, for each authentication method a proxy user may have:
  * the right password lets the client in, a wrong one is refused with 28P01
- * ({@code invalid_password}), an unknown user with 28000 ({@code invalid_authorization_specification})
- * and an unknown logical database with 3D000 ({@code invalid_catalog_name}).
+ * ({@code invalid_password}), an unknown user too (after the same exchange), and an unknown logical
+ * database with 3D000 ({@code invalid_catalog_name}).
  *
  * @see <a href="https://www.postgresql.org/docs/current/auth-password.html">PostgreSQL: Password Authentication</a>
  * @see <a href="https://www.postgresql.org/docs/current/sasl-authentication.html">PostgreSQL: SASL Authentication</a>
@@ -103,9 +103,20 @@ final class LoginTest {
         }
     }
 
+    /**
+     * A user nobody configured goes through the exchange of users who name no method (MD5 here) and fails as
+     * a wrong password does: nothing tells a client which users exist (PostgreSQL's mock authentication).
+     */
     @Test
-    void unknownUserIsRefusedWith28000() {
-        assertLoginFails("28000", ProxiedPostgres.DATABASE, "nobody", "root");
+    void unknownUserGoesThroughTheExchangeAndIsRefusedWith28P01() throws IOException {
+        assertLoginFails("28P01", ProxiedPostgres.DATABASE, "nobody", "root");
+        assertLoginFails("28P01", "no_such_db", "nobody", "root");
+        try (RawConnection raw = new RawConnection(server.proxyPort())) {
+            raw.send(RawConnection.startupPacket("nobody", ProxiedPostgres.DATABASE));
+            RawConnection.Message request = raw.read();
+            assertEquals('R', request.type(), request::toString);
+            assertEquals(5, ByteBuffer.wrap(request.body()).getInt(), "AuthenticationMD5Password, as " + ProxiedPostgres.DEFAULT_METHOD_USER);
+        }
     }
 
     @Test

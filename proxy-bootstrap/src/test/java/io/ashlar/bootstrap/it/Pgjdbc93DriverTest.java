@@ -343,11 +343,14 @@ final class Pgjdbc93DriverTest {
         assertEquals(direct, loginOutcome(server.proxyUrl(""), ProxiedPostgres.SCRAM_USER, password));
     }
 
-    /** An unknown user, and an unknown database, are refused with PostgreSQL's SQLSTATEs. */
+    /**
+     * An unknown user, and an unknown database, are refused with PostgreSQL's SQLSTATEs: the unknown user after
+     * the same MD5 exchange as a known one, with a wrong password's 28P01.
+     */
     @Test
     void unknownUserAndDatabaseAreRefused() {
         String user = loginOutcome(server.proxyUrl(""), "nobody", "x");
-        assertTrue(user.startsWith("SQLException[28000] "), user);
+        assertEquals("SQLException[28P01] FATAL: password authentication failed for user \"nobody\"", user);
         String database = loginOutcome("jdbc:postgresql://127.0.0.1:" + server.proxyPort() + "/no_such_db",
                 ProxiedPostgres.DEFAULT_METHOD_USER, ProxiedPostgres.password(ProxiedPostgres.DEFAULT_METHOD_USER));
         assertEquals("SQLException[3D000] FATAL: database \"no_such_db\" does not exist", database);

@@ -87,6 +87,32 @@ final class ProxiedPostgres implements AutoCloseable {
     }
 
     /**
+     * Starts a fresh server and a proxy configured by a server.yaml (its users, privileges and props; a port of its
+     * own is replaced by a free one), serving {@value #DATABASE} and each of {@code moreDatabases} as poolers over
+     * the server's {@code postgres} database.
+     */
+    static ProxiedPostgres startWithServerYaml(String serverYaml, String... moreDatabases) throws IOException, InterruptedException {
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        try {
+            String url = "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/" + BACKEND_DATABASE;
+            List<LogicalDatabaseConfig> databases = new java.util.ArrayList<>();
+            for (String each : java.util.stream.Stream.concat(java.util.stream.Stream.of(DATABASE),
+                    java.util.Arrays.stream(moreDatabases)).toList()) {
+                databases.add(new LogicalDatabaseConfig(each, Map.of("ds_0", new DataSourceConfig("ds_0", url, BACKEND_USER, "",
+                        DataSourceConfig.DEFAULT_CONNECTION_TIMEOUT_MILLISECONDS, DataSourceConfig.DEFAULT_IDLE_TIMEOUT_MILLISECONDS,
+                        DataSourceConfig.DEFAULT_MAX_LIFETIME_MILLISECONDS, DataSourceConfig.DEFAULT_MAX_POOL_SIZE,
+                        DataSourceConfig.DEFAULT_MIN_POOL_SIZE, Map.of())), List.of()));
+            }
+            ServerConfig server = io.ashlar.bootstrap.config.ProxyConfigurationLoader.loadServer("server.yaml", serverYaml);
+            ProxyRuntime proxy = ProxyRuntime.start(new ProxyConfiguration(server, databases), 0);
+            return new ProxiedPostgres(postgres, proxy);
+        } catch (RuntimeException | InterruptedException | Error e) {
+            postgres.close();
+            throw e;
+        }
+    }
+
+    /**
      * Starts a fresh server holding two shard databases, {@code ds_0} and {@code ds_1}, and a proxy
      * serving {@value #DATABASE} over them with one sharded table, {@code t_og (id int primary key,
      * name text)}: row {@code id} lives in {@code ds_${id % 2}.t_og_${id.intdiv(2) % 2}}. Read the

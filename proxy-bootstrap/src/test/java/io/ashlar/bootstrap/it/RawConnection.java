@@ -65,11 +65,67 @@ final class RawConnection implements AutoCloseable {
     private final DataInputStream in;
 
     RawConnection(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
-        socket.setSoTimeout(20_000);
-        socket.setTcpNoDelay(true);
+        this(plainSocket(port));
+    }
+
+    private RawConnection(Socket socket) throws IOException {
+        this.socket = socket;
         out = socket.getOutputStream();
         in = new DataInputStream(socket.getInputStream());
+    }
+
+    private static Socket plainSocket(int port) throws IOException {
+        Socket result = new Socket("127.0.0.1", port);
+        result.setSoTimeout(20_000);
+        result.setTcpNoDelay(true);
+        return result;
+    }
+
+    /** SSLRequest: Int32 8, Int32 80877103. */
+    static final byte[] SSL_REQUEST = {0, 0, 0, 8, 0x04, (byte) 0xd2, 0x16, 0x2f};
+
+    /**
+     * A connection that sent an SSLRequest, got 'S' and completed a TLS handshake trusting any
+     * certificate (the test looks at it with {@link #peerCertificate()}); {@code beforeHandshake} is
+     * sent in the clear right behind the SSLRequest, in the same write.
+     */
+    static RawConnection overTls(int port, byte[] beforeHandshake) throws IOException {
+        Socket plain = plainSocket(port);
+        plain.getOutputStream().write(concat(SSL_REQUEST, beforeHandshake));
+        int answer = plain.getInputStream().read();
+        if (answer != 'S') {
+            plain.close();
+            throw new AssertionError("expected 'S' to the SSLRequest, got " + answer);
+        }
+        try {
+            javax.net.ssl.SSLContext trustAll = javax.net.ssl.SSLContext.getInstance("TLS");
+            trustAll.init(null, new javax.net.ssl.TrustManager[] {new javax.net.ssl.X509TrustManager() {
+                @Override
+                public void checkClientTrusted(java.security.cert.X509Certificate[] chain, String authType) {
+                }
+
+                @Override
+                public void checkServerTrusted(java.security.cert.X509Certificate[] chain, String authType) {
+                }
+
+                @Override
+                public java.security.cert.X509Certificate[] getAcceptedIssuers() {
+                    return new java.security.cert.X509Certificate[0];
+                }
+            }}, null);
+            javax.net.ssl.SSLSocket tls = (javax.net.ssl.SSLSocket) trustAll.getSocketFactory()
+                    .createSocket(plain, "127.0.0.1", port, true);
+            tls.startHandshake();
+            return new RawConnection(tls);
+        } catch (java.security.GeneralSecurityException e) {
+            plain.close();
+            throw new IOException(e);
+        }
+    }
+
+    /** The certificate the server showed in the TLS handshake. */
+    java.security.cert.X509Certificate peerCertificate() throws IOException {
+        return (java.security.cert.X509Certificate) ((javax.net.ssl.SSLSocket) socket).getSession().getPeerCertificates()[0];
     }
 
     void send(byte[] bytes) throws IOException {
@@ -77,12 +133,17 @@ final class RawConnection implements AutoCloseable {
         out.flush();
     }
 
+    /** One byte, as the answer to an SSLRequest comes: no type, no length. */
+    int readByte() throws IOException {
+        return in.read();
+    }
+
     /** The next message, or null at end of stream (or a reset connection). */
     Message read() throws IOException {
         int type;
         try {
             type = in.read();
-        } catch (SocketException e) {
+        } catch (SocketException | javax.net.ssl.SSLException e) {
             return null;
         }
         if (type < 0) {

@@ -27,25 +27,26 @@ import javax.crypto.spec.IvParameterSpec;
  * second CA that signed nothing the server shows, a server certificate for 127.0.0.1 (an IP
  * address only: "localhost" does not match it), and a client certificate for user
  * {@value #CLIENT_USER}, signed by the CA. Written as PEM files PostgreSQL and Ashlar read, and the
- * client key also in the other forms Ashlar reads (PKCS#8 DER, encrypted PKCS#8, PKCS#12).
+ * client key also in the other forms Ashlar reads (PKCS#8 DER, encrypted PKCS#8, PKCS#12). Public for
+ * the driver suites' fixtures, which serve TLS to psycopg and asyncpg with them.
  */
-final class TestCertificates {
+public final class TestCertificates {
 
-    static final String CLIENT_USER = "cert_user";
+    public static final String CLIENT_USER = "cert_user";
     /** The password of the encrypted client key and of the PKCS#12 file. */
     static final String KEY_PASSWORD = "key-secret";
 
     private static final String STORE_PASSWORD = "changeit";
 
-    final Path caCert;
-    final Path otherCaCert;
-    final Path serverCert;
-    final Path serverKey;
-    final Path clientCert;
-    final Path clientKeyPem;
-    final Path clientKeyDer;
-    final Path clientKeyEncrypted;
-    final Path clientPkcs12;
+    public final Path caCert;
+    public final Path otherCaCert;
+    public final Path serverCert;
+    public final Path serverKey;
+    public final Path clientCert;
+    public final Path clientKeyPem;
+    public final Path clientKeyDer;
+    public final Path clientKeyEncrypted;
+    public final Path clientPkcs12;
 
     private TestCertificates(Path dir) {
         caCert = dir.resolve("ca.crt");
@@ -59,7 +60,7 @@ final class TestCertificates {
         clientPkcs12 = dir.resolve("client.p12");
     }
 
-    static TestCertificates create(Path dir) throws IOException, InterruptedException, GeneralSecurityException {
+    public static TestCertificates create(Path dir) throws IOException, InterruptedException, GeneralSecurityException {
         TestCertificates result = new TestCertificates(dir);
         Path store = dir.resolve("all.p12");
         keytool(store, "ca", "CN=Ashlar Test CA", "-ext", "bc:c");

@@ -40,7 +40,8 @@ final class ShardedStreamingTest {
     static void start() throws Exception {
         ServerProps defaults = ServerProps.DEFAULTS;
         ServerProps props = new ServerProps(defaults.port(), defaults.bindAddress(), 0, false, false, -1, 1,
-                defaults.frontendDatabaseProtocolType(), defaults.frontendFlushThreshold(), 0, defaults.nettyBacklog(), MEMORY_LIMIT);
+                defaults.frontendDatabaseProtocolType(), defaults.frontendFlushThreshold(), 0, defaults.nettyBacklog(), MEMORY_LIMIT,
+                defaults.frontendTls(), defaults.authenticationTimeoutSeconds(), defaults.authDelayMilliseconds());
         databases = ShardedDatabases.start(new ServerConfig(ModeConfig.STANDALONE, List.of(ServerConfig.DEFAULT_USER), props));
         for (String dataSource : ShardingLayout.DATA_SOURCES) {
             int d = dataSource.endsWith("0") ? 0 : 1;

@@ -43,13 +43,14 @@ public sealed interface AuthStep {
     /**
      * Login refused: send a FATAL ErrorResponse ({@link #toErrorResponse()}) and close.
      *
-     * @param sqlState 28P01 for a wrong password, 08P01 for a malformed message
+     * @param sqlState 28P01 for a wrong password, 28000 for a refused channel binding, 08P01 for a malformed message
      * @param message the primary message, PostgreSQL's wording
      * @param detail extra detail, empty when none
      */
     record Failure(String sqlState, String message, String detail) implements AuthStep {
 
         public static final String INVALID_PASSWORD = "28P01";
+        public static final String INVALID_AUTHORIZATION = "28000";
         public static final String PROTOCOL_VIOLATION = "08P01";
         public static final String FEATURE_NOT_SUPPORTED = "0A000";
 

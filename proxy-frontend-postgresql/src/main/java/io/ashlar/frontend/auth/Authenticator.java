@@ -13,7 +13,7 @@ import io.ashlar.protocol.BackendMessage;
  */
 public sealed interface Authenticator
         permits ScramSha256Authenticator, Md5Authenticator, CleartextPasswordAuthenticator,
-        OpenGaussSha256Authenticator {
+        OpenGaussSha256Authenticator, RefusingAuthenticator {
 
     /** The exchange this is. */
     LoginMethod method();

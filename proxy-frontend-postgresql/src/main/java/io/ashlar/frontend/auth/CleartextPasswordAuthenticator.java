@@ -7,8 +7,8 @@ import java.util.Optional;
 
 /**
  * PostgreSQL's {@code password} method: the client sends its password in clear text (only
- * sensible on a trusted network: the proxy has no TLS yet). Compared in constant time with the
- * configured password's UTF-8 bytes.
+ * sensible over TLS, or on a trusted network; {@code proxy-frontend-ssl-required} makes sure).
+ * Compared in constant time with the configured password's UTF-8 bytes.
  *
  * @see <a href="https://www.postgresql.org/docs/current/auth-password.html">Password Authentication</a>
  */

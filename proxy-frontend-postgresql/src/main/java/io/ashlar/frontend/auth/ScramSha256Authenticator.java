@@ -17,8 +17,11 @@ import java.util.random.RandomGenerator;
  * ({@code auth-scram.c}). States: {@link State#CLIENT_FIRST} after the AuthenticationSASL
  * request, {@link State#CLIENT_FINAL} after the server-first-message, {@link State#DONE}.
  * <ul>
- * <li>Offers {@code SCRAM-SHA-256} only: no TLS, so no {@code -PLUS} and no channel binding; a
- * gs2 header {@code n,,} or {@code y,,} is accepted, {@code p=} and an authzid are refused.</li>
+ * <li>Offers {@code SCRAM-SHA-256}, and over TLS {@code SCRAM-SHA-256-PLUS} before it, bound to the
+ * proxy's certificate by {@code tls-server-end-point} (RFC 5929), as PostgreSQL 11+ does. Over TLS
+ * a client that says it could bind but thinks the server cannot ({@code y,,}) is refused, since
+ * someone between them removed the {@code -PLUS} offer (RFC 5802 section 6); an authzid is
+ * refused.</li>
  * <li>The user name inside the SCRAM message is ignored, as PostgreSQL does: the StartupMessage
  * said who logs in.</li>
  * <li>Server nonce: 18 random bytes in base64; salt and iterations (4096) from the user's
@@ -34,6 +37,8 @@ import java.util.random.RandomGenerator;
 public final class ScramSha256Authenticator implements Authenticator {
 
     public static final String MECHANISM = "SCRAM-SHA-256";
+    public static final String MECHANISM_PLUS = "SCRAM-SHA-256-PLUS";
+    private static final String CHANNEL_BINDING_TYPE = "tls-server-end-point";
 
     private static final int NONCE_BYTES = 18;
     private static final int PROOF_LENGTH = 32;
@@ -43,8 +48,11 @@ public final class ScramSha256Authenticator implements Authenticator {
 
     private final String userName;
     private final ScramSecret secret;
+    /** {@code tls-server-end-point} of the proxy's certificate, empty without TLS. */
+    private final byte[] certificateHash;
     private final RandomGenerator random;
     private State state = State.START;
+    private boolean plus;
     private boolean awaitingInitialResponse = true;
     private String gs2Header = "";
     private String clientFirstBare = "";
@@ -52,8 +60,17 @@ public final class ScramSha256Authenticator implements Authenticator {
     private String nonce = "";
 
     ScramSha256Authenticator(String userName, ScramSecret secret, RandomGenerator random) {
+        this(userName, secret, new byte[0], random);
+    }
+
+    /**
+     * @param certificateHash {@code tls-server-end-point} of the certificate the client's TLS session
+     *        shows, which {@code SCRAM-SHA-256-PLUS} binds to; empty without TLS (no {@code -PLUS} then)
+     */
+    ScramSha256Authenticator(String userName, ScramSecret secret, byte[] certificateHash, RandomGenerator random) {
         this.userName = userName;
         this.secret = secret;
+        this.certificateHash = certificateHash.clone();
         this.random = random;
     }
 
@@ -69,7 +86,7 @@ public final class ScramSha256Authenticator implements Authenticator {
     @Override
     public BackendMessage start() {
         state = State.CLIENT_FIRST;
-        return new AuthenticationSASL(List.of(MECHANISM));
+        return new AuthenticationSASL(overTls() ? List.of(MECHANISM_PLUS, MECHANISM) : List.of(MECHANISM));
     }
 
     @Override
@@ -94,7 +111,8 @@ public final class ScramSha256Authenticator implements Authenticator {
             return malformedPacket();
         }
         String mechanism = new String(body, 0, nul, StandardCharsets.US_ASCII);
-        if (!MECHANISM.equals(mechanism)) {
+        plus = MECHANISM_PLUS.equals(mechanism) && overTls();
+        if (!plus && !MECHANISM.equals(mechanism)) {
             return new AuthStep.Failure(AuthStep.Failure.PROTOCOL_VIOLATION,
                     "client selected an invalid SASL authentication mechanism");
         }
@@ -116,29 +134,52 @@ public final class ScramSha256Authenticator implements Authenticator {
             return malformed("The message is empty.");
         }
         char flag = message.charAt(0);
+        int authzid; // where the gs2 header's authzid field starts: after the channel-binding flag and its comma
         switch (flag) {
             case 'n', 'y' -> {
+                if (plus) {
+                    return malformed("The client selected SCRAM-SHA-256-PLUS, but the SCRAM message does not include "
+                            + "channel binding data.");
+                }
+                if (flag == 'y' && overTls()) {
+                    return new AuthStep.Failure(AuthStep.Failure.INVALID_AUTHORIZATION, "SCRAM channel binding negotiation "
+                            + "error", "The client supports SCRAM channel binding but thinks the server does not.  However,"
+                            + " this server does support channel binding.");
+                }
                 if (message.length() < 2 || message.charAt(1) != ',') {
                     return malformed("Comma expected, but found character \"" + charAt(message, 1) + "\".");
                 }
+                authzid = 2;
             }
             case 'p' -> {
-                return malformed("The client selected SCRAM-SHA-256 without channel binding, but the SCRAM message "
-                        + "includes channel binding data.");
+                if (!plus) {
+                    return malformed("The client selected SCRAM-SHA-256 without channel binding, but the SCRAM message "
+                            + "includes channel binding data.");
+                }
+                if (message.length() < 2 || message.charAt(1) != '=') {
+                    return malformed("Expected attribute \"p\" but found \"" + message + "\".");
+                }
+                int end = message.indexOf(',');
+                String type = message.substring(2, end < 0 ? message.length() : end);
+                if (!CHANNEL_BINDING_TYPE.equals(type)) {
+                    return new AuthStep.Failure(AuthStep.Failure.PROTOCOL_VIOLATION,
+                            "unsupported SCRAM channel-binding type \"" + type + "\"");
+                }
+                authzid = end < 0 ? message.length() : end + 1;
             }
             default -> {
                 return malformed("Unexpected channel-binding flag \"" + flag + "\".");
             }
         }
-        if (message.startsWith("a=", 2)) {
+        if (authzid < message.length() && message.charAt(authzid) == 'a') {
             return new AuthStep.Failure(AuthStep.Failure.FEATURE_NOT_SUPPORTED,
                     "client uses authorization identity, but it is not supported");
         }
-        if (message.length() < 3 || message.charAt(2) != ',') {
-            return malformed("Unexpected attribute \"" + charAt(message, 2) + "\" in client-first-message.");
+        if (authzid >= message.length() || message.charAt(authzid) != ',') {
+            return malformed("Unexpected attribute \"" + charAt(message, authzid) + "\" in client-first-message.");
         }
-        gs2Header = message.substring(0, 3);
-        clientFirstBare = message.substring(3);
+        gs2Header = message.substring(0, authzid + 1);
+        clientFirstBare = message.substring(authzid + 1);
         if (clientFirstBare.startsWith("m=")) {
             return new AuthStep.Failure(AuthStep.Failure.FEATURE_NOT_SUPPORTED,
                     "client requires an unsupported SCRAM extension");
@@ -169,9 +210,21 @@ public final class ScramSha256Authenticator implements Authenticator {
         if (channelBinding.isEmpty()) {
             return malformed(attributes.error());
         }
-        Optional<byte[]> binding = base64(channelBinding.get());
-        if (binding.isEmpty() || !MessageDigest.isEqual(binding.get(), gs2Header.getBytes(StandardCharsets.ISO_8859_1))) {
-            return new AuthStep.Failure(AuthStep.Failure.PROTOCOL_VIOLATION, "SCRAM channel binding check failed");
+        if (plus) {
+            // The gs2 header carried no authzid (refused above), so it is exactly "p=tls-server-end-point,,".
+            byte[] header = gs2Header.getBytes(StandardCharsets.ISO_8859_1);
+            byte[] expected = new byte[header.length + certificateHash.length];
+            System.arraycopy(header, 0, expected, 0, header.length);
+            System.arraycopy(certificateHash, 0, expected, header.length, certificateHash.length);
+            Optional<byte[]> binding = base64(channelBinding.get());
+            if (binding.isEmpty() || !MessageDigest.isEqual(binding.get(), expected)) {
+                return new AuthStep.Failure(AuthStep.Failure.INVALID_AUTHORIZATION, "SCRAM channel binding check failed");
+            }
+        } else if (!(channelBinding.get().equals("biws") && gs2Header.charAt(0) == 'n')
+                && !(channelBinding.get().equals("eSws") && gs2Header.charAt(0) == 'y')) {
+            // "biws" and "eSws" are "n,," and "y,,": the header the client-first-message opened with.
+            return new AuthStep.Failure(AuthStep.Failure.PROTOCOL_VIOLATION,
+                    "unexpected SCRAM channel-binding attribute in client-final-message");
         }
         Optional<String> finalNonce = attributes.next('r');
         if (finalNonce.isEmpty()) {
@@ -205,6 +258,10 @@ public final class ScramSha256Authenticator implements Authenticator {
         }
         String serverFinal = "v=" + Base64.getEncoder().encodeToString(Crypto.hmacSha256(secret.serverKey(), authMessage));
         return new AuthStep.Success(Optional.of(AuthenticationSASLFinal.of(serverFinal)));
+    }
+
+    private boolean overTls() {
+        return certificateHash.length > 0;
     }
 
     private static AuthStep malformed(String detail) {

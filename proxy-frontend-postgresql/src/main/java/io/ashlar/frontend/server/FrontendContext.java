@@ -1,10 +1,15 @@
 package io.ashlar.frontend.server;
 
 import io.ashlar.backend.session.LogicalDatabase;
+import io.ashlar.frontend.auth.DatabaseGrants;
 import io.ashlar.frontend.auth.LoginMethod;
+import io.ashlar.frontend.auth.LoginUser;
 import io.ashlar.frontend.auth.PasswordVerifiers;
+import io.ashlar.frontend.tls.FrontendTls;
 import io.ashlar.protocol.ClientDialect;
+import java.security.SecureRandom;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
@@ -13,14 +18,18 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What every client connection of one proxy shares: the users who may log in, the logical
- * databases, the live sessions (for CancelRequest), and the virtual-thread executor sessions run
- * on. Passed to each connection handler; no global state.
+ * databases, the rules at the door (connection limit, login timeout, TLS), the live sessions (for
+ * CancelRequest), and the virtual-thread executor sessions run on. Passed to each connection
+ * handler; no global state.
  */
 public final class FrontendContext implements AutoCloseable {
 
-    private final Map<String, PasswordVerifiers> users;
+    private final Map<String, LoginUser> users;
     private volatile Map<String, LogicalDatabase> databases;
-    private final int maxConnections;
+    private final FrontendPolicy policy;
+    private final Optional<FrontendTls> tls;
+    /** The secret unknown users' made-up salts are derived from, made once per start and never sent. */
+    private final byte[] unknownUserSecret = new byte[32];
     private final Thread watcher;
     /**
      * How sessions that run their statements as plain method calls (sharded databases, openGauss
@@ -43,14 +52,21 @@ public final class FrontendContext implements AutoCloseable {
     }
 
     /**
-     * @param users verifiers by user name
+     * @param users the configured users by name
      * @param databases logical databases by name
-     * @param maxConnections most client connections at once, 0 for no limit
+     * @param policy the rules at the door
+     * @param tls TLS for clients, empty to answer every SSLRequest with 'N'; closed with this context
      */
-    public FrontendContext(Map<String, PasswordVerifiers> users, Map<String, LogicalDatabase> databases, int maxConnections) {
+    public FrontendContext(Map<String, LoginUser> users, Map<String, LogicalDatabase> databases, FrontendPolicy policy,
+                           Optional<FrontendTls> tls) {
+        if (policy.tlsRequired() && tls.isEmpty()) {
+            throw new IllegalArgumentException("TLS is required but not set up");
+        }
         this.users = Map.copyOf(users);
         this.databases = Map.copyOf(databases);
-        this.maxConnections = maxConnections;
+        this.policy = policy;
+        this.tls = tls;
+        new SecureRandom().nextBytes(unknownUserSecret);
         for (int i = 0; i < logins.length; i++) {
             logins[i] = new LongAdder();
         }
@@ -75,8 +91,28 @@ public final class FrontendContext implements AutoCloseable {
         }
     }
 
-    PasswordVerifiers user(String name) {
+    /** The configured user of that name, or null. */
+    LoginUser user(String name) {
         return users.get(name);
+    }
+
+    /**
+     * A user nobody configured: it goes through the exchange of users who name no method, with
+     * made-up secrets that are the same for the same name (PostgreSQL's mock authentication), and
+     * never logs in.
+     */
+    LoginUser unknownUser(String name) {
+        return new LoginUser(PasswordVerifiers.forUnknownUser(name, policy.unknownUserMethod(), unknownUserSecret),
+                false, DatabaseGrants.ALL);
+    }
+
+    FrontendPolicy policy() {
+        return policy;
+    }
+
+    /** TLS for clients, empty when SSLRequests are refused. */
+    Optional<FrontendTls> tls() {
+        return tls;
     }
 
     LogicalDatabase database(String name) {
@@ -154,7 +190,7 @@ public final class FrontendContext implements AutoCloseable {
     /** Counts a new client connection; false when the limit is reached. */
     boolean connectionOpened() {
         int now = connections.incrementAndGet();
-        if (maxConnections > 0 && now > maxConnections) {
+        if (now > policy.maxConnections()) {
             connections.decrementAndGet();
             return false;
         }
@@ -171,5 +207,6 @@ public final class FrontendContext implements AutoCloseable {
         if (watcher != null) {
             watcher.interrupt();
         }
+        tls.ifPresent(FrontendTls::close);
     }
 }

@@ -8,11 +8,13 @@ import io.ashlar.backend.session.SessionSettings;
 import io.ashlar.frontend.auth.AuthStep;
 import io.ashlar.frontend.auth.Authenticator;
 import io.ashlar.frontend.auth.Authenticators;
-import io.ashlar.frontend.auth.PasswordVerifiers;
+import io.ashlar.frontend.auth.LoginUser;
+import io.ashlar.frontend.tls.FrontendTls;
 import io.ashlar.protocol.AuthenticationOk;
 import io.ashlar.protocol.BackendKeyData;
 import io.ashlar.protocol.CancelRequest;
 import io.ashlar.protocol.ClientDialect;
+import io.ashlar.protocol.EncryptionAccepted;
 import io.ashlar.protocol.EncryptionRefused;
 import io.ashlar.protocol.ErrorResponse;
 import io.ashlar.protocol.ErrorResponseProtocol2;
@@ -21,6 +23,7 @@ import io.ashlar.protocol.GSSENCRequest;
 import io.ashlar.protocol.NegotiateProtocolVersion;
 import io.ashlar.protocol.ParameterStatus;
 import io.ashlar.protocol.PasswordMessage;
+import io.ashlar.protocol.PgErrorFields;
 import io.ashlar.protocol.ReadyForQuery;
 import io.ashlar.protocol.SSLRequest;
 import io.ashlar.protocol.StartupMessage;
@@ -29,19 +32,34 @@ import io.ashlar.frontend.session.FrontendSession;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.SslHandler;
+import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One client connection from its first byte to its session: answers SSLRequest/GSSENCRequest
- * with 'N', handles CancelRequest, checks the startup packet, authenticates, then hands every
+ * One client connection from its first byte to its session: answers SSLRequest (with 'S' and a
+ * TLS handshake when TLS is set up, else 'N') and GSSENCRequest ('N'), handles CancelRequest,
+ * checks the startup packet, authenticates, checks the user may use the database, then hands every
  * message to the {@link FrontendSession}. Runs on the connection's event loop; what may block
  * (JDBC) runs in the session.
+ *
+ * <p>The door's rules, as PostgreSQL keeps them: a connection that has not logged in within the
+ * authentication timeout is closed without a word (PostgreSQL's {@code authentication_timeout});
+ * a login that requires TLS and came without it is refused before any password is asked for; a
+ * user nobody configured goes through the whole exchange and fails as a wrong password does; the
+ * answer to a wrong password may wait ({@code auth_delay}); a user not granted the database gets
+ * 42501 whether the database exists or not.
  *
  * @see <a href="https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-START-UP">Start-up</a>
  */
@@ -56,7 +74,14 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     private final io.netty.channel.IoHandlerFactory ioFactory;
     private State state = State.STARTUP;
     private StartupMessage startup;
+    /** Who is logging in: a configured user, or an unknown one's stand-in that never logs in. */
+    private LoginUser loginUser;
     private Authenticator authenticator;
+    /** Closes the connection if it has not logged in in time; cancelled at login and at close. */
+    private ScheduledFuture<?> authenticationTimeout;
+    /** {@code tls-server-end-point} of the certificate this connection's TLS shows; empty without TLS. */
+    private byte[] certificateHash = new byte[0];
+    private boolean encrypted;
     private FrontendSession session;
     /** The session when the native data path relays it (a pooled database), instead of {@link #session}. */
     private io.ashlar.frontend.relay.RelaySession relay;
@@ -79,7 +104,33 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             fatal(ctx, "53300", "sorry, too many clients already");
             return;
         }
+        authenticationTimeout = ctx.executor().schedule(() -> authenticationTimedOut(ctx),
+                context.policy().authenticationTimeoutMillis(), TimeUnit.MILLISECONDS);
         ctx.fireChannelActive();
+    }
+
+    /**
+     * The client took longer than the authentication timeout to log in: half a startup packet, a
+     * stalled TLS handshake, a password exchange left in the middle. PostgreSQL closes such a
+     * connection without sending anything (it must not risk a write to a client that is mid-way
+     * through authentication), and logs it; so does the proxy.
+     */
+    private void authenticationTimedOut(ChannelHandlerContext ctx) {
+        if (state == State.STARTUP || state == State.AUTHENTICATING) {
+            if (state == State.AUTHENTICATING) {
+                LOG.info("connection from {}, user {}: canceling authentication due to timeout", ctx.channel().remoteAddress(),
+                        startup.user());
+            }
+            state = State.CLOSED;
+            ctx.close();
+        }
+    }
+
+    private void cancelAuthenticationTimeout() {
+        if (authenticationTimeout != null) {
+            authenticationTimeout.cancel(false);
+            authenticationTimeout = null;
+        }
     }
 
     @Override
@@ -101,7 +152,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
 
     private void onStartup(ChannelHandlerContext ctx, FrontendMessage message) {
         switch (message) {
-            case SSLRequest r -> ctx.writeAndFlush(EncryptionRefused.INSTANCE);
+            case SSLRequest r -> answerSslRequest(ctx);
             case GSSENCRequest r -> ctx.writeAndFlush(EncryptionRefused.INSTANCE);
             case CancelRequest c -> {
                 context.cancel(c.processId(), c.secretKey());
@@ -115,6 +166,44 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             }
             case FrontendMessage.Malformed m -> fatal(ctx, m.sqlState(), m.reason());
             default -> fatal(ctx, "08P01", "expected a startup packet");
+        }
+    }
+
+    /**
+     * 'S' and a TLS handshake when TLS is set up, else 'N'. Bytes that came in the clear behind the
+     * SSLRequest were not encrypted and may have been put there by a man in the middle: as
+     * PostgreSQL does, they are dropped and the client is told so, over TLS once the handshake is
+     * done.
+     */
+    private void answerSslRequest(ChannelHandlerContext ctx) {
+        Optional<FrontendTls> tls = context.tls();
+        if (tls.isEmpty()) {
+            ctx.writeAndFlush(EncryptionRefused.INSTANCE);
+            return;
+        }
+        PgFrontendDecoder decoder = ctx.pipeline().get(PgFrontendDecoder.class);
+        boolean injected = decoder.bufferedBytes() > 0;
+        if (injected) {
+            decoder.discardBuffered();
+        }
+        FrontendTls.Identity identity = tls.get().identity();
+        // Written before the SslHandler is in the pipeline, so the 'S' goes out in the clear.
+        ctx.writeAndFlush(EncryptionAccepted.INSTANCE);
+        SslHandler ssl = identity.context().newHandler(ctx.alloc());
+        ssl.setHandshakeTimeoutMillis(context.policy().authenticationTimeoutMillis());
+        ctx.pipeline().addFirst("tls", ssl);
+        decoder.encryptionStarted();
+        encrypted = true;
+        certificateHash = identity.certificateHash();
+        if (injected) {
+            state = State.CLOSED;
+            ssl.handshakeFuture().addListener(handshake -> {
+                if (handshake.isSuccess()) {
+                    send(ctx, new ErrorResponse(PgErrorFields.builder(PgErrorFields.FATAL, "08P01",
+                            "received unencrypted data after SSL request").detail("This could be either a client-software"
+                            + " bug or evidence of an attempted man-in-the-middle attack.").build()));
+                }
+            });
         }
     }
 
@@ -137,25 +226,26 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             fatal(ctx, "22023", "invalid value for parameter \"client_encoding\": \"" + encoding + "\"");
             return;
         }
-        LogicalDatabase wanted = context.database(message.database());
-        if (requested.converts() && wanted != null && !relays(wanted, dialect)) {
-            // A relayed session passes its text on byte for byte and the backend converts it; a sharded
-            // one reads its text (routing values, merged rows) as UTF-8.
-            fatal(ctx, "0A000", "client_encoding \"" + encoding + "\" is not supported by Ashlar on a sharded database"
-                    + " yet: use UTF8");
+        LoginUser configured = context.user(user);
+        if (!encrypted && (context.policy().tlsRequired() || (configured != null && configured.tlsRequired()))) {
+            // pg_hba.conf with hostssl lines only: no password is asked for in the clear.
+            fatal(ctx, new ErrorResponse(PgErrorFields.builder(PgErrorFields.FATAL, "28000", "no pg_hba.conf entry for host \""
+                    + clientHost(ctx) + "\", user \"" + user + "\", database \"" + message.database() + "\", no encryption")
+                    .hint("Ashlar accepts this login over TLS only: connect with sslmode=require (or verify-full).").build()));
             return;
         }
-        PasswordVerifiers verifiers = context.user(user);
-        if (verifiers == null) {
-            fatal(ctx, "28000", "role \"" + user + "\" does not exist");
-            return;
-        }
+        loginUser = configured != null ? configured : context.unknownUser(user);
         if (dialect == ClientDialect.POSTGRESQL && (message.minorVersion() > 0 || !message.protocolOptions().isEmpty())) {
             ctx.write(new NegotiateProtocolVersion(0, message.protocolOptions()));
         }
-        authenticator = Authenticators.create(verifiers, dialect);
+        authenticator = Authenticators.create(loginUser.verifiers(), dialect, certificateHash);
         state = State.AUTHENTICATING;
         ctx.writeAndFlush(authenticator.start());
+    }
+
+    private static String clientHost(ChannelHandlerContext ctx) {
+        return ctx.channel().remoteAddress() instanceof InetSocketAddress address && address.getAddress() != null
+                ? address.getAddress().getHostAddress() : String.valueOf(ctx.channel().remoteAddress());
     }
 
     /**
@@ -184,7 +274,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         AuthStep step = authenticator.onPassword(password.body());
         switch (step) {
             case AuthStep.Continue c -> ctx.writeAndFlush(c.message());
-            case AuthStep.Failure f -> fatal(ctx, f.sqlState(), f.message());
+            case AuthStep.Failure f -> loginFailed(ctx, f);
             case AuthStep.Success s -> {
                 s.finalMessage().ifPresent(ctx::write);
                 context.loggedIn(startup.dialect(), authenticator.method());
@@ -193,11 +283,42 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * A refused exchange. The answer to a wrong password waits {@code auth_delay} first, on a timer
+     * (the connection stays open and counted meanwhile, as PostgreSQL's backend sleeps): guessing
+     * passwords gets slower, and nobody else waits.
+     */
+    private void loginFailed(ChannelHandlerContext ctx, AuthStep.Failure failure) {
+        long delay = AuthStep.Failure.INVALID_PASSWORD.equals(failure.sqlState()) ? context.policy().authDelayMillis() : 0;
+        if (delay == 0) {
+            fatal(ctx, failure.toErrorResponse());
+            return;
+        }
+        state = State.CLOSED;
+        cancelAuthenticationTimeout();
+        ctx.channel().config().setAutoRead(false);
+        ctx.executor().schedule(() -> send(ctx, failure.toErrorResponse()), delay, TimeUnit.MILLISECONDS);
+    }
+
     private void loggedIn(ChannelHandlerContext ctx) {
         String databaseName = startup.database();
+        if (!loginUser.databases().allows(databaseName)) {
+            // Checked before the database is looked up: a user learns nothing of databases not granted to it.
+            fatal(ctx, new ErrorResponse(PgErrorFields.builder(PgErrorFields.FATAL, "42501", "permission denied for database \""
+                    + databaseName + "\"").detail("User does not have CONNECT privilege.").build()));
+            return;
+        }
         LogicalDatabase database = context.database(databaseName);
         if (database == null) {
             fatal(ctx, "3D000", "database \"" + databaseName + "\" does not exist");
+            return;
+        }
+        String encodingName = startup.clientEncoding().orElse("UTF8");
+        if (clientEncoding().converts() && !relays(database, startup.dialect())) {
+            // A relayed session passes its text on byte for byte and the backend converts it; a sharded
+            // one reads its text (routing values, merged rows) as UTF-8.
+            fatal(ctx, "0A000", "client_encoding \"" + encodingName + "\" is not supported by Ashlar on a sharded database"
+                    + " yet: use UTF8");
             return;
         }
         SessionSettings settings;
@@ -262,6 +383,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         ctx.write(new BackendKeyData(processId, secretKey));
         ctx.writeAndFlush(ReadyForQuery.IDLE);
         state = State.READY;
+        cancelAuthenticationTimeout();
         if (session != null) {
             session.start(context.sessionOwnsIo() ? ioFactory : null);
         }
@@ -460,8 +582,18 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void fatal(ChannelHandlerContext ctx, String sqlState, String message) {
+        fatal(ctx, ErrorResponse.fatal(sqlState, message));
+    }
+
+    private void fatal(ChannelHandlerContext ctx, ErrorResponse error) {
         state = State.CLOSED;
-        ctx.writeAndFlush(ErrorResponse.fatal(sqlState, message)).addListener(ChannelFutureListener.CLOSE);
+        cancelAuthenticationTimeout();
+        send(ctx, error);
+    }
+
+    /** Sends a FATAL error and closes. */
+    private static void send(ChannelHandlerContext ctx, ErrorResponse error) {
+        ctx.writeAndFlush(error).addListener(ChannelFutureListener.CLOSE);
     }
 
     /** The end of one read from the socket: the session gets its messages at once. */
@@ -490,6 +622,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        cancelAuthenticationTimeout();
         if (counted) {
             counted = false;
             context.connectionClosed();
@@ -509,9 +642,13 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (!(cause instanceof java.io.IOException)) {
+        if (cause instanceof DecoderException && cause.getCause() instanceof SSLException tls) {
+            // A client that does not trust the certificate, speaks no common TLS version, or is no TLS client.
+            LOG.info("connection {}: could not accept TLS connection: {}", ctx.channel().remoteAddress(), tls.getMessage());
+        } else if (!(cause instanceof java.io.IOException)) {
             LOG.warn("connection {}: {}", ctx.channel().remoteAddress(), cause.toString());
         }
+        state = State.CLOSED;
         ctx.close();
     }
 }

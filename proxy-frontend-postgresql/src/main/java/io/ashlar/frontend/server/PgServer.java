@@ -17,6 +17,8 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +26,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The listening side of the proxy: Netty with the epoll transport on Linux, NIO elsewhere (the
  * transport in use is logged), one pipeline per client connection: frame decoder, message
- * encoder, connection handler.
+ * encoder, connection handler (and, once a client asks for TLS, an SslHandler before them).
+ *
+ * <p>It listens on the addresses it is given, as PostgreSQL's {@code listen_addresses} reads them:
+ * a comma-separated list of host names and IP addresses, {@code *} for every interface. The
+ * proxy's default is {@code 127.0.0.1}, PostgreSQL's {@code localhost}: nothing but the machine
+ * itself reaches it until the operator says otherwise.
  */
 public final class PgServer implements AutoCloseable {
 
@@ -36,12 +43,14 @@ public final class PgServer implements AutoCloseable {
     private final int workerThreads;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
-    private Channel serverChannel;
+    private final List<Channel> serverChannels = new ArrayList<>();
     private final io.netty.channel.group.ChannelGroup clients =
             new io.netty.channel.group.DefaultChannelGroup(io.netty.util.concurrent.GlobalEventExecutor.INSTANCE);
 
     /**
-     * @param port port to listen on; 0 picks a free one (see {@link #port()})
+     * @param host the addresses to listen on: comma-separated host names and IP addresses, {@code *}
+     *        for every interface
+     * @param port port to listen on; 0 picks a free one (see {@link #port()}), the same on every address
      * @param workerThreads event-loop threads, 0 for half the cores (see {@link #defaultLoops})
      */
     public PgServer(FrontendContext context, String host, int port, int workerThreads) {
@@ -92,13 +101,75 @@ public final class PgServer implements AutoCloseable {
                                 .addLast("handler", new PgConnectionHandler(context, factory));
                     }
                 });
-        serverChannel = bootstrap.bind(new InetSocketAddress(host, requestedPort)).sync().channel();
-        LOG.info("listening on {}:{} with the {} transport, {} event-loop threads", host, port(),
+        int port = requestedPort;
+        List<String> listening = new ArrayList<>();
+        try {
+            for (String each : addresses(host)) {
+                InetSocketAddress address = each.equals("*") ? new InetSocketAddress(port) : new InetSocketAddress(each, port);
+                if (address.isUnresolved()) {
+                    throw new IllegalArgumentException("cannot listen on " + each + ": no such host");
+                }
+                Channel channel;
+                try {
+                    channel = bootstrap.bind(address).sync().channel();
+                } catch (InterruptedException e) {
+                    throw e;
+                } catch (Exception e) {
+                    // Netty rethrows the bind's IOException unchecked-looking; name the address it was for.
+                    throw new IllegalStateException("cannot listen on " + each + " port " + port + ": " + e.getMessage(), e);
+                }
+                serverChannels.add(channel);
+                InetSocketAddress bound = (InetSocketAddress) channel.localAddress();
+                port = bound.getPort();
+                listening.add(each.equals("*") ? "every interface (*) port " + port
+                        : bound.getAddress().getHostAddress() + " port " + port);
+            }
+        } catch (RuntimeException | InterruptedException e) {
+            closeListeners();
+            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw e;
+        }
+        LOG.info("listening on {} with the {} transport, {} event-loop threads", String.join(", ", listening),
                 epoll ? "epoll" : "NIO", threads);
     }
 
+    /**
+     * The addresses of {@code proxy-bind-address}: comma-separated, blanks around each ignored, as
+     * PostgreSQL's {@code listen_addresses}; {@code *} means every interface.
+     */
+    static List<String> addresses(String setting) {
+        List<String> result = new ArrayList<>();
+        for (String each : setting.split(",")) {
+            String address = each.strip();
+            if (!address.isEmpty() && !result.contains(address)) {
+                result.add(address);
+            }
+        }
+        if (result.isEmpty()) {
+            throw new IllegalArgumentException("no address to listen on in '" + setting + "'");
+        }
+        return result;
+    }
+
+    /** The port the proxy listens on (the same on every address). */
     public int port() {
-        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+        return ((InetSocketAddress) serverChannels.getFirst().localAddress()).getPort();
+    }
+
+    /** The addresses the proxy listens on, with their port. */
+    public List<InetSocketAddress> addresses() {
+        List<InetSocketAddress> result = new ArrayList<>();
+        for (Channel each : serverChannels) {
+            result.add((InetSocketAddress) each.localAddress());
+        }
+        return result;
+    }
+
+    private void closeListeners() {
+        for (Channel each : serverChannels) {
+            each.close().syncUninterruptibly();
+        }
     }
 
     public FrontendContext context() {
@@ -111,9 +182,7 @@ public final class PgServer implements AutoCloseable {
      * backends is rolled back).
      */
     public void shutdown(long graceMillis) {
-        if (serverChannel != null) {
-            serverChannel.close().syncUninterruptibly();
-        }
+        closeListeners();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMillis);
         while (!context.allQuiet() && System.nanoTime() < deadline) {
             try {

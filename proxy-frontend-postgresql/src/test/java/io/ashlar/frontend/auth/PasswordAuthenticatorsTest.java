@@ -1,6 +1,9 @@
 package io.ashlar.frontend.auth;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
@@ -13,6 +16,7 @@ import io.ashlar.protocol.ClientDialect;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -131,14 +135,71 @@ final class PasswordAuthenticatorsTest {
         assertEquals(Optional.empty(), AuthenticationMethod.fromConfig("trust"));
     }
 
+    private static final byte[] SECRET = "a secret made at start, 32 bytes".getBytes(StandardCharsets.US_ASCII);
+
     @Test
-    void unknownUserFailsLikeAWrongPassword() {
-        Authenticator server = Authenticators.forUnknownUser("ghost", ClientDialect.POSTGRESQL);
-        assertInstanceOf(AuthenticationSASL.class, server.start());
-        Authenticator openGauss = Authenticators.forUnknownUser("ghost", ClientDialect.OPENGAUSS_3_51);
+    void unknownUserFailsLikeAWrongPasswordAfterTheSameExchange() throws NoSuchAlgorithmException {
+        PasswordVerifiers ghost = PasswordVerifiers.forUnknownUser("ghost", AuthenticationMethod.MD5, SECRET);
+        Authenticator md5 = Authenticators.create(ghost, ClientDialect.POSTGRESQL);
+        byte[] salt = ((AuthenticationMD5Password) md5.start()).salt();
+        // Even the answer made from the made-up secret itself, which no client can know, is refused.
+        String knowingAnswer = "md5" + md5Hex(ghost.md5Hash(), salt);
+        assertEquals(new AuthStep.Failure("28P01", "password authentication failed for user \"ghost\""),
+                md5.onPassword(cString(knowingAnswer)));
+
+        PasswordVerifiers plain = PasswordVerifiers.forUnknownUser("ghost", AuthenticationMethod.PASSWORD, SECRET);
+        Authenticator cleartext = Authenticators.create(plain, ClientDialect.POSTGRESQL);
+        assertSame(AuthenticationCleartextPassword.INSTANCE, cleartext.start());
+        assertEquals(new AuthStep.Failure("28P01", "password authentication failed for user \"ghost\""),
+                cleartext.onPassword(cString(new String(plain.password(), StandardCharsets.US_ASCII))));
+
+        PasswordVerifiers scram = PasswordVerifiers.forUnknownUser("ghost", AuthenticationMethod.SCRAM_SHA_256, SECRET);
+        assertInstanceOf(AuthenticationSASL.class, Authenticators.create(scram, ClientDialect.POSTGRESQL).start());
+        Authenticator openGauss = Authenticators.create(scram, ClientDialect.OPENGAUSS_3_51);
         assertInstanceOf(AuthenticationSHA256Password.class, openGauss.start());
-        byte[] reply = cString("00".repeat(32));
         assertEquals(new AuthStep.Failure("28P01", OpenGaussSha256Authenticator.LOGIN_DENIED),
-                openGauss.onPassword(reply));
+                openGauss.onPassword(cString("00".repeat(32))));
+    }
+
+    /**
+     * A configured user's SCRAM salt never changes while the proxy runs; an unknown user's must not
+     * either, or asking twice would tell which names exist (PostgreSQL's scram_mock_salt).
+     */
+    @Test
+    void unknownUsersSaltsAreStablePerNameAndDifferBetweenNames() {
+        byte[] ghost = PasswordVerifiers.forUnknownUser("ghost", AuthenticationMethod.SCRAM_SHA_256, SECRET).scram().salt();
+        assertArrayEquals(ghost, PasswordVerifiers.forUnknownUser("ghost", AuthenticationMethod.SCRAM_SHA_256, SECRET)
+                .scram().salt());
+        assertEquals(16, ghost.length, "PostgreSQL's salt length, as a configured user's");
+        assertEquals(4096, PasswordVerifiers.forUnknownUser("ghost", AuthenticationMethod.SCRAM_SHA_256, SECRET)
+                .scram().iterations());
+        assertFalse(Arrays.equals(ghost, PasswordVerifiers.forUnknownUser("ghost2", AuthenticationMethod.SCRAM_SHA_256, SECRET)
+                .scram().salt()));
+        byte[] otherStart = "another secret, another start!!!".getBytes(StandardCharsets.US_ASCII);
+        assertFalse(Arrays.equals(ghost, PasswordVerifiers.forUnknownUser("ghost", AuthenticationMethod.SCRAM_SHA_256,
+                otherStart).scram().salt()));
+        byte[] openGauss = PasswordVerifiers.forUnknownUser("ghost", AuthenticationMethod.SCRAM_SHA_256, SECRET)
+                .openGauss(ClientDialect.OPENGAUSS_3_51).salt();
+        assertArrayEquals(openGauss, PasswordVerifiers.forUnknownUser("ghost", AuthenticationMethod.SCRAM_SHA_256, SECRET)
+                .openGauss(ClientDialect.OPENGAUSS_3_51).salt());
+    }
+
+    /** PostgreSQL never accepts an empty password: the user goes through its exchange and fails, even with "". */
+    @Test
+    void anEmptyConfiguredPasswordLetsNobodyIn() throws NoSuchAlgorithmException {
+        PasswordVerifiers empty = PasswordVerifiers.forUser(new ProxyUser("nopass", "%", "", "md5"));
+        assertFalse(empty.usable());
+        Authenticator md5 = Authenticators.create(empty, ClientDialect.POSTGRESQL);
+        byte[] salt = ((AuthenticationMD5Password) md5.start()).salt();
+        String emptyAnswer = "md5" + md5Hex(md5Hex("nopass".getBytes(StandardCharsets.UTF_8)).getBytes(StandardCharsets.US_ASCII),
+                salt);
+        assertEquals(new AuthStep.Failure("28P01", "password authentication failed for user \"nopass\""),
+                md5.onPassword(cString(emptyAnswer)));
+        Authenticator cleartext = Authenticators.create(PasswordVerifiers.forUser(new ProxyUser("nopass", "%", "", "password")),
+                ClientDialect.POSTGRESQL);
+        cleartext.start();
+        assertEquals(new AuthStep.Failure("28P01", "password authentication failed for user \"nopass\""),
+                cleartext.onPassword(cString("")));
+        assertTrue(PasswordVerifiers.forUser(new ProxyUser("x", "%", "y", "md5")).usable());
     }
 }

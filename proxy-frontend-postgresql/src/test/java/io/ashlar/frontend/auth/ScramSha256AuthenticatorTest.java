@@ -119,10 +119,22 @@ final class ScramSha256AuthenticatorTest {
         assertInstanceOf(AuthStep.Success.class, exchange(accented, client("zażółć")));
     }
 
+    /**
+     * PostgreSQL accepts no empty password: the exchange runs, and fails (pgjdbc's client cannot send "";
+     * PasswordAuthenticatorsTest sends it by MD5 and in clear text).
+     */
     @Test
     void emptyPassword() throws ScramException {
         PasswordVerifiers empty = PasswordVerifiers.forUser(new ProxyUser("u", "%", "", "scram-sha-256"));
-        assertInstanceOf(AuthStep.Failure.class, exchange(empty, client("x")));
+        for (String password : new String[] {"x"}) {
+            ScramClient client = client(password);
+            Authenticator server = Authenticators.create(empty, ClientDialect.POSTGRESQL);
+            assertEquals(new AuthenticationSASL(List.of("SCRAM-SHA-256")), server.start());
+            AuthStep first = server.onPassword(initialResponse("SCRAM-SHA-256", client.clientFirstMessage().toString()));
+            client.serverFirstMessage(((AuthenticationSASLContinue) ((AuthStep.Continue) first).message()).text());
+            assertEquals(new AuthStep.Failure("28P01", "password authentication failed for user \"u\""),
+                    server.onPassword(client.clientFinalMessage().toString().getBytes(StandardCharsets.UTF_8)), password);
+        }
     }
 
     @Test
@@ -212,8 +224,77 @@ final class ScramSha256AuthenticatorTest {
         String nonce = startedNonce(server);
         String clientFinal = "c=" + Base64.getEncoder().encodeToString("y,,".getBytes(StandardCharsets.US_ASCII))
                 + ",r=" + nonce + ",p=" + Base64.getEncoder().encodeToString(new byte[32]);
-        assertEquals(new AuthStep.Failure("08P01", "SCRAM channel binding check failed"),
+        assertEquals(new AuthStep.Failure("08P01", "unexpected SCRAM channel-binding attribute in client-final-message"),
                 server.onPassword(clientFinal.getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    /** tls-server-end-point of the certificate the client's TLS session shows (32 bytes of SHA-256). */
+    private static final byte[] CERTIFICATE_HASH = Crypto.sha256("the proxy's certificate".getBytes(StandardCharsets.US_ASCII));
+
+    private static ScramClient plusClient(String password, byte[] certificateHash) {
+        return ScramClient.builder()
+                .advertisedMechanisms(List.of(ScramSha256Authenticator.MECHANISM_PLUS, ScramSha256Authenticator.MECHANISM))
+                .username("*")
+                .password(password.toCharArray())
+                .channelBinding("tls-server-end-point", certificateHash)
+                .stringPreparation(StringPreparation.POSTGRESQL_PREPARATION)
+                .build();
+    }
+
+    private static Authenticator overTls() {
+        Authenticator result = Authenticators.create(root, ClientDialect.POSTGRESQL, CERTIFICATE_HASH);
+        assertEquals(new AuthenticationSASL(List.of("SCRAM-SHA-256-PLUS", "SCRAM-SHA-256")), result.start(),
+                "over TLS, -PLUS first, as PostgreSQL lists them");
+        return result;
+    }
+
+    private static AuthStep plusExchange(Authenticator server, ScramClient client) throws ScramException {
+        assertEquals(ScramSha256Authenticator.MECHANISM_PLUS, client.getScramMechanism().getName());
+        String clientFirst = client.clientFirstMessage().toString();
+        assertEquals("p=tls-server-end-point,,", clientFirst.substring(0, 24));
+        AuthStep first = server.onPassword(initialResponse(ScramSha256Authenticator.MECHANISM_PLUS, clientFirst));
+        client.serverFirstMessage(((AuthenticationSASLContinue) ((AuthStep.Continue) first).message()).text());
+        return server.onPassword(client.clientFinalMessage().toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void scramSha256PlusBindsTheLoginToTheCertificate() throws ScramException {
+        ScramClient client = plusClient("s3cret", CERTIFICATE_HASH);
+        AuthStep.Success success = assertInstanceOf(AuthStep.Success.class, plusExchange(overTls(), client));
+        AuthenticationSASLFinal serverFinal = (AuthenticationSASLFinal) success.finalMessage().orElseThrow();
+        assertDoesNotThrow(() -> client.serverFinalMessage(serverFinal.text()), "client accepts the server signature");
+        assertEquals(new AuthStep.Failure("28P01", "password authentication failed for user \"root\""),
+                plusExchange(overTls(), plusClient("wrong", CERTIFICATE_HASH)));
+    }
+
+    /** A client that saw another certificate (a man in the middle's) is refused even with the right password. */
+    @Test
+    void scramSha256PlusRefusesAnotherCertificate() throws ScramException {
+        byte[] otherCertificate = Crypto.sha256("a man in the middle's certificate".getBytes(StandardCharsets.US_ASCII));
+        assertEquals(new AuthStep.Failure("28000", "SCRAM channel binding check failed"),
+                plusExchange(overTls(), plusClient("s3cret", otherCertificate)));
+    }
+
+    @Test
+    void channelBindingNegotiationOverTls() {
+        // The client could bind but was told the server cannot: someone removed -PLUS from the offer.
+        Authenticator downgraded = overTls();
+        assertEquals(new AuthStep.Failure("28000", "SCRAM channel binding negotiation error", "The client supports SCRAM"
+                        + " channel binding but thinks the server does not.  However, this server does support channel binding."),
+                downgraded.onPassword(initialResponse("SCRAM-SHA-256", "y,,n=,r=abc")));
+        Authenticator unbound = overTls();
+        assertInstanceOf(AuthStep.Continue.class, unbound.onPassword(initialResponse("SCRAM-SHA-256", "n,,n=,r=abc")),
+                "a client without channel binding may still log in over TLS");
+        Authenticator plusWithoutData = overTls();
+        assertEquals(new AuthStep.Failure("08P01", "malformed SCRAM message", "The client selected SCRAM-SHA-256-PLUS, but"
+                        + " the SCRAM message does not include channel binding data."),
+                plusWithoutData.onPassword(initialResponse("SCRAM-SHA-256-PLUS", "n,,n=,r=abc")));
+        Authenticator otherType = overTls();
+        assertEquals(new AuthStep.Failure("08P01", "unsupported SCRAM channel-binding type \"tls-unique\""),
+                otherType.onPassword(initialResponse("SCRAM-SHA-256-PLUS", "p=tls-unique,,n=,r=abc")));
+        Authenticator authzid = overTls();
+        assertEquals("0A000", ((AuthStep.Failure) authzid.onPassword(initialResponse("SCRAM-SHA-256-PLUS",
+                "p=tls-server-end-point,a=admin,n=,r=abc"))).sqlState());
     }
 
     @Test
