@@ -1,6 +1,9 @@
 package io.ashlar.protocol;
 
 import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -13,34 +16,78 @@ import java.util.Objects;
  * that matches none of these is left for the session to reject as PostgreSQL does (08P01
  * ERROR "bind message has 2 parameter formats but 3 parameters").
  *
- * @param portal the destination portal, empty for the unnamed portal
- * @param statement the source prepared statement, empty for the unnamed statement
- * @param parameterFormats 0 text, 1 binary
- * @param parameterValues the values; a {@code null} entry is SQL NULL
- * @param resultFormats format codes for the result columns
+ * <p>A decoded Bind keeps what follows its two names (format codes, values, result formats) as
+ * the client sent it, checked but not taken apart: a relay that passes the message on, renaming
+ * at most its statement, writes those bytes back in one copy and never makes the arrays, which
+ * are read from them only when asked for (one session thread asks; not for sharing between threads).
+ *
  * @see <a href="https://www.postgresql.org/docs/current/protocol-message-formats.html#PROTOCOL-MESSAGE-FORMATS-BIND">Bind</a>
  */
-public record Bind(String portal, String statement, short[] parameterFormats, byte[][] parameterValues,
-                   short[] resultFormats) implements FrontendMessage {
+public final class Bind implements FrontendMessage {
 
     public static final byte TYPE = 'B';
 
-    public Bind {
-        Objects.requireNonNull(portal, "portal");
-        Objects.requireNonNull(statement, "statement");
-        Objects.requireNonNull(parameterFormats, "parameterFormats");
-        Objects.requireNonNull(parameterValues, "parameterValues");
-        Objects.requireNonNull(resultFormats, "resultFormats");
+    private final String portal;
+    private final String statement;
+    /** Format codes, values and result formats as the client sent them; null when built from the arrays. */
+    private final byte[] tail;
+    private short[] parameterFormats;
+    private byte[][] parameterValues;
+    private short[] resultFormats;
+
+    /**
+     * @param portal the destination portal, empty for the unnamed portal
+     * @param statement the source prepared statement, empty for the unnamed statement
+     * @param parameterFormats 0 text, 1 binary
+     * @param parameterValues the values; a {@code null} entry is SQL NULL
+     * @param resultFormats format codes for the result columns
+     */
+    public Bind(String portal, String statement, short[] parameterFormats, byte[][] parameterValues, short[] resultFormats) {
+        this.portal = Objects.requireNonNull(portal, "portal");
+        this.statement = Objects.requireNonNull(statement, "statement");
+        this.parameterFormats = Objects.requireNonNull(parameterFormats, "parameterFormats");
+        this.parameterValues = Objects.requireNonNull(parameterValues, "parameterValues");
+        this.resultFormats = Objects.requireNonNull(resultFormats, "resultFormats");
+        this.tail = null;
+    }
+
+    private Bind(String portal, String statement, byte[] tail) {
+        this.portal = portal;
+        this.statement = statement;
+        this.tail = tail;
+    }
+
+    public String portal() {
+        return portal;
+    }
+
+    public String statement() {
+        return statement;
+    }
+
+    public short[] parameterFormats() {
+        unpack();
+        return parameterFormats;
+    }
+
+    public byte[][] parameterValues() {
+        unpack();
+        return parameterValues;
+    }
+
+    public short[] resultFormats() {
+        unpack();
+        return resultFormats;
     }
 
     /** The format code of parameter {@code index}. */
     public short parameterFormat(int index) {
-        return formatAt(parameterFormats, index);
+        return formatAt(parameterFormats(), index);
     }
 
     /** The format code of result column {@code index}. */
     public short resultFormat(int index) {
-        return formatAt(resultFormats, index);
+        return formatAt(resultFormats(), index);
     }
 
     static short formatAt(short[] formats, int index) {
@@ -51,20 +98,61 @@ public record Bind(String portal, String statement, short[] parameterFormats, by
         };
     }
 
-    @Override
-    public void encode(ByteBuf out) {
-        encode(out, java.nio.charset.StandardCharsets.UTF_8);
+    /** Reads the arrays out of the bytes the decoder kept (checked by it already). */
+    private void unpack() {
+        if (parameterFormats != null) {
+            return;
+        }
+        ByteBuffer in = ByteBuffer.wrap(tail);
+        short[] formats = shorts(in);
+        byte[][] values = new byte[in.getShort() & 0xffff][];
+        for (int i = 0; i < values.length; i++) {
+            int length = in.getInt();
+            if (length >= 0) {
+                values[i] = new byte[length];
+                in.get(values[i]);
+            }
+        }
+        resultFormats = shorts(in);
+        parameterValues = values.length == 0 ? Wire.EMPTY_VALUES : values;
+        parameterFormats = formats;
+    }
+
+    private static short[] shorts(ByteBuffer in) {
+        int count = in.getShort() & 0xffff;
+        if (count == 0) {
+            return Wire.EMPTY_SHORTS;
+        }
+        short[] result = new short[count];
+        for (int i = 0; i < count; i++) {
+            result[i] = in.getShort();
+        }
+        return result;
     }
 
     @Override
-    public void encode(ByteBuf out, java.nio.charset.Charset text) {
+    public void encode(ByteBuf out) {
+        encode(out, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void encode(ByteBuf out, Charset text) {
+        encode(out, text, statement);
+    }
+
+    /** Writes the message naming another statement (a relay's own name for the client's statement). */
+    public void encode(ByteBuf out, Charset text, String statementName) {
         int start = Wire.begin(out, TYPE);
         Wire.writeCString(out, portal, text);
-        Wire.writeCString(out, statement, text);
-        writeShorts(out, parameterFormats);
-        out.writeShort(parameterValues.length);
-        writeValues(out, parameterValues);
-        writeShorts(out, resultFormats);
+        Wire.writeCString(out, statementName, text);
+        if (tail != null) {
+            out.writeBytes(tail);
+        } else {
+            writeShorts(out, parameterFormats);
+            out.writeShort(parameterValues.length);
+            writeValues(out, parameterValues);
+            writeShorts(out, resultFormats);
+        }
         Wire.end(out, start);
     }
 
@@ -89,33 +177,38 @@ public record Bind(String portal, String statement, short[] parameterFormats, by
     static FrontendMessage decodeBody(FrameReader body) {
         String portal = body.readName();
         String statement = body.readName();
-        short[] parameterFormats = body.readInt16Array(body.readCount16());
-        byte[][] values = body.readValues(body.readCount16());
-        short[] resultFormats = body.readInt16Array(body.readCount16());
-        return body.finish(new Bind(portal, statement, parameterFormats, values, resultFormats));
+        int tailStart = body.position();
+        body.skipInt16Array(body.readCount16());
+        body.skipValues(body.readCount16());
+        body.skipInt16Array(body.readCount16());
+        if (body.failed()) {
+            return body.finish(null);
+        }
+        byte[] tail = body.copy(tailStart, body.position());
+        return body.finish(new Bind(portal, statement, tail));
     }
 
     @Override
     public boolean equals(Object other) {
         return other instanceof Bind that && portal.equals(that.portal) && statement.equals(that.statement)
-                && Arrays.equals(parameterFormats, that.parameterFormats)
-                && Arrays.deepEquals(parameterValues, that.parameterValues)
-                && Arrays.equals(resultFormats, that.resultFormats);
+                && Arrays.equals(parameterFormats(), that.parameterFormats())
+                && Arrays.deepEquals(parameterValues(), that.parameterValues())
+                && Arrays.equals(resultFormats(), that.resultFormats());
     }
 
     @Override
     public int hashCode() {
         int result = portal.hashCode();
         result = 31 * result + statement.hashCode();
-        result = 31 * result + Arrays.hashCode(parameterFormats);
-        result = 31 * result + Arrays.deepHashCode(parameterValues);
-        return 31 * result + Arrays.hashCode(resultFormats);
+        result = 31 * result + Arrays.hashCode(parameterFormats());
+        result = 31 * result + Arrays.deepHashCode(parameterValues());
+        return 31 * result + Arrays.hashCode(resultFormats());
     }
 
     @Override
     public String toString() {
         return "Bind[portal=" + portal + ", statement=" + statement + ", parameterFormats="
-                + Arrays.toString(parameterFormats) + ", parameterValues=" + Wire.describeValues(parameterValues)
-                + ", resultFormats=" + Arrays.toString(resultFormats) + "]";
+                + Arrays.toString(parameterFormats()) + ", parameterValues=" + Wire.describeValues(parameterValues())
+                + ", resultFormats=" + Arrays.toString(resultFormats()) + "]";
     }
 }

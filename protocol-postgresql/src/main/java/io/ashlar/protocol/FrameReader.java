@@ -183,6 +183,47 @@ final class FrameReader {
         return result;
     }
 
+    int position() {
+        return position;
+    }
+
+    /** A copy of the frame's bytes {@code [from, to)} (positions already read past). */
+    byte[] copy(int from, int to) {
+        if (from == to) {
+            return Wire.EMPTY_BYTES;
+        }
+        byte[] result = new byte[to - from];
+        buf.getBytes(from, result);
+        return result;
+    }
+
+    /** Moves past what {@link #readInt16Array} would read, checking it as that does. */
+    void skipInt16Array(int count) {
+        if (count != 0 && fits(count, 2)) {
+            position += 2 * count;
+        }
+    }
+
+    /** Moves past what {@link #readValues} would read, checking it as that does. */
+    void skipValues(int count) {
+        if (count == 0 || !fits(count, 4)) {
+            return;
+        }
+        for (int i = 0; i < count && !failed; i++) {
+            int length = readInt32();
+            if (length == -1) {
+                continue;
+            }
+            if (length < 0) {
+                fail(INSUFFICIENT_DATA);
+                break;
+            }
+            if (fits(length, 1)) {
+                position += length;
+            }
+        }
+    }
+
     void skipRemaining() {
         position = end;
     }

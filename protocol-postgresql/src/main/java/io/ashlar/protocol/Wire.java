@@ -40,6 +40,10 @@ final class Wire {
      * carried byte for byte (ISO-8859-1, one char per byte, see {@link PgFrontendDecoder#textCharset}).
      */
     static void writeCString(ByteBuf out, String value, java.nio.charset.Charset charset) {
+        if (value.isEmpty()) {
+            out.writeByte(0); // the unnamed portal and statement of nearly every Bind, Describe and Execute
+            return;
+        }
         if (charset == StandardCharsets.UTF_8) {
             ByteBufUtil.writeUtf8(out, value);
         } else {
@@ -50,6 +54,10 @@ final class Wire {
 
     /** Writes a String: UTF-8 bytes then NUL. PostgreSQL strings never contain NUL. */
     static void writeCString(ByteBuf out, String value) {
+        if (value.isEmpty()) {
+            out.writeByte(0);
+            return;
+        }
         ByteBufUtil.writeUtf8(out, value);
         out.writeByte(0);
     }

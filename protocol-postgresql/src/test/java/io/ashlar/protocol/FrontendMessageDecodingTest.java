@@ -204,6 +204,33 @@ final class FrontendMessageDecodingTest {
         assertEquals(1, bind.resultFormat(7));
     }
 
+    /**
+     * A relay passes a decoded Bind on under its own statement name: everything after the names
+     * goes out as the client sent it (here a binary format list, a NULL, a value with a NUL byte,
+     * three result formats), and the values read back from the kept bytes are the ones sent.
+     */
+    @Test
+    void bindRenamedKeepsWhatFollowsTheNamesByteForByte() {
+        byte[] rest = concat(
+                int16(2), int16(1), int16(0),           // two parameter formats: binary, text
+                int16(2),                               // two values
+                int32(-1),                              // NULL
+                int32(3), b(0, 'a', 0),                 // three bytes, NULs included
+                int16(3), int16(1), int16(0), int16(1)); // three result formats
+        byte[] bytes = concat(b('B'), int32(4 + 1 + 3 + rest.length), str(""), str("s1"), rest);
+        Bind bind = (Bind) roundTrip(afterStartup(), bytes);
+        io.netty.buffer.ByteBuf out = io.netty.buffer.Unpooled.buffer();
+        bind.encode(out, StandardCharsets.ISO_8859_1, "ashlar_7");
+        byte[] renamed = new byte[out.readableBytes()];
+        out.readBytes(renamed);
+        assertArrayEquals(concat(b('B'), int32(4 + 1 + 9 + rest.length), str(""), str("ashlar_7"), rest), renamed);
+        assertArrayEquals(new short[] {1, 0}, bind.parameterFormats());
+        assertNull(bind.parameterValues()[0]);
+        assertArrayEquals(b(0, 'a', 0), bind.parameterValues()[1]);
+        assertArrayEquals(new short[] {1, 0, 1}, bind.resultFormats());
+        assertEquals(new Bind("", "s1", new short[] {1, 0}, new byte[][] {null, b(0, 'a', 0)}, new short[] {1, 0, 1}), bind);
+    }
+
     @Test
     void bindWithManyParametersReadsCountsUnsigned() {
         int count = 40000;                          // above Short.MAX_VALUE: PostgreSQL reads counts unsigned

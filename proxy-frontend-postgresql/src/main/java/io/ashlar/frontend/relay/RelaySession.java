@@ -473,8 +473,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             note(statement.effect(), statement.temporary());
         }
         String server = serverName(bind.statement());
-        send(server.equals(bind.statement()) ? bind : new Bind(bind.portal(), server, bind.parameterFormats(),
-                bind.parameterValues(), bind.resultFormats()));
+        bind.encode(link.out(), StandardCharsets.ISO_8859_1, server);
         expected.addLast(statement != null && !bind.statement().isEmpty() ? statement.bindExpect() : BIND_EXPECT);
     }
 
