@@ -91,8 +91,12 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
 
     boolean inImplicitTransaction();
 
-    /** The client sent Sync: a transaction the proxy opened for a run of Executes commits or rolls back. */
-    void endImplicitTransaction();
+    /**
+     * The client sent Sync: a transaction the proxy opened for a run of Executes commits or rolls
+     * back. A COMMIT that fails (a deferred constraint) is the client's error, reported before
+     * ReadyForQuery as PostgreSQL reports the failure of a pipeline's commit: its rows are gone.
+     */
+    void endImplicitTransaction() throws StatementFailure;
 
     /** The client's own transaction control takes over from an implicit transaction. */
     void forgetImplicitTransaction();

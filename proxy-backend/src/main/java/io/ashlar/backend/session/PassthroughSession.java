@@ -173,7 +173,7 @@ public final class PassthroughSession implements BackendSession {
      * rolls back if a statement in it failed.
      */
     @Override
-    public void endImplicitTransaction() {
+    public void endImplicitTransaction() throws StatementFailure {
         if (!implicitTransaction) {
             return;
         }
@@ -182,12 +182,17 @@ public final class PassthroughSession implements BackendSession {
         if (connection == null) {
             return;
         }
+        StatementFailure failure = null;
         try {
             TextRows.run(connection, connection.status() == 'T' ? "COMMIT" : "ROLLBACK");
-        } catch (SQLException ignored) {
-            // The client's statements were answered already; the connection's state tells the rest.
+        } catch (SQLException e) {
+            // The statements were answered, but a COMMIT that failed took their rows with it.
+            failure = new StatementFailure(ErrorFields.from(e), e);
         }
         after(connection, false, false, null);
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     /** The client's own transaction control ends the proxy's implicit transaction's role. */

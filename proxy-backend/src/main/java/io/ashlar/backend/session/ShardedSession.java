@@ -1293,17 +1293,21 @@ public final class ShardedSession implements BackendSession {
     }
 
     @Override
-    public void endImplicitTransaction() {
+    public void endImplicitTransaction() throws StatementFailure {
         if (!implicit) {
             return;
         }
         implicit = false;
         boolean anyFailed = implicitFailed || anyJoinedFailed();
         implicitFailed = false;
+        // A failed COMMIT (a deferred constraint on one data source: the others roll back) is the
+        // client's error; a ROLLBACK after a failed statement reports nothing more.
         try {
             endTransaction(!anyFailed);
-        } catch (StatementFailure ignored) {
-            // The client's statements were answered already; the next ones start afresh.
+        } catch (StatementFailure failure) {
+            if (!anyFailed) {
+                throw failure;
+            }
         }
     }
 

@@ -296,6 +296,46 @@ final class ShardedBatchTest {
         }
     }
 
+    /**
+     * A batch over both data sources, outside a transaction, whose COMMIT fails on one of them (a
+     * deferred unique constraint on ds_1's actual table only): the client is told, with the
+     * constraint's 23505, and none of that data source's rows stay. Before, the proxy's COMMIT at
+     * the client's Sync failed quietly and the client was told every row went in.
+     */
+    @Test
+    void batchOverTwoDataSourcesWhoseCommitFailsOnOneIsAnError() throws SQLException {
+        String constraint = "ALTER TABLE t_order_0 ADD CONSTRAINT t_order_0_note_deferred UNIQUE (note) DEFERRABLE INITIALLY DEFERRED";
+        try (Connection ds1 = databases.shard("ds_1"); Statement onDs1 = ds1.createStatement();
+             Connection proxy = databases.proxy("")) {
+            onDs1.execute(constraint);
+            try (PreparedStatement insert = proxy.prepareStatement(
+                    "INSERT INTO t_order (order_id, user_id, status, note) VALUES (?, ?, 'NEW', ?)")) {
+                // order_id even: actual table t_order_0; user_id 0 -> ds_0, 1 -> ds_1
+                long[][] rows = {{990_000, 0}, {990_002, 0}, {990_004, 1}, {990_006, 1}};
+                for (long[] row : rows) {
+                    insert.setLong(1, row[0]);
+                    insert.setLong(2, row[1]);
+                    insert.setString(3, row[1] == 1 ? "deferred duplicate" : "deferred " + row[0]);
+                    insert.addBatch();
+                }
+                BatchUpdateException failure = org.junit.jupiter.api.Assertions.assertThrows(BatchUpdateException.class,
+                        insert::executeBatch, "a batch whose COMMIT failed on ds_1");
+                assertEquals("23505", failure.getSQLState(), failure.getMessage());
+            }
+            try (ResultSet rs = onDs1.executeQuery("SELECT count(*) FROM t_order_0 WHERE order_id >= 990000")) {
+                assertTrue(rs.next());
+                assertEquals(0, rs.getLong(1), "ds_1's rows of the failed batch");
+            }
+        } finally {
+            try (Connection ds0 = databases.shard("ds_0"); Statement onDs0 = ds0.createStatement();
+                 Connection ds1 = databases.shard("ds_1"); Statement onDs1 = ds1.createStatement()) {
+                onDs1.execute("ALTER TABLE t_order_0 DROP CONSTRAINT IF EXISTS t_order_0_note_deferred");
+                onDs0.execute("DELETE FROM t_order_0 WHERE order_id >= 990000");
+                onDs1.execute("DELETE FROM t_order_0 WHERE order_id >= 990000");
+            }
+        }
+    }
+
     /** Ten rows, the last a duplicate of the first: fine row by row, refused at commit. */
     private static String deferredBatch(Connection connection) throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO t_deferred (id) VALUES (?)")) {

@@ -1268,7 +1268,12 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
         boolean failed = skipping;
         skipping = false;
         batchRefused = null;
-        backend.endImplicitTransaction();
+        try {
+            backend.endImplicitTransaction();
+        } catch (StatementFailure failure) {
+            out.error(failure.fields());
+            failed = true;
+        }
         afterTransactionStep(failed);
         char status = backend.transactionStatus();
         lastStatus = status;
