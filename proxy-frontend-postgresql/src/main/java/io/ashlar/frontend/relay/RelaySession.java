@@ -1146,9 +1146,4 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     public boolean isQuiet() {
         return link == null && waiting.isEmpty() && !acquiring;
     }
-
-    @Override
-    public void cancelIfClientGone() {
-        // The event loop sees the client leave at once (channelInactive): nothing to poll.
-    }
 }

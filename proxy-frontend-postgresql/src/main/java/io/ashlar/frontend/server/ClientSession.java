@@ -2,8 +2,7 @@ package io.ashlar.frontend.server;
 
 /**
  * A logged-in client session, as the proxy's shared machinery sees it: CancelRequest finds it by
- * process id, graceful shutdown asks whether it is quiet, and the client watcher asks it to
- * cancel statements of a client that left.
+ * process id, and graceful shutdown asks whether it is quiet.
  */
 public interface ClientSession {
 
@@ -14,7 +13,4 @@ public interface ClientSession {
 
     /** Whether the session is between statements outside a transaction, nothing queued (called from any thread). */
     boolean isQuiet();
-
-    /** Cancels a statement still running for a client that closed its connection; called once a second. */
-    void cancelIfClientGone();
 }

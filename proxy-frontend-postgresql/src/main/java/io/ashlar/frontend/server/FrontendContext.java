@@ -30,17 +30,11 @@ public final class FrontendContext implements AutoCloseable {
     private final Optional<FrontendTls> tls;
     /** The secret unknown users' made-up salts are derived from, made once per start and never sent. */
     private final byte[] unknownUserSecret = new byte[32];
-    private final Thread watcher;
     /**
-     * How sessions that run their statements as plain method calls (sharded databases, openGauss
-     * clients) get a thread: by default a virtual thread on their client's event loop
-     * ({@link LoopThreads}); {@code -Dashlar.sessionThreads=platform} gives each a platform thread
-     * that drives its own connection's I/O (the design before the native data path).
+     * Sessions that run their statements as plain method calls (sharded databases, openGauss
+     * clients) get a virtual thread on their client's event loop.
      */
-    private final boolean platformThreads = "platform".equals(System.getProperty("ashlar.sessionThreads"));
-    private final ThreadFactory platformSessionThreads = Thread.ofPlatform().daemon().name("ashlar-session").factory();
     private final LoopThreads loopThreads = new LoopThreads();
-    private final boolean sessionOwnsIo = platformThreads;
     private final Map<Integer, Registered> sessions = new ConcurrentHashMap<>();
     private final AtomicInteger nextProcessId = new AtomicInteger(ThreadLocalRandom.current().nextInt(1000, 100_000));
     private final AtomicInteger connections = new AtomicInteger();
@@ -69,25 +63,6 @@ public final class FrontendContext implements AutoCloseable {
         new SecureRandom().nextBytes(unknownUserSecret);
         for (int i = 0; i < logins.length; i++) {
             logins[i] = new LongAdder();
-        }
-        if (sessionOwnsIo) {
-            watcher = Thread.ofPlatform().daemon().name("ashlar-client-watch").start(this::watchClients);
-        } else {
-            watcher = null;
-        }
-    }
-
-    /** Once a second: statements of clients that left are cancelled (see FrontendSession#cancelIfClientGone). */
-    private void watchClients() {
-        while (true) {
-            try {
-                Thread.sleep(1000);
-            } catch (InterruptedException e) {
-                return;
-            }
-            for (Registered registered : sessions.values()) {
-                registered.session().cancelIfClientGone();
-            }
         }
     }
 
@@ -130,17 +105,7 @@ public final class FrontendContext implements AutoCloseable {
 
     /** The threads of sessions whose clients are on {@code loop}. */
     ThreadFactory sessionThreads(io.netty.channel.EventLoop loop) {
-        return platformThreads ? platformSessionThreads : loopThreads.on(loop);
-    }
-
-    /**
-     * Whether each session's own thread also does its connection's I/O (the default): the
-     * channel moves from the shared event loop to an event loop the session thread drives
-     * itself, so a statement costs no thread hand-off at all. Virtual session threads keep the
-     * hand-off (a virtual thread must not block in epoll_wait).
-     */
-    boolean sessionOwnsIo() {
-        return sessionOwnsIo;
+        return loopThreads.on(loop);
     }
 
     int nextProcessId() {
@@ -204,9 +169,6 @@ public final class FrontendContext implements AutoCloseable {
     @Override
     public void close() {
         // Session threads end with their sessions.
-        if (watcher != null) {
-            watcher.interrupt();
-        }
         tls.ifPresent(FrontendTls::close);
     }
 }

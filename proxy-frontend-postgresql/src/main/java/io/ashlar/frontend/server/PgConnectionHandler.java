@@ -71,7 +71,6 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     private enum State { STARTUP, AUTHENTICATING, READY, CLOSED }
 
     private final FrontendContext context;
-    private final io.netty.channel.IoHandlerFactory ioFactory;
     private State state = State.STARTUP;
     private StartupMessage startup;
     /** Who is logging in: a configured user, or an unknown one's stand-in that never logs in. */
@@ -88,13 +87,8 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     private boolean counted;
     private final List<FrontendMessage> read = new ArrayList<>();
 
-    /**
-     * @param ioFactory the transport's I/O handler (epoll or NIO), for the event loop the session's
-     *        own thread drives once the client has logged in
-     */
-    PgConnectionHandler(FrontendContext context, io.netty.channel.IoHandlerFactory ioFactory) {
+    PgConnectionHandler(FrontendContext context) {
         this.context = context;
-        this.ioFactory = ioFactory;
     }
 
     @Override
@@ -384,9 +378,6 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         ctx.writeAndFlush(ReadyForQuery.IDLE);
         state = State.READY;
         cancelAuthenticationTimeout();
-        if (session != null) {
-            session.start(context.sessionOwnsIo() ? ioFactory : null);
-        }
     }
 
     /** Who the client is: its proxy user and logical database, and the proxy's address and port it reached. */

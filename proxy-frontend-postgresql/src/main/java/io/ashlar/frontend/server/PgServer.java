@@ -98,7 +98,7 @@ public final class PgServer implements AutoCloseable {
                         channel.pipeline()
                                 .addLast("decoder", new PgFrontendDecoder())
                                 .addLast("encoder", BackendMessageEncoder.INSTANCE)
-                                .addLast("handler", new PgConnectionHandler(context, factory));
+                                .addLast("handler", new PgConnectionHandler(context));
                     }
                 });
         int port = requestedPort;

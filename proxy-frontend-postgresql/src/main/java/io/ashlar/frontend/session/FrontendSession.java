@@ -34,8 +34,6 @@ import io.ashlar.protocol.ReadyForQuery;
 import io.ashlar.frontend.types.BinaryEncoders;
 import io.ashlar.frontend.types.ValueEncoder;
 import io.netty.channel.Channel;
-import io.netty.channel.IoHandlerFactory;
-import io.netty.channel.ManualIoEventLoop;
 import java.sql.SQLException;
 import io.ashlar.parser.lexer.SqlSyntaxException;
 import io.ashlar.parser.lexer.StatementRange;
@@ -100,8 +98,6 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
     private volatile boolean working;
     private volatile char lastStatus = 'I';
     private volatile Thread inboxWaiter;
-    /** The event loop this session's thread drives, once the connection moved to it. */
-    private volatile ManualIoEventLoop ioLoop;
     private final Map<String, PreparedStatement> statements = new HashMap<>();
     private final Map<String, Portal> portals = new HashMap<>();
     private final CursorCommands cursors;
@@ -160,14 +156,7 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
     }
 
     private void wake() {
-        ManualIoEventLoop own = ioLoop;
-        if (own != null) {
-            // The session's own thread read these messages itself (or will look at the inbox
-            // before it next waits for I/O): nothing to wake, unless another thread enqueued.
-            if (!own.inEventLoop()) {
-                own.wakeup();
-            }
-        } else if (!started.get() && started.compareAndSet(false, true)) {
+        if (!started.get() && started.compareAndSet(false, true)) {
             threads.newThread(this::loop).start();
         } else {
             Thread waiter = inboxWaiter;
@@ -177,90 +166,10 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
         }
     }
 
-    /**
-     * Called on the shared event loop once the client has logged in. With an I/O handler
-     * factory, the connection moves to an event loop that the session's own thread drives
-     * ({@link ManualIoEventLoop}): the thread that runs a statement also reads the client's next
-     * message and writes the answer, so a statement costs no thread hand-off (a hand-off each way
-     * was most of the proxy's CPU per statement: futex and eventfd wake-ups and the context
-     * switches behind them). Without one (virtual session threads), messages are handed over
-     * from the shared event loop and the session thread starts with the first of them.
-     */
-    public void start(IoHandlerFactory ioFactory) {
-        if (ioFactory == null) {
-            return;
-        }
-        started.set(true);
-        channel.deregister().addListener(deregistered -> {
-            Thread thread = threads.newThread(() -> ownLoop(ioFactory, deregistered.isSuccess()));
-            thread.start();
-        });
-    }
-
-    private void ownLoop(IoHandlerFactory ioFactory, boolean movable) {
-        ManualIoEventLoop own = new ManualIoEventLoop(Thread.currentThread(), ioFactory);
-        try {
-            own.runNow();
-            if (movable) {
-                own.register(channel).addListener(registered -> {
-                    if (!registered.isSuccess()) {
-                        inbox.add(CLIENT_GONE);
-                    }
-                });
-            } else {
-                inbox.add(CLIENT_GONE);
-            }
-            ioLoop = own;
-            out.ownLoop(own);
-            loop();
-        } finally {
-            ioLoop = null;
-            if (channel.isOpen() && channel.eventLoop() == own) {
-                channel.close();
-            }
-            own.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.NANOSECONDS);
-            for (int i = 0; i < 1000 && !own.isTerminated(); i++) {
-                own.run(1_000_000L);
-            }
-        }
-    }
-
     /** Called on the event loop when the client's connection closed. */
     public void clientGone() {
         backend.cancel();
         enqueue(CLIENT_GONE);
-    }
-
-    /** TCP states (linux/tcp_states.h) of a connection whose client has closed or reset it. */
-    private static final int TCP_CLOSE = 7;
-    private static final int TCP_CLOSE_WAIT = 8;
-
-    /** Filled by the one thread that calls {@link #cancelIfClientGone}. */
-    private io.netty.channel.epoll.EpollTcpInfo tcpInfo;
-
-    /**
-     * Called from the proxy's watcher thread about once a second. While the session's own thread
-     * runs a statement it does not read its client's socket, so it would not see the client
-     * leave: the kernel's view of the connection does. A statement still running for a client
-     * that has closed or reset its connection is cancelled (PostgreSQL's
-     * {@code client_connection_check_interval} does the same); the session then reads the end
-     * of the connection and closes. Only on the epoll transport.
-     */
-    public void cancelIfClientGone() {
-        if (!working || ioLoop == null || !(channel instanceof io.netty.channel.epoll.EpollSocketChannel epoll)) {
-            return;
-        }
-        try {
-            if (tcpInfo == null) {
-                tcpInfo = new io.netty.channel.epoll.EpollTcpInfo();
-            }
-            int state = epoll.tcpInfo(tcpInfo).state();
-            if ((state == TCP_CLOSE_WAIT || state == TCP_CLOSE) && working) {
-                backend.cancel();
-            }
-        } catch (RuntimeException closedMeanwhile) {
-            // The socket closed under us: the session is ending anyway.
-        }
     }
 
     /** Cancels the statement running now (CancelRequest from the client). */
@@ -307,13 +216,6 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
             if (message != null) {
                 return message;
             }
-            ManualIoEventLoop own = ioLoop;
-            if (own != null) {
-                // Reads the socket (and runs tasks other threads queued, such as a close) on this
-                // thread; the pipeline's handler puts what it decodes into the inbox.
-                own.run(0);
-                continue;
-            }
             inboxWaiter = Thread.currentThread();
             if (inbox.isEmpty()) {
                 LockSupport.park(this);
@@ -325,11 +227,6 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
     /** Waits until the client's messages after the {@code seen}th have arrived. */
     private void awaitMessagesAfter(long seen) {
         while (received == seen) {
-            ManualIoEventLoop own = ioLoop;
-            if (own != null) {
-                own.run(0);
-                continue;
-            }
             inboxWaiter = Thread.currentThread();
             if (received == seen) {
                 LockSupport.park(this);
@@ -1092,10 +989,6 @@ public final class FrontendSession implements ResultSink, io.ashlar.frontend.ser
         }
         if (!anotherRowFollows(portalName)) {
             return; // the common case, Bind/Execute/Sync: no batch, and no look at the socket
-        }
-        ManualIoEventLoop own = ioLoop;
-        if (own != null) {
-            own.runNow(); // takes in what the client has already sent of its batch
         }
         // Row 0 is this Bind; a group is [Describe portal] Execute, and for later rows a Bind first.
         java.util.List<Bind> binds;

@@ -33,8 +33,6 @@ final class OutputBuffer {
     private final Channel channel;
     private ByteBuf buffer;
     private volatile Thread writableWaiter;
-    /** The event loop the session's thread drives, when it does its own I/O. */
-    private io.netty.channel.ManualIoEventLoop ownLoop;
 
     OutputBuffer(Channel channel) {
         this.channel = channel;
@@ -169,18 +167,7 @@ final class OutputBuffer {
         }
     }
 
-    void ownLoop(io.netty.channel.ManualIoEventLoop loop) {
-        this.ownLoop = loop;
-    }
-
     private void awaitWritable() {
-        if (ownLoop != null) {
-            // This thread is the channel's event loop: let it write out what the socket takes.
-            while (channel.isActive() && !channel.isWritable()) {
-                ownLoop.run(100_000_000L);
-            }
-            return;
-        }
         while (channel.isActive() && !channel.isWritable()) {
             writableWaiter = Thread.currentThread();
             if (channel.isActive() && !channel.isWritable()) {
