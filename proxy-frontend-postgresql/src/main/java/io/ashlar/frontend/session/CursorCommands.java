@@ -193,10 +193,24 @@ final class CursorCommands {
     }
 
     /**
+     * After a query or a Sync: when no transaction is open any more, the one that was (or the
+     * statement's own) has ended, and its portals with it (cursors WITH HOLD stay if it committed).
+     *
+     * @param failed whether the query or the pipeline failed
+     * @param lastTag the tag of the last CommandComplete the client got: {@code ROLLBACK} (also what
+     *        a COMMIT of a failed transaction answers) says the transaction did not commit
+     */
+    void afterTransactionStep(boolean failed, String lastTag) {
+        if (!portals.isEmpty() && backend.transactionStatus() == 'I') {
+            transactionEnded(!failed && !lastTag.equals("ROLLBACK"));
+        }
+    }
+
+    /**
      * The transaction ended: portals go with it but for cursors WITH HOLD, which stay if it
      * committed (and are from then on the session's) and go if it rolled back.
      */
-    void transactionEnded(boolean committed) {
+    private void transactionEnded(boolean committed) {
         for (Iterator<Portal> it = portals.values().iterator(); it.hasNext(); ) {
             Portal portal = it.next();
             if (portal.hold && (committed || !portal.uncommitted)) {

@@ -1,0 +1,457 @@
+package io.ashlar.frontend.session;
+
+import io.ashlar.backend.datasource.ParameterValues;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.QueryResult;
+import io.ashlar.backend.execute.ResultSink;
+import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.session.BackendSession;
+import io.ashlar.frontend.types.ValueEncoder;
+import io.ashlar.parser.statement.FetchStatement;
+import io.ashlar.protocol.BatchBind;
+import io.ashlar.protocol.Bind;
+import io.ashlar.protocol.BindComplete;
+import io.ashlar.protocol.Close;
+import io.ashlar.protocol.CloseComplete;
+import io.ashlar.protocol.Describe;
+import io.ashlar.protocol.EmptyQueryResponse;
+import io.ashlar.protocol.Execute;
+import io.ashlar.protocol.FrontendMessage;
+import io.ashlar.protocol.NoData;
+import io.ashlar.protocol.ParameterDescription;
+import io.ashlar.protocol.Parse;
+import io.ashlar.protocol.ParseComplete;
+import io.ashlar.protocol.PortalSuspended;
+import io.ashlar.protocol.Query;
+import io.ashlar.protocol.Sync;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The extended query protocol: Parse, Bind, Describe, Execute, Close and Sync, over the client's
+ * prepared statements and portals (one namespace each, the unnamed ones included), answered as
+ * PostgreSQL answers them.
+ *
+ * <p>States: <b>running</b>, and <b>skipping</b>: a message failed, its error went out at once,
+ * and everything up to the next Sync is discarded. A statement runs when its portal is first
+ * described or executed; several Executes before one Sync run in one implicit transaction that
+ * the Sync ends, as PostgreSQL runs a pipeline. A client's batch goes to {@link ClientBatches},
+ * cursor statements to {@link CursorCommands}.
+ *
+ * @see <a href="https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-EXT-QUERY">Extended Query</a>
+ */
+final class ExtendedProtocol {
+
+    private static final String UNNAMED = "";
+    private static final int MAX_PREPARED_STATEMENTS = 10_000;
+
+    private final SessionInbox inbox;
+    private final OutputBuffer out;
+    private final BackendSession backend;
+    private final ResultSink sink;
+    private final CursorCommands cursors;
+    private final boolean openGauss;
+    private final Map<String, PreparedStatement> statements = new HashMap<>();
+    private final Map<String, Portal> portals;
+    private final ClientBatches batches;
+    /** Binary encoders of the columns an Execute sends now (null entries: text). */
+    private ValueEncoder[] rowEncoders;
+    private final PortalRows.RowConsumer toClient;
+    private boolean skipping;
+
+    /**
+     * @param sink where statements' status messages go (ParameterStatus, notifications)
+     * @param portals the session's portals, shared with its SQL cursors
+     * @param openGauss whether the client is an openGauss one, whose connect-time questions the proxy answers
+     */
+    ExtendedProtocol(SessionInbox inbox, OutputBuffer out, BackendSession backend, ResultSink sink, CursorCommands cursors,
+                     Map<String, Portal> portals, boolean openGauss) {
+        this.inbox = inbox;
+        this.out = out;
+        this.backend = backend;
+        this.sink = sink;
+        this.cursors = cursors;
+        this.portals = portals;
+        this.openGauss = openGauss;
+        this.batches = new ClientBatches(inbox, out, backend, sink, statements, portals, this::fail);
+        this.toClient = row -> out.dataRow(row, rowEncoders);
+    }
+
+    /** Whether a message failed since the last Sync: what comes before the next Sync is discarded. */
+    boolean skipping() {
+        return skipping;
+    }
+
+    /** Something failed outside the protocol's own checks: the rest up to Sync is discarded. */
+    void skipToSync() {
+        skipping = true;
+    }
+
+    /**
+     * An extended-protocol message failed: the error goes out at once, with whatever was written
+     * before it (PostgreSQL flushes an ErrorResponse as it raises it), and everything up to the
+     * next Sync is skipped. A client that sent Parse/Describe/Flush, or a pipeline without a Sync
+     * yet, waits for exactly this error before it sends more.
+     */
+    private void fail(ErrorFields error) {
+        out.error(error);
+        out.flush();
+        skipping = true;
+        backend.abortTransaction();
+    }
+
+    /** A simple query replaces the unnamed statement and portal. */
+    void dropUnnamed() {
+        statements.remove(UNNAMED);
+        Portal unnamed = portals.remove(UNNAMED);
+        if (unnamed != null) {
+            unnamed.close();
+        }
+    }
+
+    void parse(Parse parse) {
+        String name = parse.statementName();
+        if (!name.isEmpty() && statements.containsKey(name)) {
+            fail(ErrorFields.error("42P05", "prepared statement \"" + name + "\" already exists"));
+            return;
+        }
+        if (statements.size() >= MAX_PREPARED_STATEMENTS && !statements.containsKey(name)) {
+            fail(ErrorFields.error("53400", "too many prepared statements in this session (limit "
+                    + MAX_PREPARED_STATEMENTS + ")", "Close statements the application no longer uses."));
+            return;
+        }
+        Optional<CannedAnswer> canned = openGauss ? OpenGaussConnectQueries.answer(parse.sql()) : Optional.empty();
+        if (canned.isPresent()) {
+            // Never sent to a backend: the analysis slot carries the answer, the description is known.
+            PreparedStatement statement = new PreparedStatement(
+                    new BackendSession.Prepared(parse.sql(), new int[0], canned.get()), new int[0]);
+            statement.description(new BackendSession.Description(new int[0],
+                    canned.get().hasRows() ? Optional.of(canned.get().columns()) : Optional.empty()));
+            statements.put(name, statement);
+            out.write(ParseComplete.INSTANCE);
+            return;
+        }
+        if (CursorCommands.startsCommand(parse.sql()) && parseCursorCommand(name, parse)) {
+            return;
+        }
+        BackendSession.Prepared prepared;
+        try {
+            prepared = backend.prepare(parse.sql(), parse.parameterTypeOids());
+        } catch (StatementFailure failure) {
+            fail(failure.fields());
+            return;
+        }
+        PreparedStatement statement = new PreparedStatement(prepared, parse.parameterTypeOids());
+        if (!name.isEmpty() || describesNext(name)) {
+            // PostgreSQL reports a statement's errors at Parse. A named statement is parsed once and
+            // run many times, and a Describe would ask the backend anyway: check it on a backend now
+            // (the description is kept for Describe). An unnamed statement about to run is checked
+            // by its first execution, saving the round trip.
+            try {
+                statement.description(backend.describe(prepared));
+            } catch (StatementFailure failure) {
+                fail(failure.fields());
+                return;
+            }
+        }
+        statements.put(name, statement);
+        out.write(ParseComplete.INSTANCE);
+    }
+
+    /**
+     * Parse of a cursor statement, which the proxy answers itself (DECLARE's query is prepared,
+     * and checked as PostgreSQL checks it at Parse, by the backend session). False when the text
+     * is no cursor statement after all.
+     */
+    private boolean parseCursorCommand(String name, Parse parse) {
+        CursorCommands.Command command;
+        try {
+            command = cursors.prepare(parse.sql(), parse.parameterTypeOids());
+            if (command == null) {
+                return false;
+            }
+            int[] types = command.query() != null ? command.query().parameterTypes() : parse.parameterTypeOids();
+            PreparedStatement statement = new PreparedStatement(new BackendSession.Prepared(parse.sql(), types, command),
+                    parse.parameterTypeOids());
+            if (command.query() != null && (!name.isEmpty() || describesNext(name))) {
+                statement.description(new BackendSession.Description(
+                        backend.describe(command.query()).parameterTypes(), Optional.empty()));
+            }
+            statements.put(name, statement);
+        } catch (StatementFailure failure) {
+            fail(failure.fields());
+            return true;
+        }
+        out.write(ParseComplete.INSTANCE);
+        return true;
+    }
+
+    /** Whether the next queued message is a Describe of this statement. */
+    private boolean describesNext(String name) {
+        FrontendMessage next = inbox.peek();
+        return next instanceof Describe d && d.kind() == 'S' && d.name().equals(name);
+    }
+
+    void bind(Bind bind) {
+        PreparedStatement statement = statements.get(bind.statement());
+        if (statement == null) {
+            fail(ErrorFields.error("26000", "prepared statement \"" + bind.statement() + "\" does not exist"));
+            return;
+        }
+        String portalName = bind.portal();
+        if (!portalName.isEmpty() && portals.containsKey(portalName)) {
+            fail(ErrorFields.error("42P03", "portal \"" + portalName + "\" already exists"));
+            return;
+        }
+        byte[][] values = bind.parameterValues();
+        short[] formats = bind.parameterFormats();
+        int required = statement.prepared.parameterTypes().length;
+        if (values.length != required) {
+            fail(ErrorFields.error("08P01", "bind message supplies " + values.length
+                    + " parameters, but prepared statement \"" + bind.statement() + "\" requires " + required));
+            return;
+        }
+        if (formats.length > 1 && formats.length != values.length) {
+            fail(ErrorFields.error("08P01", "bind message has " + formats.length
+                    + " parameter formats but " + values.length + " parameters"));
+            return;
+        }
+        Portal portal = new Portal(statement, ParameterValues.of(statement.prepared.parameterTypes(), formats, values),
+                bind.resultFormats());
+        Portal previous = portals.put(portalName, portal);
+        if (previous != null) {
+            previous.close();
+        }
+        out.write(BindComplete.INSTANCE);
+        batches.afterBind(portal, portalName);
+    }
+
+    /** openGauss's batch bind ({@code U}), see {@link ClientBatches#batchBind}. */
+    void batchBind(BatchBind batch) {
+        batches.batchBind(batch);
+    }
+
+    void describe(Describe describe) {
+        if (describe.kind() == 'S') {
+            describeStatement(describe.name());
+        } else {
+            describePortal(describe.name());
+        }
+    }
+
+    private void describeStatement(String name) {
+        PreparedStatement statement = statements.get(name);
+        if (statement == null) {
+            fail(ErrorFields.error("26000", "prepared statement \"" + name + "\" does not exist"));
+            return;
+        }
+        BackendSession.Description description = statement.description();
+        if (description == null) {
+            try {
+                description = statement.prepared.analysis() instanceof CursorCommands.Command command
+                        ? describeCursorCommand(statement, command) : backend.describe(statement.prepared);
+            } catch (StatementFailure failure) {
+                fail(failure.fields());
+                return;
+            }
+            if (!(statement.prepared.analysis() instanceof CursorCommands.Command)) {
+                statement.description(description);
+            }
+        }
+        out.write(new ParameterDescription(description.parameterTypes()));
+        if (description.columns().isPresent()) {
+            out.rowDescription(description.columns().get(), null);
+        } else {
+            out.write(NoData.INSTANCE);
+        }
+    }
+
+    /**
+     * A cursor statement's description: DECLARE takes its query's parameters and returns no rows;
+     * FETCH returns the rows of its cursor, if that exists now (as PostgreSQL describes it).
+     */
+    private BackendSession.Description describeCursorCommand(PreparedStatement statement, CursorCommands.Command command)
+            throws StatementFailure {
+        if (command.query() != null) {
+            return new BackendSession.Description(backend.describe(command.query()).parameterTypes(), Optional.empty());
+        }
+        if (command.statement().body() instanceof FetchStatement fetch && !fetch.move()) {
+            Portal cursor = portals.get(fetch.cursor());
+            if (cursor != null && cursor.result != null && cursor.result.hasRows()) {
+                return new BackendSession.Description(new int[0], Optional.of(cursor.result.columns()));
+            }
+        }
+        return new BackendSession.Description(statement.prepared.parameterTypes(), Optional.empty());
+    }
+
+    private void describePortal(String name) {
+        Portal portal = portals.get(name);
+        if (portal == null) {
+            fail(ErrorFields.error("34000", "portal \"" + name + "\" does not exist"));
+            return;
+        }
+        if (!run(portal, true)) {
+            return;
+        }
+        QueryResult result = portal.result;
+        if (result.hasRows()) {
+            short[] formats = portal.formats(result.columns().length);
+            try {
+                ResultFormats.encoders(result.columns(), formats, backend);
+            } catch (StatementFailure failure) {
+                fail(failure.fields());
+                return;
+            }
+            out.rowDescription(result.columns(), formats);
+        } else {
+            out.write(NoData.INSTANCE);
+        }
+    }
+
+    /**
+     * Runs the portal's statement if it has not run yet; false (error reported) when it failed.
+     *
+     * @param describing whether a Describe runs it, so the Execute that will read it is still queued
+     */
+    private boolean run(Portal portal, boolean describing) {
+        if (portal.result != null) {
+            return true;
+        }
+        if (portal.statement.prepared.analysis() instanceof CannedAnswer canned) {
+            portal.result = canned.result();
+            return true;
+        }
+        try {
+            if (portal.statement.prepared.analysis() instanceof CursorCommands.Command command) {
+                portal.result = cursors.run(command, portal.parameters);
+                return true;
+            }
+            boolean transactionControl = portal.statement.isTransactionControl();
+            if (transactionControl) {
+                backend.forgetImplicitTransaction();
+            }
+            boolean implicit = !transactionControl
+                    && (backend.inImplicitTransaction() || executesBeforeSync() > (describing ? 1 : 0));
+            portal.result = backend.execute(portal.statement.prepared, portal.parameters, sink, implicit);
+            return true;
+        } catch (StatementFailure failure) {
+            fail(failure.fields());
+            return false;
+        }
+    }
+
+    /**
+     * Execute: the portal's next rows, up to the row limit. As in PostgreSQL, a limit that the rows
+     * reached leaves the portal suspended (PortalSuspended), even when no row is left; the next
+     * Execute then completes it with no rows. A cursor's Execute completes with {@code SELECT n}.
+     */
+    void execute(Execute execute) {
+        Portal portal = portals.get(execute.portal());
+        if (portal == null) {
+            fail(ErrorFields.error("34000", "portal \"" + execute.portal() + "\" does not exist"));
+            return;
+        }
+        if (!run(portal, false)) {
+            return;
+        }
+        QueryResult result = portal.result;
+        if (!portal.noticesSent) {
+            portal.noticesSent = true;
+            for (ErrorFields notice : result.notices()) {
+                out.notice(notice);
+            }
+        }
+        if (result.isEmptyQuery()) {
+            out.write(EmptyQueryResponse.INSTANCE);
+            return;
+        }
+        if (!result.hasRows()) {
+            out.commandComplete(result.tag());
+            return;
+        }
+        PortalRows rows = portal.rows();
+        boolean resumed = rows.position() > 0;
+        long limit = execute.maxRows() <= 0 ? Long.MAX_VALUE : execute.maxRows();
+        long sent;
+        try {
+            rowEncoders = ResultFormats.encoders(result.columns(), portal.formats(result.columns().length), backend);
+            sent = rows.forward(limit, toClient);
+        } catch (StatementFailure failure) {
+            fail(failure.fields());
+            return;
+        } finally {
+            rowEncoders = null;
+        }
+        if (sent == limit && limit != Long.MAX_VALUE) {
+            out.write(PortalSuspended.INSTANCE);
+            return;
+        }
+        out.commandComplete(portal.cursor ? "SELECT " + sent : resumed ? rowsTag(result.tag(), sent) : result.tag());
+    }
+
+    /** The tag of the last piece of a portal read in pieces: PostgreSQL counts the rows of that Execute. */
+    private static String rowsTag(String tag, long rows) {
+        int space = tag.lastIndexOf(' ');
+        return space < 0 ? tag : tag.substring(0, space + 1) + rows;
+    }
+
+    void close(Close close) {
+        if (close.kind() == 'S') {
+            statements.remove(close.name());
+        } else {
+            Portal portal = portals.remove(close.name());
+            if (portal != null) {
+                portal.close();
+            }
+        }
+        out.write(CloseComplete.INSTANCE);
+    }
+
+    /**
+     * How many Executes the client has already sent before its next Sync (up to 2), or 2 when
+     * the Sync has not arrived yet. With more than the one reading the current portal, the
+     * statements run in one transaction, as PostgreSQL runs a pipeline in autocommit mode. A
+     * pipeline whose end is not here yet (its messages came in several reads) is treated as one
+     * of several statements, so that a later Execute's failure still undoes this one: that costs
+     * a COMMIT at Sync only in that case.
+     */
+    private int executesBeforeSync() {
+        int result = 0;
+        for (FrontendMessage queued : inbox) {
+            if (queued instanceof Execute && ++result == 2) {
+                return result;
+            }
+            if (queued instanceof Sync || queued instanceof Query) {
+                return result;
+            }
+        }
+        return 2;
+    }
+
+    /**
+     * Sync: skipping ends, and an implicit transaction the pipeline opened commits (or rolls back
+     * if a statement in it failed). True when the pipeline failed; the ReadyForQuery is the caller's.
+     */
+    boolean sync() {
+        boolean failed = skipping;
+        skipping = false;
+        batches.synced();
+        try {
+            backend.endImplicitTransaction();
+        } catch (StatementFailure failure) {
+            out.error(failure.fields());
+            failed = true;
+        }
+        return failed;
+    }
+
+    /** The session ends: its statements and portals with it. */
+    void close() {
+        statements.clear();
+        for (Portal portal : portals.values()) {
+            portal.close();
+        }
+        portals.clear();
+    }
+}

@@ -1,0 +1,56 @@
+package io.ashlar.frontend.session;
+
+import io.ashlar.backend.execute.ColumnDescription;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.session.BackendSession;
+import io.ashlar.frontend.types.BinaryEncoders;
+import io.ashlar.frontend.types.TypeOids;
+import io.ashlar.frontend.types.ValueEncoder;
+
+/**
+ * The formats a client asked for its result columns in (a Bind's result format codes, a BINARY
+ * cursor), as what writes each column: text goes out as the backend sent it, binary through the
+ * encoder of the column's type, chosen once per Execute and not per row.
+ *
+ * @see <a href="https://www.postgresql.org/docs/current/protocol-overview.html#PROTOCOL-FORMAT-CODES">Formats and Format Codes</a>
+ */
+final class ResultFormats {
+
+    private ResultFormats() {
+    }
+
+    /**
+     * Binary encoders per column (null entries for text; null when all are text). A format the
+     * proxy cannot produce fails as PostgreSQL fails an unknown one, naming the column.
+     */
+    static ValueEncoder[] encoders(ColumnDescription[] columns, short[] formats, BackendSession backend) throws StatementFailure {
+        ValueEncoder[] result = null;
+        for (int i = 0; i < formats.length; i++) {
+            if (formats[i] == 1) {
+                int type = columns[i].typeOid();
+                if (type == TypeOids.INTERVAL || type == TypeOids.INTERVAL_ARRAY) {
+                    String style = backend.reportedValue("IntervalStyle");
+                    if (style != null && !style.equals("postgres")) {
+                        throw new StatementFailure(ErrorFields.error("0A000", "binary output of intervals needs IntervalStyle"
+                                + " postgres in Ashlar (column \"" + columns[i].name() + "\"; the session has " + style + ")",
+                                "Ask for this column in text format, or SET IntervalStyle TO postgres."));
+                    }
+                }
+                ValueEncoder encoder = BinaryEncoders.find(type).orElse(null);
+                if (encoder == null) {
+                    throw new StatementFailure(ErrorFields.error("0A000", "binary output format is not supported by Ashlar for type oid "
+                            + columns[i].typeOid() + " (column \"" + columns[i].name() + "\")",
+                            "Ask for this column in text format."));
+                }
+                if (result == null) {
+                    result = new ValueEncoder[formats.length];
+                }
+                result[i] = encoder;
+            } else if (formats[i] != 0) {
+                throw new StatementFailure(ErrorFields.error("22023", "unsupported format code: " + formats[i]));
+            }
+        }
+        return result;
+    }
+}

@@ -1,0 +1,130 @@
+package io.ashlar.frontend.session;
+
+import io.ashlar.protocol.FrontendMessage;
+import io.ashlar.protocol.Query;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The client's messages on their way from the event loop to the session's thread. The event loop
+ * adds what it decoded from one read of the socket at once, so that the session sees a client's
+ * pipeline (Bind, Execute, ..., Sync) whole and is woken once; the session's thread (a virtual
+ * thread, started with the first message) takes them in order and parks while there are none.
+ * One hand-off per read each way, and no thread made per message.
+ *
+ * <p>The session may also look at what has arrived without taking it (whether a Describe or a
+ * Sync follows, a batch's rows) and wait for more of a pipeline still on its way
+ * ({@link #awaitMessagesAfter}).
+ *
+ * <p>One thread adds (the client's event loop), one takes (the session's).
+ */
+final class SessionInbox implements Iterable<FrontendMessage> {
+
+    /** Marks the end of the client's connection among its messages. */
+    static final FrontendMessage CLIENT_GONE = new Query("\0client gone");
+
+    private final ConcurrentLinkedQueue<FrontendMessage> queue = new ConcurrentLinkedQueue<>();
+    private final ThreadFactory threads;
+    private final Runnable session;
+    private final AtomicBoolean started = new AtomicBoolean();
+    /** How many messages have been added (written by the adding thread only). */
+    private volatile long received;
+    private volatile Thread waiter;
+
+    /**
+     * @param threads makes the session's thread
+     * @param session what that thread runs: it takes the messages until the session ends
+     */
+    SessionInbox(ThreadFactory threads, Runnable session) {
+        this.threads = threads;
+        this.session = session;
+    }
+
+    /** One message (on the event loop). */
+    void add(FrontendMessage message) {
+        queue.add(message);
+        received++;
+        wake();
+    }
+
+    /** The messages of one read from the socket (on the event loop). */
+    void addAll(List<FrontendMessage> messages) {
+        queue.addAll(messages);
+        received += messages.size();
+        wake();
+    }
+
+    /**
+     * The session's thread saw the client's end while it waited for something else (COPY data):
+     * the end is put back for the session's loop to see, not counted as a message.
+     */
+    void putBackClientGone() {
+        queue.add(CLIENT_GONE);
+    }
+
+    private void wake() {
+        if (!started.get() && started.compareAndSet(false, true)) {
+            threads.newThread(session).start();
+        } else {
+            Thread parked = waiter;
+            if (parked != null) {
+                LockSupport.unpark(parked);
+            }
+        }
+    }
+
+    /** The next message, waiting for it if none is here (on the session's thread). */
+    FrontendMessage take() {
+        while (true) {
+            FrontendMessage message = queue.poll();
+            if (message != null) {
+                return message;
+            }
+            waiter = Thread.currentThread();
+            if (queue.isEmpty()) {
+                LockSupport.park(this);
+            }
+            waiter = null;
+        }
+    }
+
+    /** How many messages have arrived so far. */
+    long received() {
+        return received;
+    }
+
+    /** Waits until the client's messages after the {@code seen}th have arrived. */
+    void awaitMessagesAfter(long seen) {
+        while (received == seen) {
+            waiter = Thread.currentThread();
+            if (received == seen) {
+                LockSupport.park(this);
+            }
+            waiter = null;
+        }
+    }
+
+    /** The next message without taking it, or null. */
+    FrontendMessage peek() {
+        return queue.peek();
+    }
+
+    /** Takes the next message without waiting (one the session already looked at). */
+    FrontendMessage poll() {
+        return queue.poll();
+    }
+
+    boolean isEmpty() {
+        return queue.isEmpty();
+    }
+
+    /** The messages here now, in order, without taking them. */
+    @Override
+    public Iterator<FrontendMessage> iterator() {
+        return queue.iterator();
+    }
+}

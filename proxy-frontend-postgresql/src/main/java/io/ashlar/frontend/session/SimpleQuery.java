@@ -1,0 +1,180 @@
+package io.ashlar.frontend.session;
+
+import io.ashlar.backend.datasource.ParameterValues;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.ParameterCounter;
+import io.ashlar.backend.execute.QueryResult;
+import io.ashlar.backend.execute.ResultSink;
+import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.session.BackendSession;
+import io.ashlar.frontend.types.ValueEncoder;
+import io.ashlar.parser.lexer.SqlSyntaxException;
+import io.ashlar.parser.lexer.StatementRange;
+import io.ashlar.parser.lexer.StatementSplitter;
+import io.ashlar.protocol.EmptyQueryResponse;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A simple query ({@code Q}): one query string, one statement or several, answered up to (not
+ * including) its ReadyForQuery. Most strings go to the backend session whole; the proxy itself
+ * answers an empty string, an openGauss client's connect-time questions
+ * ({@link OpenGaussConnectQueries}), a COPY with the client ({@link CopyRelay}) and SQL cursor
+ * statements ({@link CursorCommands}), which a string may mix with other statements.
+ *
+ * @see <a href="https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-SIMPLE-QUERY">Simple Query</a>
+ */
+final class SimpleQuery {
+
+    private static final int[] NO_TYPES = new int[0];
+
+    private final OutputBuffer out;
+    private final BackendSession backend;
+    private final ResultSink sink;
+    private final CursorCommands cursors;
+    private final CopyRelay copy;
+    private final boolean openGauss;
+
+    /**
+     * @param sink where the backend session's results go (the client's output)
+     * @param openGauss whether the client is an openGauss one, whose connect-time questions the proxy answers
+     */
+    SimpleQuery(OutputBuffer out, BackendSession backend, ResultSink sink, CursorCommands cursors, CopyRelay copy,
+                boolean openGauss) {
+        this.out = out;
+        this.backend = backend;
+        this.sink = sink;
+        this.cursors = cursors;
+        this.copy = copy;
+        this.openGauss = openGauss;
+    }
+
+    /** Runs a query string; true when a statement of it failed (its error was written). */
+    boolean run(String sql) {
+        Optional<CannedAnswer> canned = openGauss ? OpenGaussConnectQueries.answer(sql) : Optional.empty();
+        List<StatementRange> withCursors;
+        if (isBlank(sql)) {
+            out.write(EmptyQueryResponse.INSTANCE);
+        } else if (canned.isPresent()) {
+            answer(canned.get());
+        } else if (ParameterCounter.startsWithKeyword(sql, "copy") && CopyRelay.mentionsClientStream(sql)) {
+            copy.copy(sql);
+        } else if (CursorCommands.mentionsCommand(sql) && (withCursors = cursorStatements(sql)) != null) {
+            return runStatements(sql, withCursors);
+        } else {
+            try {
+                backend.executeSimple(sql, sink);
+            } catch (StatementFailure failure) {
+                out.error(failure.fields());
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The statements of a query string when one of them is a cursor statement, else null. */
+    private static List<StatementRange> cursorStatements(String sql) {
+        List<StatementRange> result;
+        try {
+            result = StatementSplitter.split(sql);
+        } catch (SqlSyntaxException e) {
+            return null; // the backend session reports it
+        }
+        for (StatementRange range : result) {
+            if (CursorCommands.startsCommand(range.text(sql))) {
+                return result;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A query string with cursor statements, run one statement at a time: the cursor statements
+     * here, the rest by the backend session. Several statements outside a transaction block run
+     * in one transaction, as PostgreSQL runs a query string (a cursor without HOLD may be
+     * declared and read in it). True when one failed (its error was sent; the rest did not run).
+     */
+    private boolean runStatements(String sql, List<StatementRange> ranges) {
+        boolean wrap = ranges.size() > 1 && backend.transactionStatus() == 'I' && !controlsTransaction(sql, ranges);
+        try {
+            if (wrap) {
+                backend.executeSimple("BEGIN", ResultSink.DISCARD);
+            }
+            for (StatementRange range : ranges) {
+                String text = range.text(sql);
+                CursorCommands.Command command = CursorCommands.startsCommand(text) ? cursors.prepare(text, NO_TYPES) : null;
+                if (command != null) {
+                    emit(cursors.run(command, ParameterValues.NONE));
+                } else {
+                    backend.executeSimple(text, sink);
+                }
+            }
+            if (wrap) {
+                backend.executeSimple("COMMIT", ResultSink.DISCARD);
+            }
+            return false;
+        } catch (StatementFailure failure) {
+            out.error(failure.fields());
+            backend.abortTransaction();
+            if (wrap) {
+                try {
+                    backend.executeSimple("ROLLBACK", ResultSink.DISCARD);
+                } catch (StatementFailure ignored) {
+                    // The statement's own error is the one the client gets.
+                }
+            }
+            return true;
+        }
+    }
+
+    private static boolean controlsTransaction(String sql, List<StatementRange> ranges) {
+        for (StatementRange range : ranges) {
+            if (PreparedStatement.isTransactionControl(range.text(sql))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A cursor statement's result in a simple query: a BINARY cursor's rows go out in binary. */
+    private void emit(QueryResult result) throws StatementFailure {
+        for (ErrorFields notice : result.notices()) {
+            out.notice(notice);
+        }
+        if (result.hasRows()) {
+            short[] formats = result instanceof FetchedRows fetched ? fetched.cursorFormats() : new short[0];
+            short[] columnFormats = new short[result.columns().length];
+            if (formats.length == 1) {
+                Arrays.fill(columnFormats, formats[0]);
+            }
+            ValueEncoder[] encoders = ResultFormats.encoders(result.columns(), columnFormats, backend);
+            out.rowDescription(result.columns(), columnFormats);
+            while (result.next()) {
+                out.dataRow(result.row(), encoders);
+            }
+        }
+        out.commandComplete(result.tag());
+    }
+
+    /** The proxy's own answer to a query. */
+    private void answer(CannedAnswer canned) {
+        CannedAnswer.Result result = canned.result();
+        if (result.hasRows()) {
+            out.rowDescription(result.columns(), null);
+            while (result.next()) {
+                out.dataRow(result.row(), null);
+            }
+        }
+        out.commandComplete(result.tag());
+    }
+
+    private static boolean isBlank(String sql) {
+        for (int i = 0; i < sql.length(); i++) {
+            if (!Character.isWhitespace(sql.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
