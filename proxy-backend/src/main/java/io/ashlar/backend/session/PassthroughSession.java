@@ -26,6 +26,9 @@ import io.ashlar.backend.execute.CopyStream;
  * transaction ends, or for good) → back to idle. Settings changed by SET/RESET are read back
  * from the backend when the transaction that made them ends, so that the next connection gets
  * exactly what PostgreSQL would have kept (a rolled-back SET is gone, SET LOCAL never stays).
+ * The transaction is the backend's; the session follows it as a {@link TransactionState} (from the
+ * backend's status after each statement), and knows which transaction it opened itself for a
+ * pipeline (implicit, ended at the client's Sync).
  *
  * <p>Used by one thread at a time (the session's), except {@link #cancel()}.
  */
@@ -35,7 +38,11 @@ public final class PassthroughSession implements BackendSession {
     private final BackendDataSource dataSource;
     private final SettingsTracker settings;
     private final io.netty.channel.EventLoop loop;
-    private boolean implicitTransaction;
+    /**
+     * The session's transaction as the backend last reported it, and whether the proxy opened it
+     * (an implicit transaction, which the client's Sync ends).
+     */
+    private TransactionState state = TransactionState.IDLE;
     private BackendConnection pinned;
     private volatile BackendConnection running;
     private boolean bound;
@@ -116,7 +123,7 @@ public final class PassthroughSession implements BackendSession {
         BufferedResult result = new BufferedResult();
         boolean begin = implicitTransaction && connection.status() == 'I';
         if (begin) {
-            this.implicitTransaction = true;
+            state = state.beginImplicit();
         }
         running = connection;
         try {
@@ -145,7 +152,7 @@ public final class PassthroughSession implements BackendSession {
         // Outside a transaction, a batch the client's Sync ends commits with the backend's Sync.
         boolean begin = connection.status() == 'I' && !lastBeforeSync;
         if (begin) {
-            this.implicitTransaction = true;
+            state = state.beginImplicit();
         }
         String[] sqls = new String[rows.length];
         java.util.Arrays.fill(sqls, statement.sql());
@@ -165,7 +172,7 @@ public final class PassthroughSession implements BackendSession {
     /** Whether a transaction opened by an Execute outside a transaction block is open. */
     @Override
     public boolean inImplicitTransaction() {
-        return implicitTransaction;
+        return state.inImplicit();
     }
 
     /**
@@ -174,10 +181,10 @@ public final class PassthroughSession implements BackendSession {
      */
     @Override
     public void endImplicitTransaction() throws StatementFailure {
-        if (!implicitTransaction) {
+        if (!state.inImplicit()) {
             return;
         }
-        implicitTransaction = false;
+        state = state.end();
         BackendConnection connection = pinned;
         if (connection == null) {
             return;
@@ -198,7 +205,7 @@ public final class PassthroughSession implements BackendSession {
     /** The client's own transaction control ends the proxy's implicit transaction's role. */
     @Override
     public void forgetImplicitTransaction() {
-        implicitTransaction = false;
+        state = state.becomeBlock();
     }
 
     @Override
@@ -307,6 +314,7 @@ public final class PassthroughSession implements BackendSession {
     }
 
     private void after(BackendConnection connection, boolean settingsChanged, boolean sessionBound, ResultSink sink) {
+        state = state.backendReported(connection.isBroken() ? 'I' : connection.status());
         if (sink != null && bound) {
             connection.relayNotifications(sink);
         }

@@ -1,20 +1,18 @@
 package io.ashlar.backend.session;
 
 import io.ashlar.backend.datasource.BackendConnection;
-import io.ashlar.backend.datasource.BackendDataSource;
 import io.ashlar.backend.datasource.ParameterValues;
+import io.ashlar.backend.execute.Batches;
 import io.ashlar.backend.execute.BufferedResult;
 import io.ashlar.backend.execute.CommandTags;
-import io.ashlar.backend.execute.Batches;
+import io.ashlar.backend.execute.CopyStream;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.ResultSink;
 import io.ashlar.backend.execute.StatementFailure;
-import io.ashlar.backend.execute.TextRows;
+import io.ashlar.backend.metadata.LogicalSession;
 import io.ashlar.backend.sharding.Plan;
 import io.ashlar.backend.sharding.RouteValues;
-import io.ashlar.backend.sharding.MergedCopyOut;
-import io.ashlar.backend.sharding.ShardedCopyIn;
 import io.ashlar.backend.sharding.ShardedExecution;
 import io.ashlar.backend.sharding.TagResult;
 import io.ashlar.parser.lexer.Lexer;
@@ -23,7 +21,6 @@ import io.ashlar.parser.lexer.StatementRange;
 import io.ashlar.parser.lexer.StatementSplitter;
 import io.ashlar.parser.lexer.TokenList;
 import io.ashlar.parser.statement.AnalyzedStatement;
-import io.ashlar.parser.statement.CopyStatement;
 import io.ashlar.parser.statement.DeallocateStatement;
 import io.ashlar.parser.statement.DiscardStatement;
 import io.ashlar.parser.statement.ExecuteStatement;
@@ -33,27 +30,28 @@ import io.ashlar.parser.statement.TransactionCommand;
 import io.ashlar.parser.statement.TransactionStatement;
 import io.ashlar.route.RouteException;
 import io.ashlar.route.RouteParameters;
+import io.netty.channel.EventLoop;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import io.ashlar.backend.execute.CopyStream;
 
 /**
  * The backend side of a session on a sharded logical database: each statement is analysed
  * (once per SQL text), routed, rewritten per shard, run on the data sources it needs and its
  * results merged.
  *
- * <p>Transactions: the client's BEGIN is kept by the session; each data source joins the
- * transaction when a statement first uses it (its BEGIN travels with that statement, or is
- * replayed with the isolation level, SET TRANSACTION and savepoints the session has); COMMIT
- * and ROLLBACK go to every data source that joined. After an error inside the block, the session
- * refuses statements with 25P02 until ROLLBACK, as PostgreSQL does, whatever data source the next
- * statement would use. A write that spans several data sources outside a block runs in an
- * implicit transaction across them. There is no two-phase commit: a COMMIT that fails on one data
- * source after others committed is reported as such.
+ * <p>This class runs statements; its parts keep the session's state, one job each: the
+ * transaction and its replay on data sources that join late ({@link ShardedTransaction}, in the
+ * states of {@link TransactionState}), the connections ({@link ShardConnections}), SQL's PREPARE
+ * ({@link SqlPreparedStatements}), client batches ({@link ShardedBatch}), COPY ({@link ShardedCopy}), results still streaming
+ * ({@link StreamedResult}), settings ({@link SettingsTracker}) and the logical schema
+ * ({@link LogicalSession}).
+ *
+ * <p>Transactions: after an error inside the client's block, the session refuses statements with
+ * 25P02 until ROLLBACK, as PostgreSQL does, whatever data source the next statement would use. A
+ * write that spans several data sources outside a block runs in an implicit transaction across
+ * them, and so do a pipeline's Executes before one Sync and a query string of several statements.
  *
  * <p>Connections: one per data source at most, held for the length of a statement, of a
  * transaction, or for good once the session made state only that connection has.
@@ -61,42 +59,32 @@ import io.ashlar.backend.execute.CopyStream;
 public final class ShardedSession implements BackendSession {
 
     private final LogicalDatabase database;
-    private final BackendConnection[] held;
-    private final boolean[] joined;
-    private final boolean[] bound;
-    private final List<String> savepoints = new ArrayList<>();
-    private final List<String> transactionSettings = new ArrayList<>();
-    private final Map<String, SqlPrepared> sqlPrepared = new HashMap<>();
+    private final ShardConnections connections;
+    private final ShardedTransaction transaction;
+    private final SqlPreparedStatements sqlPrepared;
     private final SettingsTracker settings;
-    /** The client's event loop: the session's backend connections are borrowed there. */
-    private final io.netty.channel.EventLoop loop;
-    private boolean explicit;
+    /** The logical schema's part: catalog queries, session values, logical names, DDL to read again. */
+    private final LogicalSession logical;
     /** Whether the statement running now came in a simple query (its units then go to the backends as simple queries). */
     private boolean simpleQuery;
-    /** A data source whose connection ended inside the explicit transaction (its COMMIT is an error). */
-    private String lostDataSource;
-    private boolean failed;
-    private String beginSql;
-    private boolean implicit;
-    private boolean implicitFailed;
+    /** Settings changed inside the transaction: read back when it ends. */
     private boolean settingsDirty;
-    private boolean copying;
-    private ShardedCopyIn shardedCopy;
-    private boolean copyOpenedTransaction;
+    private final ShardedCopy copy;
+    /** Statements of this session being run now (a stream that ends meanwhile leaves its connections to them). */
+    private int running;
     private boolean closed;
-    /** The logical schema's part: catalog queries, session values, logical names, DDL to read again. */
-    private final io.ashlar.backend.metadata.LogicalSession logical;
 
-    ShardedSession(LogicalDatabase database, SessionSettings startupSettings, io.netty.channel.EventLoop loop,
-                   SessionIdentity identity) {
-        this.loop = loop;
+    /**
+     * @param loop the client's event loop: the session's backend connections are borrowed there
+     */
+    ShardedSession(LogicalDatabase database, SessionSettings startupSettings, EventLoop loop, SessionIdentity identity) {
         this.database = database;
         this.settings = new SettingsTracker(startupSettings);
-        this.logical = new io.ashlar.backend.metadata.LogicalSession(database, identity);
-        int n = database.connectionSlots();
-        this.held = new BackendConnection[n];
-        this.joined = new boolean[n];
-        this.bound = new boolean[n];
+        this.logical = new LogicalSession(database, identity);
+        this.connections = new ShardConnections(database, loop, settings);
+        this.transaction = new ShardedTransaction(connections);
+        this.sqlPrepared = new SqlPreparedStatements(database.plans());
+        this.copy = new ShardedCopy(database, transaction, connections, logical, copySession());
     }
 
     // ------------------------------------------------------------------ simple protocol
@@ -116,8 +104,8 @@ public final class ShardedSession implements BackendSession {
             return;
         }
         boolean several = ranges.size() > 1;
-        if (several && !explicit) {
-            implicit = true;
+        if (several) {
+            transaction.beginImplicit();
         }
         simpleQuery = true;
         try {
@@ -131,8 +119,7 @@ public final class ShardedSession implements BackendSession {
                 stream(run(plan, ParameterValues.NONE, sink), sink);
             }
         } catch (StatementFailure failure) {
-            if (several && implicit) {
-                implicit = false;
+            if (several && transaction.state().inImplicit()) {
                 try {
                     endTransaction(false);
                 } catch (StatementFailure ignored) {
@@ -143,8 +130,7 @@ public final class ShardedSession implements BackendSession {
         } finally {
             simpleQuery = false;
         }
-        if (several && implicit) {
-            implicit = false;
+        if (several && transaction.state().inImplicit()) {
             endTransaction(true);
         }
     }
@@ -167,7 +153,8 @@ public final class ShardedSession implements BackendSession {
         result.close();
     }
 
-    private static StatementFailure syntaxError(SqlSyntaxException e, int offset) {
+    /** A syntax error at {@code offset} plus the error's position in the text analysed. */
+    static StatementFailure syntaxError(SqlSyntaxException e, int offset) {
         return new StatementFailure(new ErrorFields(new byte[] {'S', 'V', 'C', 'M', 'P'},
                 new String[] {ErrorFields.ERROR, ErrorFields.ERROR, e.sqlState(), e.getMessage(),
                         Integer.toString(offset + e.position())}));
@@ -192,8 +179,8 @@ public final class ShardedSession implements BackendSession {
     public QueryResult execute(Prepared statement, ParameterValues parameters, ResultSink statusSink,
                                boolean implicitTransaction) throws StatementFailure {
         int[] routeTypes = routeTypes(statement);
-        if (implicitTransaction && !explicit) {
-            implicit = true;
+        if (implicitTransaction) {
+            transaction.beginImplicit();
         }
         return run((Plan) statement.analysis(), parameters, routeTypes, statusSink);
     }
@@ -235,9 +222,9 @@ public final class ShardedSession implements BackendSession {
     }
 
     /**
-     * Rows are routed one by one (plan-cache hit, route, rewrite-cache hit); when every row lands
-     * on exactly one unit, each data source gets its rows as one backend batch, the data
-     * sources at the same time. A row that spans shards makes the caller run rows one by one.
+     * Rows are routed one by one; when every row lands on exactly one unit, each data source gets
+     * its rows as one backend batch ({@link ShardedBatch}). A row that spans shards makes the
+     * caller run rows one by one.
      */
     @Override
     public BatchOutcome executeBatch(Prepared statement, ParameterValues[] rows, ResultSink statusSink,
@@ -250,133 +237,42 @@ public final class ShardedSession implements BackendSession {
             return null;
         }
         plan = logical.adjust(plan);
-        if (failed) {
+        if (transaction.state() == TransactionState.FAILED_BLOCK) {
             return new BatchOutcome(new String[0], 0, ErrorFields.error("25P02",
                     "current transaction is aborted, commands ignored until end of transaction block"));
         }
-        int[] routeTypes = routeTypes(statement);
-        int dataSourceCount = database.dataSources().size();
-        ShardedExecution.SingleUnit[] units = new ShardedExecution.SingleUnit[rows.length];
-        int[] perDataSource = new int[dataSourceCount];
-        for (int i = 0; i < rows.length; i++) {
-            ShardedExecution execution;
-            try {
-                execution = ShardedExecution.plan(database, plan, rows[i], new RouteValues(rows[i], routeTypes));
-            } catch (RouteException e) {
-                return null;
-            }
-            ShardedExecution.SingleUnit unit = execution.singleUnit();
-            if (unit == null) {
-                return null;
-            }
-            units[i] = unit;
-            perDataSource[unit.dataSource()]++;
+        ShardedBatch batch = ShardedBatch.route(database, plan, rows, routeTypes(statement));
+        if (batch == null) {
+            return null;
         }
-        int groups = 0;
-        for (int count : perDataSource) {
-            if (count > 0) {
-                groups++;
-            }
-        }
+        int[] dataSources = batch.dataSources();
         // A batch that is the whole of its implicit transaction, on one data source, commits (or
         // rolls back) with the backend's own Sync, as PostgreSQL ends a pipeline: no BEGIN, no
         // COMMIT round trip at the client's Sync. Over several data sources, the transaction
         // spans them and ends at the client's Sync.
-        boolean commitsWithSync = lastBeforeSync && !explicit && !implicit && groups == 1;
-        if (!explicit && !commitsWithSync) {
-            implicit = true;
+        boolean commitsWithSync = lastBeforeSync && transaction.state() == TransactionState.IDLE && dataSources.length == 1;
+        if (!commitsWithSync) {
+            transaction.beginImplicit();
         }
-        int[] dataSources = new int[groups];
-        for (int d = 0, g = 0; d < dataSourceCount; d++) {
-            if (perDataSource[d] > 0) {
-                dataSources[g++] = d;
-            }
-        }
-        BackendConnection[] connections = new BackendConnection[groups];
-        boolean[] begin = new boolean[groups];
+        BackendConnection[] held = new BackendConnection[dataSources.length];
+        boolean[] begin = new boolean[dataSources.length];
         try {
-            for (int g = 0; g < groups; g++) {
-                connections[g] = acquire(dataSources[g]);
-                begin[g] = needsBegin(dataSources[g]);
+            for (int g = 0; g < dataSources.length; g++) {
+                held[g] = connections.acquire(dataSources[g]);
+                begin[g] = transaction.needsBegin(dataSources[g]);
             }
         } catch (StatementFailure failure) {
             afterFailure(false);
             return new BatchOutcome(new String[0], 0, failure.fields());
         }
-        int[][] rowIndexes = new int[groups][];
-        BatchOutcome[] outcomes = new BatchOutcome[groups];
-        for (int g = 0; g < groups; g++) {
-            int[] indexes = new int[perDataSource[dataSources[g]]];
-            for (int i = 0, k = 0; i < rows.length; i++) {
-                if (units[i].dataSource() == dataSources[g]) {
-                    indexes[k++] = i;
-                }
-            }
-            rowIndexes[g] = indexes;
-        }
-        // Each data source gets its rows in one write before any answer is read: they work at
-        // the same time, with no thread but the session's.
-        BackendConnection.SentBatch[] sent = new BackendConnection.SentBatch[groups];
-        for (int g = 0; g < groups; g++) {
-            try {
-                sent[g] = sendBatch(connections[g], begin[g], units, rowIndexes[g]);
-            } catch (SQLException e) {
-                outcomes[g] = new BatchOutcome(new String[0], 0, ErrorFields.from(e));
-            } catch (RuntimeException e) {
-                outcomes[g] = internalBatchError(e);
-            }
-        }
-        for (int g = 0; g < groups; g++) {
-            if (sent[g] != null) {
-                try {
-                    outcomes[g] = Batches.outcome(connections[g].receiveBatch(sent[g]));
-                } catch (RuntimeException e) {
-                    outcomes[g] = internalBatchError(e);
-                }
-            }
-        }
-        markJoined(dataSources, begin);
-        // The client's rows in order: the first failing row (lowest index over all data sources)
-        // ends the batch; the rows before it ran on their data sources before any failure there.
-        String[] tags = new String[rows.length];
-        int failedRow = -1;
-        ErrorFields error = null;
-        for (int g = 0; g < groups; g++) {
-            BatchOutcome outcome = outcomes[g];
-            int[] indexes = rowIndexes[g];
-            for (int k = 0; k < outcome.tags().length; k++) {
-                tags[indexes[k]] = outcome.tags()[k];
-            }
-            if (outcome.failedRow() >= 0) {
-                // Past the data source's last row: its commit at Sync failed, after every row.
-                int row = outcome.failedRow() < indexes.length ? indexes[outcome.failedRow()] : rows.length;
-                if (failedRow < 0 || row < failedRow) {
-                    failedRow = row;
-                    error = outcome.error();
-                }
-            }
-        }
-        if (failedRow >= 0) {
+        BatchOutcome outcome = batch.run(held, begin);
+        connections.markJoined(dataSources, begin);
+        if (outcome.failedRow() >= 0) {
             afterFailure(false);
-            return new BatchOutcome(java.util.Arrays.copyOf(tags, failedRow), failedRow, logical.logical(error));
+            return new BatchOutcome(outcome.tags(), outcome.failedRow(), logical.logical(outcome.error()));
         }
         afterStatement();
-        return new BatchOutcome(tags, -1, null);
-    }
-
-    private static BackendConnection.SentBatch sendBatch(BackendConnection connection, boolean begin,
-                                                         ShardedExecution.SingleUnit[] units, int[] indexes) throws SQLException {
-        String[] sqls = new String[indexes.length];
-        ParameterValues[] parameters = new ParameterValues[indexes.length];
-        for (int k = 0; k < indexes.length; k++) {
-            sqls[k] = units[indexes[k]].sql();
-            parameters[k] = units[indexes[k]].parameters();
-        }
-        return connection.sendBatch(sqls, parameters, begin);
-    }
-
-    private static BatchOutcome internalBatchError(RuntimeException e) {
-        return new BatchOutcome(new String[0], 0, ErrorFields.error("XX000", "internal error running a shard's batch: " + e));
+        return outcome;
     }
 
     @Override
@@ -384,7 +280,7 @@ public final class ShardedSession implements BackendSession {
         Plan plan = (Plan) statement.analysis();
         if (plan.statement().body() instanceof ExecuteStatement execute) {
             // EXECUTE returns what its prepared statement returns (PostgreSQL describes it so).
-            Plan executed = sqlPrepared.containsKey(execute.name()) ? executedPlan(plan.statement(), execute) : null;
+            Plan executed = sqlPrepared.contains(execute.name()) ? sqlPrepared.executed(plan.statement(), execute) : null;
             return executed == null ? new Description(statement.parameterTypes(), Optional.empty())
                     : describe(new Prepared(executed.statement().sql(), new int[0], executed));
         }
@@ -403,7 +299,7 @@ public final class ShardedSession implements BackendSession {
                 throw new StatementFailure(ErrorFields.error(unroutable.sqlState(), unroutable.getMessage()));
             }
         }
-        BackendConnection connection = acquire(target.dataSource());
+        BackendConnection connection = connections.acquire(target.dataSource());
         BufferedResult result = new BufferedResult();
         int[] types = statement.parameterTypes();
         try {
@@ -443,13 +339,14 @@ public final class ShardedSession implements BackendSession {
         plan = logical.adjust(plan);
         AnalyzedStatement statement = plan.statement();
         StatementKind kind = statement.kind();
-        if (failed && !(kind == StatementKind.TRANSACTION && endsFailedBlock((TransactionStatement) statement.body()))) {
+        if (transaction.state() == TransactionState.FAILED_BLOCK
+                && !(kind == StatementKind.TRANSACTION && endsFailedBlock((TransactionStatement) statement.body()))) {
             throw new StatementFailure(ErrorFields.error("25P02",
                     "current transaction is aborted, commands ignored until end of transaction block"));
         }
         switch (kind) {
             case TRANSACTION:
-                return transaction(statement, (TransactionStatement) statement.body(), sink);
+                return transactionControl(statement, (TransactionStatement) statement.body(), sink);
             case DISCARD:
                 if (statement.body() instanceof DiscardStatement discard
                         && (discard.target().equalsIgnoreCase("all") || discard.target().equalsIgnoreCase("plans"))) {
@@ -464,97 +361,20 @@ public final class ShardedSession implements BackendSession {
             case EMPTY:
                 return TagResult.EMPTY;
             case PREPARE:
-                return sqlPrepare(statement, (PrepareStatement) statement.body());
+                return sqlPrepared.prepare(statement, (PrepareStatement) statement.body());
             case EXECUTE:
-                return sqlExecute(statement, (ExecuteStatement) statement.body(), sink);
+                return run(sqlPrepared.executed(statement, (ExecuteStatement) statement.body()), ParameterValues.NONE, sink);
             case DEALLOCATE:
-                return sqlDeallocate((DeallocateStatement) statement.body());
+                return sqlPrepared.deallocate((DeallocateStatement) statement.body());
             default:
                 if (logical.fromCatalog(plan)) {
                     return onSlot(database.catalogSlot(), statement.sql(), parameters, sink);
                 }
-                if (io.ashlar.backend.metadata.LogicalSession.isRefresh(statement)) {
+                if (LogicalSession.isRefresh(statement)) {
                     return logical.refresh(statement);
                 }
                 return routed(plan, parameters, routeTypes, sink);
         }
-    }
-
-    // ------------------------------------------------------------------ SQL-level PREPARE / EXECUTE
-
-    /** A statement prepared with SQL's PREPARE: its analysis and declared parameter types. */
-    private record SqlPrepared(AnalyzedStatement statement, List<String> parameterTypes) {
-    }
-
-    private QueryResult sqlPrepare(AnalyzedStatement prepare, PrepareStatement body) throws StatementFailure {
-        if (sqlPrepared.containsKey(body.name())) {
-            throw new StatementFailure(ErrorFields.error("42P05", "prepared statement \"" + body.name() + "\" already exists"));
-        }
-        String text = prepare.sql().substring(body.statement().start(), body.statement().end());
-        AnalyzedStatement inner;
-        try {
-            inner = database.plans().get(text).statement();
-        } catch (SqlSyntaxException e) {
-            throw syntaxError(e, body.statement().start());
-        }
-        sqlPrepared.put(body.name(), new SqlPrepared(inner, body.parameterTypes()));
-        return new TagResult("PREPARE", List.of());
-    }
-
-    /**
-     * EXECUTE name(arguments): the prepared statement's text with each {@code $n} replaced by its
-     * argument (cast to the declared type), run as any statement: routed by the arguments' values.
-     */
-    private QueryResult sqlExecute(AnalyzedStatement execute, ExecuteStatement body, ResultSink sink)
-            throws StatementFailure {
-        return run(executedPlan(execute, body), ParameterValues.NONE, sink);
-    }
-
-    /** The statement EXECUTE runs: the prepared text with its arguments in place of its parameters. */
-    private Plan executedPlan(AnalyzedStatement execute, ExecuteStatement body) throws StatementFailure {
-        SqlPrepared prepared = sqlPrepared.get(body.name());
-        if (prepared == null) {
-            throw new StatementFailure(ErrorFields.error("26000", "prepared statement \"" + body.name() + "\" does not exist"));
-        }
-        AnalyzedStatement inner = prepared.statement();
-        int expected = Math.max(inner.parameterCount(), prepared.parameterTypes().size());
-        if (body.arguments().size() != expected) {
-            throw new StatementFailure(new ErrorFields(new byte[] {'S', 'V', 'C', 'M', 'D'}, new String[] {
-                    ErrorFields.ERROR, ErrorFields.ERROR, "42601",
-                    "wrong number of parameters for prepared statement \"" + body.name() + "\"",
-                    "Expected " + expected + " parameters but got " + body.arguments().size() + "."}));
-        }
-        String sql = inner.sql();
-        StringBuilder text = new StringBuilder(sql.length() + 16 * expected);
-        int at = 0;
-        for (var marker : inner.parameters()) {
-            text.append(sql, at, marker.range().start());
-            int index = marker.number() - 1;
-            String argument = execute.sql().substring(body.arguments().get(index).start(), body.arguments().get(index).end());
-            if (index < prepared.parameterTypes().size()) {
-                text.append("CAST(").append(argument).append(" AS ").append(prepared.parameterTypes().get(index)).append(')');
-            } else {
-                text.append('(').append(argument).append(')');
-            }
-            at = marker.range().end();
-        }
-        text.append(sql, at, sql.length());
-        try {
-            return database.plans().get(text.toString());
-        } catch (SqlSyntaxException e) {
-            throw syntaxError(e, 0);
-        }
-    }
-
-    private QueryResult sqlDeallocate(DeallocateStatement body) throws StatementFailure {
-        if (body.name().isEmpty()) {
-            sqlPrepared.clear();
-            return new TagResult("DEALLOCATE ALL", List.of());
-        }
-        if (sqlPrepared.remove(body.name().get()) == null) {
-            throw new StatementFailure(ErrorFields.error("26000", "prepared statement \"" + body.name().get() + "\" does not exist"));
-        }
-        return new TagResult("DEALLOCATE", List.of());
     }
 
     private static boolean endsFailedBlock(TransactionStatement statement) {
@@ -580,19 +400,18 @@ public final class ShardedSession implements BackendSession {
             execution.streamRows();
         }
         int[] dataSources = execution.dataSources();
-        boolean atomic = !explicit && execution.isWrite() && (dataSources.length > 1 || execution.unitCount() > 1)
+        boolean atomic = execution.isWrite() && (dataSources.length > 1 || execution.unitCount() > 1)
                 && !execution.refusesTransaction();
-        boolean startedImplicit = false;
-        if (atomic && !implicit) {
-            implicit = true;
-            startedImplicit = true;
+        boolean startedImplicit = atomic && transaction.state() == TransactionState.IDLE;
+        if (startedImplicit) {
+            transaction.beginImplicit();
         }
-        BackendConnection[] connections = new BackendConnection[dataSources.length];
+        BackendConnection[] held = new BackendConnection[dataSources.length];
         boolean[] begin = new boolean[dataSources.length];
         try {
             for (int i = 0; i < dataSources.length; i++) {
-                connections[i] = acquire(dataSources[i]);
-                begin[i] = needsBegin(dataSources[i]);
+                held[i] = connections.acquire(dataSources[i]);
+                begin[i] = transaction.needsBegin(dataSources[i]);
             }
         } catch (StatementFailure failure) {
             afterFailure(startedImplicit);
@@ -601,21 +420,21 @@ public final class ShardedSession implements BackendSession {
         QueryResult result;
         running++;
         try {
-            result = logical.logical(execution.run(connections, begin, settings.shortestFloats()), dataSources[0]);
+            result = logical.logical(execution.run(held, begin, settings.shortestFloats()), dataSources[0]);
         } catch (StatementFailure failure) {
-            markJoined(dataSources, begin);
+            connections.markJoined(dataSources, begin);
             afterFailure(startedImplicit);
             throw logical.logical(failure);
         } finally {
             running--;
         }
-        markJoined(dataSources, begin);
+        connections.markJoined(dataSources, begin);
         if (execution.streams()) {
-            result = new StreamedResult(result);
+            result = new StreamedResult(result, this::streamEnded);
         }
         for (int dataSource : dataSources) {
-            if (bound[dataSource] && held[dataSource] != null) {
-                held[dataSource].relayNotifications(sink);
+            if (connections.bound(dataSource) && connections.held(dataSource) != null) {
+                connections.held(dataSource).relayNotifications(sink);
             }
         }
         if (execution.changesRules()) {
@@ -630,114 +449,35 @@ public final class ShardedSession implements BackendSession {
         CommandTags.Effect text = plan.textEffect();
         for (int i = 0; i < dataSources.length; i++) {
             if (execution.boundSession() || text == CommandTags.Effect.SESSION_STATE) {
-                bound[dataSources[i]] = true;
-                connections[i].keepsSessionState();
+                connections.markBound(dataSources[i]);
+                held[i].keepsSessionState();
             } else if (text == CommandTags.Effect.SETTINGS) {
                 // set_config ran on these connections: whatever it set, the next session to
                 // borrow them starts from a reset; this session's own settings are read back at
                 // the end of its transaction (or now) from the default data source.
-                connections[i].settings(SessionSettings.UNKNOWN);
+                held[i].settings(SessionSettings.UNKNOWN);
                 settingsDirty = true;
             }
         }
         if (startedImplicit) {
-            implicit = false;
             endTransaction(true, sink);
         }
-        if (settingsDirty && !explicit && !implicit) {
+        if (settingsDirty && transaction.state() == TransactionState.IDLE) {
             settingsAfterTransaction(sink);
-        } else if (settings.takeApplied() && dataSources.length > 0 && held[dataSources[0]] != null) {
-            settings.report(held[dataSources[0]], sink);
+        } else if (settings.takeApplied() && dataSources.length > 0 && connections.held(dataSources[0]) != null) {
+            settings.report(connections.held(dataSources[0]), sink);
         }
         afterStatement();
         return result;
     }
 
-    /** Statements of this session being run now (a stream that ends meanwhile leaves its connections to them). */
-    private int running;
-
-    /**
-     * A result that still reads its backend connections after {@link #routed} returned: when it
-     * ends (read to the end, closed, or failed on the way) the connections it read go back to their
-     * pools as after any statement, and a failure fails the session's transaction as any
-     * statement's does (the backend's part of it failed: a COMMIT must not commit the others).
-     */
-    private final class StreamedResult implements QueryResult {
-        private final QueryResult result;
-        private boolean ended;
-
-        StreamedResult(QueryResult result) {
-            this.result = result;
+    /** A {@link StreamedResult} ended: its connections may go back, and its failure fails the transaction. */
+    private void streamEnded(boolean failure) {
+        if (failure) {
+            transaction.afterError();
         }
-
-        private void ended(boolean failure) {
-            if (ended) {
-                return;
-            }
-            ended = true;
-            if (failure) {
-                if (explicit) {
-                    failed = true;
-                } else if (implicit) {
-                    implicitFailed = true;
-                }
-            }
-            if (running == 0 && !closed) {
-                afterStatement();
-            }
-        }
-
-        @Override
-        public boolean hasRows() {
-            return result.hasRows();
-        }
-
-        @Override
-        public io.ashlar.backend.execute.ColumnDescription[] columns() {
-            return result.columns();
-        }
-
-        @Override
-        public boolean next() throws StatementFailure {
-            boolean more;
-            try {
-                more = result.next();
-            } catch (StatementFailure failure) {
-                result.close();
-                ended(true);
-                throw failure;
-            }
-            if (!more) {
-                result.close();
-                ended(false);
-            }
-            return more;
-        }
-
-        @Override
-        public io.ashlar.backend.execute.RowValues row() {
-            return result.row();
-        }
-
-        @Override
-        public String tag() {
-            return result.tag();
-        }
-
-        @Override
-        public boolean isEmptyQuery() {
-            return result.isEmptyQuery();
-        }
-
-        @Override
-        public List<ErrorFields> notices() {
-            return result.notices();
-        }
-
-        @Override
-        public void close() {
-            result.close();
-            ended(false);
+        if (running == 0 && !closed) {
+            afterStatement();
         }
     }
 
@@ -749,189 +489,92 @@ public final class ShardedSession implements BackendSession {
     private void mirrorOnCatalog(String sql) {
         int slot = database.catalogSlot();
         try {
-            BackendConnection connection = acquire(slot);
-            boolean begin = needsBegin(slot);
-            boolean inBlock = begin || joined[slot];
+            BackendConnection connection = connections.acquire(slot);
+            boolean begin = transaction.needsBegin(slot);
+            boolean inBlock = begin || connections.joined(slot);
             try {
-                runOn(connection, (begin ? "BEGIN;" : "") + (inBlock ? "SAVEPOINT ashlar_shell;" + sql + ";RELEASE SAVEPOINT ashlar_shell" : sql));
+                ShardConnections.runOn(connection, (begin ? "BEGIN;" : "")
+                        + (inBlock ? "SAVEPOINT ashlar_shell;" + sql + ";RELEASE SAVEPOINT ashlar_shell" : sql));
             } catch (StatementFailure failure) {
                 if (inBlock && connection.status() == 'E') {
-                    runOn(connection, "ROLLBACK TO SAVEPOINT ashlar_shell;RELEASE SAVEPOINT ashlar_shell");
+                    ShardConnections.runOn(connection, "ROLLBACK TO SAVEPOINT ashlar_shell;RELEASE SAVEPOINT ashlar_shell");
                 }
             }
             if (begin && connection.status() != 'I') {
-                joined[slot] = true;
+                connections.join(slot);
             }
-            bound[slot] = true;
+            connections.markBound(slot);
         } catch (StatementFailure ignored) {
             // Without a catalog connection the session's catalog queries do not see the table; its statements do.
         }
     }
 
-    private void markJoined(int[] dataSources, boolean[] begin) {
-        for (int i = 0; i < dataSources.length; i++) {
-            if (begin[i] && held[dataSources[i]] != null
-                    && held[dataSources[i]].status() != 'I') {
-                joined[dataSources[i]] = true;
-            }
-        }
-    }
-
+    /**
+     * A statement failed: the transaction it ran in failed with it; an implicit transaction the
+     * statement opened itself rolls back at once.
+     */
     private void afterFailure(boolean startedImplicit) {
-        if (explicit) {
-            failed = true;
-        } else if (implicit) {
-            implicitFailed = true;
-            if (startedImplicit) {
-                implicit = false;
-                implicitFailed = false;
-                try {
-                    endTransaction(false);
-                } catch (StatementFailure ignored) {
-                    // The statement's own error is the one the client gets.
-                }
+        transaction.afterError();
+        if (startedImplicit && transaction.state().inImplicit()) {
+            try {
+                endTransaction(false);
+            } catch (StatementFailure ignored) {
+                // The statement's own error is the one the client gets.
             }
         }
         afterStatement();
     }
 
-    /**
-     * Whether a statement on this data source must open the transaction first (the session is in
-     * a block, or an implicit transaction, and the data source has not joined it yet). A plain
-     * BEGIN travels with the statement; anything more is sent here first.
-     */
-    private boolean needsBegin(int dataSource) throws StatementFailure {
-        if ((!explicit && !implicit) || joined[dataSource]) {
-            return false;
-        }
-        if (beginSql == null && savepoints.isEmpty() && transactionSettings.isEmpty()) {
-            return true;
-        }
-        StringBuilder sql = new StringBuilder(beginSql == null ? "BEGIN" : beginSql);
-        for (String each : transactionSettings) {
-            sql.append(';').append(each);
-        }
-        for (String savepoint : savepoints) {
-            sql.append(";SAVEPOINT ").append(quoteIdentifier(savepoint));
-        }
-        runOn(held[dataSource], sql.toString());
-        joined[dataSource] = true;
-        return false;
-    }
-
     // ------------------------------------------------------------------ transaction control
 
-    private QueryResult transaction(AnalyzedStatement statement, TransactionStatement body, ResultSink sink)
+    private QueryResult transactionControl(AnalyzedStatement statement, TransactionStatement body, ResultSink sink)
             throws StatementFailure {
-        List<ErrorFields> notices = new ArrayList<>(1);
+        TransactionState state = transaction.state();
         switch (body.command()) {
             case BEGIN, START_TRANSACTION -> {
-                if (explicit) {
-                    notices.add(warning("25001", "there is already a transaction in progress"));
-                } else {
-                    explicit = true;
-                    implicit = false;
-                    boolean plain = body.isolationLevel().isEmpty() && body.readOnly().isEmpty() && body.deferrable().isEmpty();
-                    beginSql = plain ? null : statement.sql();
-                    // A data source already in the implicit transaction of this pipeline stays in it.
-                }
-                return new TagResult(body.command() == TransactionCommand.BEGIN ? "BEGIN" : "START TRANSACTION", notices);
+                return transaction.begin(statement, body);
             }
             case COMMIT -> {
-                if (!explicit) {
-                    notices.add(warning("25P01", "there is no transaction in progress"));
-                    return new TagResult("COMMIT", notices);
+                if (!state.inBlock()) {
+                    return noTransaction("COMMIT");
                 }
-                boolean commit = !failed;
-                String lost = lostDataSource;
+                boolean commit = state == TransactionState.BLOCK;
+                String lost = transaction.lostDataSource();
                 endTransaction(commit, sink);
                 if (lost != null) {
                     // Not the quiet ROLLBACK of a failed transaction: the client never saw it fail.
                     throw new StatementFailure(ErrorFields.error("08006", "the transaction was rolled back: the"
                             + " connection to data source " + lost + " ended before COMMIT"));
                 }
-                return new TagResult(commit ? "COMMIT" : "ROLLBACK", notices);
+                return new TagResult(commit ? "COMMIT" : "ROLLBACK", new ArrayList<>(1));
             }
             case ROLLBACK -> {
-                if (!explicit) {
-                    notices.add(warning("25P01", "there is no transaction in progress"));
-                    return new TagResult("ROLLBACK", notices);
+                if (!state.inBlock()) {
+                    return noTransaction("ROLLBACK");
                 }
                 endTransaction(false, sink);
-                return new TagResult("ROLLBACK", notices);
+                return new TagResult("ROLLBACK", new ArrayList<>(1));
             }
             case SAVEPOINT, RELEASE_SAVEPOINT, ROLLBACK_TO_SAVEPOINT -> {
-                return savepoint(statement, body);
+                return transaction.savepoint(statement, body);
             }
             case SET_SESSION_CHARACTERISTICS -> {
                 // The session's default transaction modes: a setting like any other.
                 return setting(statement, sink);
             }
             case SET_TRANSACTION -> {
-                if (!explicit) {
-                    return onDefault(statement.sql(), sink);
-                }
-                runOnJoined(statement.sql());
-                transactionSettings.add(statement.sql());
-                return new TagResult("SET", notices);
+                return state.inBlock() ? transaction.setTransaction(statement.sql()) : onDefault(statement.sql(), sink);
             }
             default -> throw new StatementFailure(ErrorFields.error("0A000", statement.command().toUpperCase()
                     + " (two-phase commit) is not supported on the sharded logical database " + database.name()));
         }
     }
 
-    private QueryResult savepoint(AnalyzedStatement statement, TransactionStatement body) throws StatementFailure {
-        String name = body.name().orElse("");
-        if (!explicit) {
-            String command = body.command() == TransactionCommand.SAVEPOINT ? "SAVEPOINT"
-                    : body.command() == TransactionCommand.RELEASE_SAVEPOINT ? "RELEASE SAVEPOINT" : "ROLLBACK TO SAVEPOINT";
-            throw new StatementFailure(ErrorFields.error("25P01", command + " can only be used in transaction blocks"));
-        }
-        int index = savepoints.lastIndexOf(name);
-        if (body.command() != TransactionCommand.SAVEPOINT && index < 0) {
-            failed = true;
-            throw new StatementFailure(ErrorFields.error("3B001", "savepoint \"" + name + "\" does not exist"));
-        }
-        try {
-            runOnJoined(statement.sql());
-        } catch (StatementFailure failure) {
-            failed = true;
-            throw failure;
-        }
-        switch (body.command()) {
-            case SAVEPOINT -> {
-                savepoints.add(name);
-                return new TagResult("SAVEPOINT", List.of());
-            }
-            case RELEASE_SAVEPOINT -> {
-                savepoints.subList(index, savepoints.size()).clear();
-                return new TagResult("RELEASE", List.of());
-            }
-            default -> {
-                savepoints.subList(index + 1, savepoints.size()).clear();
-                failed = false;
-                return new TagResult("ROLLBACK", List.of());
-            }
-        }
-    }
-
-    /** Runs a statement on every data source that joined the transaction. */
-    private void runOnJoined(String sql) throws StatementFailure {
-        StatementFailure first = null;
-        for (int i = 0; i < held.length; i++) {
-            if (joined[i] && held[i] != null) {
-                try {
-                    runOn(held[i], sql);
-                } catch (StatementFailure failure) {
-                    if (first == null) {
-                        first = failure;
-                    }
-                }
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
+    /** COMMIT or ROLLBACK outside a block: PostgreSQL's warning, and the tag. */
+    private static QueryResult noTransaction(String tag) {
+        List<ErrorFields> notices = new ArrayList<>(1);
+        notices.add(ShardedTransaction.warning("25P01", "there is no transaction in progress"));
+        return new TagResult(tag, notices);
     }
 
     /** {@link #endTransaction(boolean, ResultSink)} where nobody hears of settings changes. */
@@ -940,69 +583,20 @@ public final class ShardedSession implements BackendSession {
     }
 
     /**
-     * Ends the transaction on every data source that joined it: COMMIT, or ROLLBACK. A failed
-     * COMMIT rolls back the data sources not yet committed and is reported. Settings changed in
-     * it are read back (and changes reported to {@code sink}) before its connections go back.
+     * Ends the transaction on every data source that joined it ({@link ShardedTransaction#end}).
+     * Settings changed in it are read back (and changes reported to {@code sink}) before its
+     * connections go back.
      */
     private void endTransaction(boolean commit, ResultSink sink) throws StatementFailure {
-        StatementFailure first = null;
-        if (commit) {
-            for (int i = 0; i < held.length; i++) {
-                if (held[i] != null && joined[i] && held[i].isBroken()) {
-                    // A data source's part of the transaction is gone with its connection: committing
-                    // the others would keep half of it. All roll back, and the client is told.
-                    first = new StatementFailure(ErrorFields.error("08006", "the transaction was rolled back: the"
-                            + " connection to data source " + held[i].dataSource().name() + " ended before COMMIT"));
-                    commit = false;
-                    break;
-                }
-            }
-        }
-        for (int i = 0; i < held.length; i++) {
-            BackendConnection connection = held[i];
-            if (connection == null || !joined[i]) {
-                continue;
-            }
-            boolean doCommit = commit && first == null && connection.status() == 'T';
-            try {
-                runOn(connection, doCommit ? "COMMIT" : "ROLLBACK");
-            } catch (StatementFailure failure) {
-                if (first == null) {
-                    first = failure;
-                }
-            }
-            joined[i] = false;
-        }
-        explicit = false;
-        failed = false;
-        lostDataSource = null;
-        beginSql = null;
-        savepoints.clear();
-        transactionSettings.clear();
+        StatementFailure failure = transaction.end(commit);
         try {
             settingsAfterTransaction(sink);
         } finally {
             afterStatement();
         }
-        if (first != null) {
-            throw first;
+        if (failure != null) {
+            throw failure;
         }
-    }
-
-    private void runOn(BackendConnection connection, String sql) throws StatementFailure {
-        try {
-            TextRows.run(connection, sql);
-        } catch (SQLException e) {
-            throw new StatementFailure(ErrorFields.from(e), e);
-        }
-    }
-
-    private static ErrorFields warning(String sqlState, String message) {
-        return ErrorFields.of("WARNING", sqlState, message);
-    }
-
-    private static String quoteIdentifier(String name) {
-        return "\"" + name.replace("\"", "\"\"") + "\"";
     }
 
     // ------------------------------------------------------------------ settings
@@ -1015,9 +609,9 @@ public final class ShardedSession implements BackendSession {
     private QueryResult setting(AnalyzedStatement statement, ResultSink sink) throws StatementFailure {
         int defaultIndex = database.dataSourceIndex(database.defaultDataSource().name());
         QueryResult result = onDefault(statement.sql(), sink);
-        for (int i = 0; i < held.length; i++) {
-            if (i != defaultIndex && held[i] != null) {
-                runOn(held[i], statement.sql());
+        for (int i = 0; i < connections.slots(); i++) {
+            if (i != defaultIndex && connections.held(i) != null) {
+                ShardConnections.runOn(connections.held(i), statement.sql());
             }
         }
         return result;
@@ -1030,8 +624,8 @@ public final class ShardedSession implements BackendSession {
 
     /** Runs a statement as is on the data source (or the catalog database) of a connection slot. */
     private QueryResult onSlot(int index, String sql, ParameterValues parameters, ResultSink sink) throws StatementFailure {
-        BackendConnection connection = acquire(index);
-        boolean begin = needsBegin(index);
+        BackendConnection connection = connections.acquire(index);
+        boolean begin = transaction.needsBegin(index);
         BufferedResult result = new BufferedResult();
         try {
             connection.execute(sql, parameters, result, begin);
@@ -1039,27 +633,25 @@ public final class ShardedSession implements BackendSession {
             result.handleError(e);
         }
         if (begin && connection.status() != 'I') {
-            joined[index] = true;
+            connections.join(index);
         }
-        if (bound[index]) {
+        if (connections.bound(index)) {
             connection.relayNotifications(sink);
         }
         CommandTags.Effect effect = CommandTags.combine(CommandTags.effect(result.tag()), CommandTags.textEffect(sql));
         if (effect == CommandTags.Effect.SETTINGS) {
-            if (!explicit && !implicit) {
+            if (transaction.state() == TransactionState.IDLE) {
                 settings.readBack(connection);
             } else {
                 settingsDirty = true;
             }
             settings.report(connection, sink);
         } else if (effect == CommandTags.Effect.SESSION_STATE) {
-            bound[index] = true;
+            connections.markBound(index);
             connection.keepsSessionState();
         }
         if (result.error() != null) {
-            if (explicit) {
-                failed = true;
-            }
+            transaction.afterErrorInBlock();
             afterStatement();
             throw new StatementFailure(ErrorFields.from(result.error()), result.error());
         }
@@ -1079,8 +671,8 @@ public final class ShardedSession implements BackendSession {
         // Read from the connection the session still holds (not one handed back already: another
         // session may hold it by now), or from one borrowed for the purpose.
         int index = database.dataSourceIndex(database.defaultDataSource().name());
-        BackendConnection held = this.held[index];
-        BackendConnection current = held != null && !held.isBroken() ? held : acquire(index);
+        BackendConnection held = connections.held(index);
+        BackendConnection current = held != null && !held.isBroken() ? held : connections.acquire(index);
         settings.readBack(current);
         settings.report(current, sink);
     }
@@ -1095,62 +687,15 @@ public final class ShardedSession implements BackendSession {
         return settings.reportedValue(name);
     }
 
-    // ------------------------------------------------------------------ connections
-
-    private BackendConnection acquire(int index) throws StatementFailure {
-        if (closed) {
-            throw new StatementFailure(ErrorFields.error("08003", "the session is closed"));
-        }
-        BackendConnection connection = held[index];
-        if (connection != null) {
-            return connection;
-        }
-        BackendDataSource dataSource = database.slotDataSource(index);
-        try {
-            connection = dataSource.borrow(loop);
-        } catch (SQLException e) {
-            throw new StatementFailure(ErrorFields.error("08006", "could not get a connection to data source "
-                    + dataSource.name() + ": " + e.getMessage()), e);
-        }
-        try {
-            settings.give(connection);
-        } catch (SQLException e) {
-            connection.release();
-            throw new StatementFailure(ErrorFields.from(e), e);
-        }
-        held[index] = connection;
-        return connection;
-    }
-
     /** Returns the connections no transaction or session state keeps. */
     private void afterStatement() {
-        if (!explicit && !implicit) {
+        boolean inTransaction = transaction.state().inTransaction();
+        if (!inTransaction) {
             logical.idle();
         }
-        for (int i = 0; i < held.length; i++) {
-            BackendConnection connection = held[i];
-            if (connection == null) {
-                continue;
-            }
-            if (connection.isBroken()) {
-                held[i] = null;
-                if (joined[i] && explicit) {
-                    failed = true;
-                    lostDataSource = connection.dataSource().name();
-                }
-                joined[i] = false;
-                connection.settings(SessionSettings.EMPTY);
-                connection.release();
-                continue;
-            }
-            if (explicit || implicit || bound[i] || joined[i] || connection.isStreaming()) {
-                continue;
-            }
-            if (connection.status() != 'I') {
-                continue;
-            }
-            held[i] = null;
-            connection.release();
+        String lost = connections.releaseUnused(inTransaction);
+        if (lost != null) {
+            transaction.connectionLost(lost);
         }
     }
 
@@ -1158,148 +703,53 @@ public final class ShardedSession implements BackendSession {
 
     @Override
     public CopyStream startCopy(String sql) throws StatementFailure {
-        if (failed) {
-            throw new StatementFailure(ErrorFields.error("25P02",
-                    "current transaction is aborted, commands ignored until end of transaction block"));
-        }
-        Plan plan;
-        try {
-            plan = database.plans().get(sql);
-        } catch (SqlSyntaxException e) {
-            throw syntaxError(e, 0);
-        }
-        if (ShardedCopyIn.handles(database.rules(), plan.statement())) {
-            return logical.logical(startShardedCopy(plan));
-        }
-        ShardedExecution.Target target;
-        try {
-            target = ShardedExecution.copyTarget(database, plan);
-        } catch (RouteException e) {
-            if (plan.statement().body() instanceof CopyStatement copy && !copy.from() && copy.stdio()) {
-                return logical.logical(mergedCopyOut(plan, copy));
-            }
-            throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
-        }
-        BackendConnection connection = joinForCopy(target.dataSource());
-        copying = true;
-        try {
-            return logical.logical(connection.startCopy(target.sql()));
-        } catch (SQLException e) {
-            endCopy();
-            if (explicit) {
-                failed = true;
-            }
-            throw logical.logical(new StatementFailure(ErrorFields.from(e), e));
-        }
-    }
-
-    /**
-     * COPY ... TO STDOUT of what spans several shards: the equivalent SELECT runs as any query
-     * does (merged), and its rows are written in COPY's format.
-     */
-    private CopyStream mergedCopyOut(Plan plan, CopyStatement copy) throws StatementFailure {
-        Plan select;
-        try {
-            select = database.plans().get(MergedCopyOut.equivalentSelect(plan.statement()));
-        } catch (SqlSyntaxException e) {
-            throw syntaxError(e, 0);
-        }
-        QueryResult merged = run(select, ParameterValues.NONE, ResultSink.DISCARD);
-        try {
-            return MergedCopyOut.open(plan.statement().sql(), copy, merged, "UTF8");
-        } catch (SQLException e) {
-            merged.close();
-            throw new StatementFailure(ErrorFields.from(e), e);
-        }
-    }
-
-    /**
-     * COPY FROM STDIN into a table of several shards: rows are split by their sharding values; all
-     * the shards' COPYs run in one transaction (the client's, or one the session opens), so that a
-     * bad row leaves no row anywhere.
-     */
-    private CopyStream startShardedCopy(Plan plan) throws StatementFailure {
-        copyOpenedTransaction = !explicit && !implicit;
-        if (copyOpenedTransaction) {
-            implicit = true;
-        }
-        copying = true;
-        try {
-            shardedCopy = ShardedCopyIn.open(database, plan, this::joinForCopy);
-            return shardedCopy;
-        } catch (SQLException e) {
-            endCopy();
-            if (explicit) {
-                failed = true;
-            }
-            throw new StatementFailure(ErrorFields.from(e), e);
-        }
-    }
-
-    private boolean anyJoinedFailed() {
-        for (int i = 0; i < held.length; i++) {
-            if (held[i] != null && joined[i] && held[i].status() == 'E') {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The connection to a data source inside the session's transaction, for a COPY (whose BEGIN cannot travel with it). */
-    private BackendConnection joinForCopy(int dataSource) throws StatementFailure {
-        BackendConnection connection = acquire(dataSource);
-        if (needsBegin(dataSource)) {
-            runOn(connection, beginSql == null ? "BEGIN" : beginSql);
-            joined[dataSource] = true;
-        }
-        return connection;
+        return copy.start(sql);
     }
 
     @Override
     public void endCopy() {
-        if (!copying) {
-            return;
-        }
-        copying = false;
-        ShardedCopyIn copy = shardedCopy;
-        shardedCopy = null;
-        boolean succeeded = copy == null ? !anyJoinedFailed() : copy.succeeded();
-        if (copyOpenedTransaction) {
-            copyOpenedTransaction = false;
-            implicit = false;
-            try {
-                endTransaction(succeeded);
-            } catch (StatementFailure ignored) {
-                // The COPY's own outcome was reported to the client already.
+        copy.end();
+    }
+
+    /** What a COPY needs of the session: queries run as any, the transaction's end, connections given back. */
+    private ShardedCopy.Session copySession() {
+        return new ShardedCopy.Session() {
+            @Override
+            public QueryResult query(Plan select) throws StatementFailure {
+                return run(select, ParameterValues.NONE, ResultSink.DISCARD);
             }
-        } else if (!succeeded && explicit) {
-            failed = true;
-        } else if (!succeeded && implicit) {
-            implicitFailed = true;
-        }
-        afterStatement();
+
+            @Override
+            public void endTransaction(boolean commit) throws StatementFailure {
+                ShardedSession.this.endTransaction(commit);
+            }
+
+            @Override
+            public void afterStatement() {
+                ShardedSession.this.afterStatement();
+            }
+        };
     }
 
     // ------------------------------------------------------------------ status and end
 
     @Override
     public char transactionStatus() {
-        return failed ? 'E' : explicit ? 'T' : 'I';
+        return transaction.state().status();
     }
 
     @Override
     public boolean inImplicitTransaction() {
-        return implicit;
+        return transaction.state().inImplicit();
     }
 
     @Override
     public void endImplicitTransaction() throws StatementFailure {
-        if (!implicit) {
+        TransactionState state = transaction.state();
+        if (!state.inImplicit()) {
             return;
         }
-        implicit = false;
-        boolean anyFailed = implicitFailed || anyJoinedFailed();
-        implicitFailed = false;
+        boolean anyFailed = state.failed() || connections.anyJoinedFailed();
         // A failed COMMIT (a deferred constraint on one data source: the others roll back) is the
         // client's error; a ROLLBACK after a failed statement reports nothing more.
         try {
@@ -1313,30 +763,18 @@ public final class ShardedSession implements BackendSession {
 
     @Override
     public void abortTransaction() {
-        if (explicit) {
-            failed = true;
-        } else if (implicit) {
-            implicitFailed = true;
-        }
+        transaction.afterError();
     }
 
     @Override
     public void forgetImplicitTransaction() {
         // The implicit transaction's data sources become the explicit block's.
-        if (implicit) {
-            implicit = false;
-            explicit = true;
-        }
+        transaction.becomeBlock();
     }
 
     @Override
     public void cancel() {
-        BackendConnection[] now = held;
-        for (BackendConnection connection : now) {
-            if (connection != null) {
-                connection.cancel();
-            }
-        }
+        connections.cancel();
     }
 
     @Override
@@ -1344,15 +782,7 @@ public final class ShardedSession implements BackendSession {
         if (closed) {
             return;
         }
-        for (int i = 0; i < held.length; i++) {
-            BackendConnection connection = held[i];
-            if (connection == null) {
-                continue;
-            }
-            held[i] = null;
-            SettingsTracker.releaseAtEnd(connection, bound[i]);
-        }
+        connections.close();
         closed = true;
     }
-
 }

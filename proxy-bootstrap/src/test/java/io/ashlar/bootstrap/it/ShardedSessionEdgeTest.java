@@ -100,4 +100,41 @@ final class ShardedSessionEdgeTest {
             assertTrue(next.contains("C SELECT 1"), next::toString);
         }
     }
+
+    /**
+     * A query string of several statements runs in one implicit transaction; when one of its
+     * statements fails on a shard, that transaction rolls back, and nothing of its failure stays
+     * with the session: the next pipeline's implicit transaction (two INSERTs on both data sources,
+     * one Sync) commits. The failure was kept, and that pipeline rolled back at its Sync after its
+     * client had been told both rows went in.
+     */
+    @Test
+    void aFailedQueryStringDoesNotRollBackTheNextPipeline() throws Exception {
+        try (RawConnection c = new RawConnection(server.proxyPort())) {
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            c.send(RawConnection.query("INSERT INTO t_og (id, name) VALUES (40, 'rolled back');"
+                    + " SELECT 1 / (id - id) FROM t_og WHERE id = 0"));
+            List<String> failed = new ArrayList<>();
+            for (RawConnection.Message m : c.readUntilReady()) {
+                failed.add(WireTraceTest.render(m));
+            }
+            assertTrue(failed.stream().anyMatch(line -> line.startsWith("E ERROR 22012")), failed::toString);
+            c.send(RawConnection.concat(RawConnection.parse("", "INSERT INTO t_og (id, name) VALUES ($1, $2)"),
+                    RawConnection.bind("", "", "41", "committed"), RawConnection.execute("", 0),
+                    RawConnection.bind("", "", "42", "committed"), RawConnection.execute("", 0), RawConnection.sync()));
+            List<String> pipeline = new ArrayList<>();
+            for (RawConnection.Message m : c.readUntilReady()) {
+                pipeline.add(WireTraceTest.render(m));
+            }
+            assertEquals(2, pipeline.stream().filter(line -> line.equals("C INSERT 0 1")).count(), pipeline::toString);
+        }
+        try (Connection c = server.proxy(""); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT id FROM t_og WHERE id BETWEEN 40 AND 42 ORDER BY id")) {
+            List<Integer> ids = new ArrayList<>();
+            while (rs.next()) {
+                ids.add(rs.getInt(1));
+            }
+            assertEquals(List.of(41, 42), ids, "the rows of the pipeline whose client was told they went in");
+        }
+    }
 }

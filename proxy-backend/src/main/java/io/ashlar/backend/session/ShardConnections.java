@@ -1,0 +1,238 @@
+package io.ashlar.backend.session;
+
+import io.ashlar.backend.datasource.BackendConnection;
+import io.ashlar.backend.datasource.BackendDataSource;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.execute.TextRows;
+import io.netty.channel.EventLoop;
+import java.sql.SQLException;
+
+/**
+ * The backend connections of a sharded session, one slot per data source (and one for the catalog
+ * database): a connection is borrowed on the client's event loop when a statement first needs its
+ * data source, is given the session's settings, and goes back after the statement unless something
+ * keeps it: a transaction it <b>joined</b> (its BEGIN ran there), state only it has (it is
+ * <b>bound</b> to the session for good: a temporary table, LISTEN, a cursor, SQL PREPARE), or a
+ * result still streaming from it.
+ *
+ * <p>Used by the session's thread, except {@link #cancel()}.
+ */
+final class ShardConnections {
+
+    private final LogicalDatabase database;
+    /** The client's event loop: the session's backend connections are borrowed there. */
+    private final EventLoop loop;
+    private final SettingsTracker settings;
+    private final BackendConnection[] held;
+    private final boolean[] joined;
+    private final boolean[] bound;
+    private boolean closed;
+
+    ShardConnections(LogicalDatabase database, EventLoop loop, SettingsTracker settings) {
+        this.database = database;
+        this.loop = loop;
+        this.settings = settings;
+        int slots = database.connectionSlots();
+        this.held = new BackendConnection[slots];
+        this.joined = new boolean[slots];
+        this.bound = new boolean[slots];
+    }
+
+    /** How many slots there are (data sources and the catalog database). */
+    int slots() {
+        return held.length;
+    }
+
+    /** The connection the session holds in a slot, or null. */
+    BackendConnection held(int slot) {
+        return held[slot];
+    }
+
+    /** The connection of a slot: the one held, or one borrowed now and given the session's settings. */
+    BackendConnection acquire(int slot) throws StatementFailure {
+        if (closed) {
+            throw new StatementFailure(ErrorFields.error("08003", "the session is closed"));
+        }
+        BackendConnection connection = held[slot];
+        if (connection != null) {
+            return connection;
+        }
+        BackendDataSource dataSource = database.slotDataSource(slot);
+        try {
+            connection = dataSource.borrow(loop);
+        } catch (SQLException e) {
+            throw new StatementFailure(ErrorFields.error("08006", "could not get a connection to data source "
+                    + dataSource.name() + ": " + e.getMessage()), e);
+        }
+        try {
+            settings.give(connection);
+        } catch (SQLException e) {
+            connection.release();
+            throw new StatementFailure(ErrorFields.from(e), e);
+        }
+        held[slot] = connection;
+        return connection;
+    }
+
+    /** Whether the slot's connection joined the transaction in force. */
+    boolean joined(int slot) {
+        return joined[slot];
+    }
+
+    /** The slot's connection ran its transaction's BEGIN. */
+    void join(int slot) {
+        joined[slot] = true;
+    }
+
+    /** The connections whose statement was sent with a BEGIN joined, unless the backend is idle after it. */
+    void markJoined(int[] slots, boolean[] begin) {
+        for (int i = 0; i < slots.length; i++) {
+            if (begin[i] && held[slots[i]] != null && held[slots[i]].status() != 'I') {
+                joined[slots[i]] = true;
+            }
+        }
+    }
+
+    /** Whether the slot's connection holds state of the session's for good. */
+    boolean bound(int slot) {
+        return bound[slot];
+    }
+
+    /** The slot's connection holds state of the session's: it stays until the session ends. */
+    void markBound(int slot) {
+        bound[slot] = true;
+    }
+
+    /** Whether a joined connection's transaction failed on its backend. */
+    boolean anyJoinedFailed() {
+        for (int i = 0; i < held.length; i++) {
+            if (held[i] != null && joined[i] && held[i].status() == 'E') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The data source of a joined connection that ended (its part of the transaction is gone), or null. */
+    String brokenJoined() {
+        for (int i = 0; i < held.length; i++) {
+            if (held[i] != null && joined[i] && held[i].isBroken()) {
+                return held[i].dataSource().name();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Ends the transaction on every joined connection, COMMIT where it may commit (its backend's
+     * transaction did not fail), else ROLLBACK.
+     *
+     * @return the first failure, or null
+     */
+    StatementFailure endJoined(boolean commit) {
+        StatementFailure first = null;
+        for (int i = 0; i < held.length; i++) {
+            BackendConnection connection = held[i];
+            if (connection == null || !joined[i]) {
+                continue;
+            }
+            boolean doCommit = commit && first == null && connection.status() == 'T';
+            try {
+                runOn(connection, doCommit ? "COMMIT" : "ROLLBACK");
+            } catch (StatementFailure failure) {
+                if (first == null) {
+                    first = failure;
+                }
+            }
+            joined[i] = false;
+        }
+        return first;
+    }
+
+    /** Runs a statement on every joined connection; throws the first failure after all ran. */
+    void runOnJoined(String sql) throws StatementFailure {
+        StatementFailure first = null;
+        for (int i = 0; i < held.length; i++) {
+            if (joined[i] && held[i] != null) {
+                try {
+                    runOn(held[i], sql);
+                } catch (StatementFailure failure) {
+                    if (first == null) {
+                        first = failure;
+                    }
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    static void runOn(BackendConnection connection, String sql) throws StatementFailure {
+        try {
+            TextRows.run(connection, sql);
+        } catch (SQLException e) {
+            throw new StatementFailure(ErrorFields.from(e), e);
+        }
+    }
+
+    /**
+     * After a statement: broken connections are dropped, and connections nothing keeps go back
+     * to their pools.
+     *
+     * @param inTransaction whether a transaction is in force (its joined connections stay)
+     * @return the data source of a joined connection that broke (the transaction lost its part there), or null
+     */
+    String releaseUnused(boolean inTransaction) {
+        String lost = null;
+        for (int i = 0; i < held.length; i++) {
+            BackendConnection connection = held[i];
+            if (connection == null) {
+                continue;
+            }
+            if (connection.isBroken()) {
+                held[i] = null;
+                if (joined[i]) {
+                    lost = connection.dataSource().name();
+                }
+                joined[i] = false;
+                connection.settings(SessionSettings.EMPTY);
+                connection.release();
+                continue;
+            }
+            if (inTransaction || bound[i] || joined[i] || connection.isStreaming()) {
+                continue;
+            }
+            if (connection.status() != 'I') {
+                continue;
+            }
+            held[i] = null;
+            connection.release();
+        }
+        return lost;
+    }
+
+    /** Cancels what runs on every connection held (called from another thread). */
+    void cancel() {
+        BackendConnection[] now = held;
+        for (BackendConnection connection : now) {
+            if (connection != null) {
+                connection.cancel();
+            }
+        }
+    }
+
+    /** The session ends: every connection goes back, rolled back and reset ({@link SettingsTracker#releaseAtEnd}). */
+    void close() {
+        for (int i = 0; i < held.length; i++) {
+            BackendConnection connection = held[i];
+            if (connection == null) {
+                continue;
+            }
+            held[i] = null;
+            SettingsTracker.releaseAtEnd(connection, bound[i]);
+        }
+        closed = true;
+    }
+}

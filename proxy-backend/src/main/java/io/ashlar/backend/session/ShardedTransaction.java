@@ -1,0 +1,209 @@
+package io.ashlar.backend.session;
+
+import io.ashlar.backend.datasource.BackendConnection;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.QueryResult;
+import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.sharding.TagResult;
+import io.ashlar.parser.statement.AnalyzedStatement;
+import io.ashlar.parser.statement.TransactionCommand;
+import io.ashlar.parser.statement.TransactionStatement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The transaction of a sharded session, which the session keeps over its data sources: its
+ * {@link TransactionState}, and what a data source that joins late must be given.
+ *
+ * <p>The client's BEGIN is kept here, not sent: each data source joins the transaction when a
+ * statement first uses it. A plain BEGIN travels with that statement; anything more (BEGIN's
+ * isolation level and modes, SET TRANSACTION, the savepoints made so far) is replayed on the data
+ * source first. SAVEPOINT, RELEASE, ROLLBACK TO and SET TRANSACTION go to every data source that
+ * joined; the transaction ends with COMMIT or ROLLBACK on each of them. There is no two-phase
+ * commit: a COMMIT that fails on one data source after others committed is reported as such.
+ *
+ * @see <a href="https://www.postgresql.org/docs/current/sql-begin.html">BEGIN</a>
+ */
+final class ShardedTransaction {
+
+    private final ShardConnections connections;
+    private TransactionState state = TransactionState.IDLE;
+    /** The client's BEGIN when it says more than BEGIN (isolation level, READ ONLY, DEFERRABLE), else null. */
+    private String beginSql;
+    private final List<String> savepoints = new ArrayList<>();
+    /** SET TRANSACTION statements of the block, in order. */
+    private final List<String> transactionSettings = new ArrayList<>();
+    /** A data source whose connection ended inside the block (its COMMIT is an error). */
+    private String lostDataSource;
+
+    ShardedTransaction(ShardConnections connections) {
+        this.connections = connections;
+    }
+
+    TransactionState state() {
+        return state;
+    }
+
+    /** A statement failed ({@link TransactionState#afterError}). */
+    void afterError() {
+        state = state.afterError();
+    }
+
+    /** A statement failed where only a block is marked ({@link TransactionState#afterErrorInBlock}). */
+    void afterErrorInBlock() {
+        state = state.afterErrorInBlock();
+    }
+
+    /** The proxy needs a transaction ({@link TransactionState#beginImplicit}). */
+    void beginImplicit() {
+        state = state.beginImplicit();
+    }
+
+    /** The client's transaction control takes over the proxy's transaction ({@link TransactionState#becomeBlock}). */
+    void becomeBlock() {
+        state = state.becomeBlock();
+    }
+
+    /** A joined data source's connection ended inside the block: the block failed, and its COMMIT will say why. */
+    void connectionLost(String dataSource) {
+        if (state.inBlock()) {
+            state = TransactionState.FAILED_BLOCK;
+            lostDataSource = dataSource;
+        }
+    }
+
+    /** The data source whose connection ended inside the block, or null. */
+    String lostDataSource() {
+        return lostDataSource;
+    }
+
+    /**
+     * Whether a statement on this data source must open the transaction first (one is in force,
+     * and the data source has not joined it yet). A plain BEGIN travels with the statement;
+     * anything more is sent here first, and the data source has then joined.
+     */
+    boolean needsBegin(int dataSource) throws StatementFailure {
+        if (!state.inTransaction() || connections.joined(dataSource)) {
+            return false;
+        }
+        if (beginSql == null && savepoints.isEmpty() && transactionSettings.isEmpty()) {
+            return true;
+        }
+        StringBuilder sql = new StringBuilder(beginSql == null ? "BEGIN" : beginSql);
+        for (String each : transactionSettings) {
+            sql.append(';').append(each);
+        }
+        for (String savepoint : savepoints) {
+            sql.append(";SAVEPOINT ").append(quoteIdentifier(savepoint));
+        }
+        ShardConnections.runOn(connections.held(dataSource), sql.toString());
+        connections.join(dataSource);
+        return false;
+    }
+
+    /**
+     * The connection to a data source inside the transaction for a statement whose BEGIN cannot
+     * travel with it (a COPY): the BEGIN runs first.
+     */
+    BackendConnection joinFirst(int dataSource) throws StatementFailure {
+        BackendConnection connection = connections.acquire(dataSource);
+        if (needsBegin(dataSource)) {
+            ShardConnections.runOn(connection, beginSql == null ? "BEGIN" : beginSql);
+            connections.join(dataSource);
+        }
+        return connection;
+    }
+
+    /** BEGIN or START TRANSACTION: kept, with its modes, for the data sources to join. */
+    QueryResult begin(AnalyzedStatement statement, TransactionStatement body) {
+        List<ErrorFields> notices = new ArrayList<>(1);
+        if (state.inBlock()) {
+            notices.add(warning("25001", "there is already a transaction in progress"));
+        } else {
+            // A data source already in the implicit transaction of this pipeline stays in it.
+            state = state.begin();
+            boolean plain = body.isolationLevel().isEmpty() && body.readOnly().isEmpty() && body.deferrable().isEmpty();
+            beginSql = plain ? null : statement.sql();
+        }
+        return new TagResult(body.command() == TransactionCommand.BEGIN ? "BEGIN" : "START TRANSACTION", notices);
+    }
+
+    /** SET TRANSACTION inside the block: on the data sources that joined, and replayed on those that join later. */
+    QueryResult setTransaction(String sql) throws StatementFailure {
+        connections.runOnJoined(sql);
+        transactionSettings.add(sql);
+        return new TagResult("SET", new ArrayList<>(1));
+    }
+
+    /** SAVEPOINT, RELEASE SAVEPOINT, ROLLBACK TO SAVEPOINT: on every data source that joined. */
+    QueryResult savepoint(AnalyzedStatement statement, TransactionStatement body) throws StatementFailure {
+        String name = body.name().orElse("");
+        if (!state.inBlock()) {
+            String command = body.command() == TransactionCommand.SAVEPOINT ? "SAVEPOINT"
+                    : body.command() == TransactionCommand.RELEASE_SAVEPOINT ? "RELEASE SAVEPOINT" : "ROLLBACK TO SAVEPOINT";
+            throw new StatementFailure(ErrorFields.error("25P01", command + " can only be used in transaction blocks"));
+        }
+        int index = savepoints.lastIndexOf(name);
+        if (body.command() != TransactionCommand.SAVEPOINT && index < 0) {
+            state = TransactionState.FAILED_BLOCK;
+            throw new StatementFailure(ErrorFields.error("3B001", "savepoint \"" + name + "\" does not exist"));
+        }
+        try {
+            connections.runOnJoined(statement.sql());
+        } catch (StatementFailure failure) {
+            state = TransactionState.FAILED_BLOCK;
+            throw failure;
+        }
+        switch (body.command()) {
+            case SAVEPOINT -> {
+                savepoints.add(name);
+                return new TagResult("SAVEPOINT", List.of());
+            }
+            case RELEASE_SAVEPOINT -> {
+                savepoints.subList(index, savepoints.size()).clear();
+                return new TagResult("RELEASE", List.of());
+            }
+            default -> {
+                savepoints.subList(index + 1, savepoints.size()).clear();
+                state = state.rolledBackToSavepoint();
+                return new TagResult("ROLLBACK", List.of());
+            }
+        }
+    }
+
+    /**
+     * Ends the transaction on every data source that joined it: COMMIT, or ROLLBACK. A COMMIT of a
+     * transaction that lost a data source's connection rolls back everywhere instead; a failed
+     * COMMIT rolls back the data sources not yet committed. Either way the transaction is over.
+     *
+     * @return the failure to report, or null
+     */
+    StatementFailure end(boolean commit) {
+        StatementFailure first = null;
+        if (commit) {
+            String broken = connections.brokenJoined();
+            if (broken != null) {
+                // A data source's part of the transaction is gone with its connection: committing
+                // the others would keep half of it. All roll back, and the client is told.
+                first = new StatementFailure(ErrorFields.error("08006", "the transaction was rolled back: the"
+                        + " connection to data source " + broken + " ended before COMMIT"));
+                commit = false;
+            }
+        }
+        StatementFailure ended = connections.endJoined(commit);
+        state = state.end();
+        lostDataSource = null;
+        beginSql = null;
+        savepoints.clear();
+        transactionSettings.clear();
+        return first != null ? first : ended;
+    }
+
+    static ErrorFields warning(String sqlState, String message) {
+        return ErrorFields.of("WARNING", sqlState, message);
+    }
+
+    private static String quoteIdentifier(String name) {
+        return "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+}

@@ -1,0 +1,114 @@
+package io.ashlar.backend.session;
+
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.QueryResult;
+import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.sharding.Plan;
+import io.ashlar.backend.sharding.PlanCache;
+import io.ashlar.backend.sharding.TagResult;
+import io.ashlar.parser.lexer.SqlSyntaxException;
+import io.ashlar.parser.statement.AnalyzedStatement;
+import io.ashlar.parser.statement.DeallocateStatement;
+import io.ashlar.parser.statement.ExecuteStatement;
+import io.ashlar.parser.statement.PrepareStatement;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The statements a sharded session prepared with SQL's PREPARE, kept by the proxy (a backend
+ * connection's own would tie the session to it, and EXECUTE may route elsewhere): EXECUTE runs the
+ * prepared text with its arguments in place of its parameters, routed by their values as any
+ * statement; DEALLOCATE forgets them, and so do DISCARD ALL and DISCARD PLANS.
+ *
+ * @see <a href="https://www.postgresql.org/docs/current/sql-prepare.html">PREPARE</a>
+ */
+final class SqlPreparedStatements {
+
+    /** A statement prepared with SQL's PREPARE: its analysis and declared parameter types. */
+    private record Prepared(AnalyzedStatement statement, List<String> parameterTypes) {
+    }
+
+    private final PlanCache plans;
+    private final Map<String, Prepared> prepared = new HashMap<>();
+
+    SqlPreparedStatements(PlanCache plans) {
+        this.plans = plans;
+    }
+
+    boolean contains(String name) {
+        return prepared.containsKey(name);
+    }
+
+    /** DISCARD ALL, DISCARD PLANS: every prepared statement goes. */
+    void clear() {
+        prepared.clear();
+    }
+
+    /** PREPARE name [(types)] AS statement. */
+    QueryResult prepare(AnalyzedStatement prepare, PrepareStatement body) throws StatementFailure {
+        if (prepared.containsKey(body.name())) {
+            throw new StatementFailure(ErrorFields.error("42P05", "prepared statement \"" + body.name() + "\" already exists"));
+        }
+        String text = prepare.sql().substring(body.statement().start(), body.statement().end());
+        AnalyzedStatement inner;
+        try {
+            inner = plans.get(text).statement();
+        } catch (SqlSyntaxException e) {
+            throw ShardedSession.syntaxError(e, body.statement().start());
+        }
+        prepared.put(body.name(), new Prepared(inner, body.parameterTypes()));
+        return new TagResult("PREPARE", List.of());
+    }
+
+    /**
+     * The statement EXECUTE runs: the prepared text with each {@code $n} replaced by its argument
+     * (cast to the declared type).
+     */
+    Plan executed(AnalyzedStatement execute, ExecuteStatement body) throws StatementFailure {
+        Prepared statement = prepared.get(body.name());
+        if (statement == null) {
+            throw new StatementFailure(ErrorFields.error("26000", "prepared statement \"" + body.name() + "\" does not exist"));
+        }
+        AnalyzedStatement inner = statement.statement();
+        int expected = Math.max(inner.parameterCount(), statement.parameterTypes().size());
+        if (body.arguments().size() != expected) {
+            throw new StatementFailure(new ErrorFields(new byte[] {'S', 'V', 'C', 'M', 'D'}, new String[] {
+                    ErrorFields.ERROR, ErrorFields.ERROR, "42601",
+                    "wrong number of parameters for prepared statement \"" + body.name() + "\"",
+                    "Expected " + expected + " parameters but got " + body.arguments().size() + "."}));
+        }
+        String sql = inner.sql();
+        StringBuilder text = new StringBuilder(sql.length() + 16 * expected);
+        int at = 0;
+        for (var marker : inner.parameters()) {
+            text.append(sql, at, marker.range().start());
+            int index = marker.number() - 1;
+            String argument = execute.sql().substring(body.arguments().get(index).start(), body.arguments().get(index).end());
+            if (index < statement.parameterTypes().size()) {
+                text.append("CAST(").append(argument).append(" AS ").append(statement.parameterTypes().get(index)).append(')');
+            } else {
+                text.append('(').append(argument).append(')');
+            }
+            at = marker.range().end();
+        }
+        text.append(sql, at, sql.length());
+        try {
+            return plans.get(text.toString());
+        } catch (SqlSyntaxException e) {
+            throw ShardedSession.syntaxError(e, 0);
+        }
+    }
+
+    /** DEALLOCATE [name | ALL]. */
+    QueryResult deallocate(DeallocateStatement body) throws StatementFailure {
+        if (body.name().isEmpty()) {
+            prepared.clear();
+            return new TagResult("DEALLOCATE ALL", List.of());
+        }
+        if (prepared.remove(body.name().get()) == null) {
+            throw new StatementFailure(ErrorFields.error("26000", "prepared statement \"" + body.name().get() + "\" does not exist"));
+        }
+        return new TagResult("DEALLOCATE", List.of());
+    }
+}
