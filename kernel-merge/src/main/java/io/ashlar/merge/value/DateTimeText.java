@@ -1,14 +1,19 @@
 package io.ashlar.merge.value;
 
-import java.nio.charset.StandardCharsets;
-
 /**
  * Dates and times as the backends print them with {@code DateStyle = ISO}
- * (<a href="https://www.postgresql.org/docs/current/datatype-datetime.html#DATATYPE-DATETIME-OUTPUT">Date/Time Output</a>),
- * read into numbers that order as PostgreSQL orders the values: {@code 2024-01-15},
- * {@code 0044-03-15 BC}, {@code 12:34:56.789}, {@code 12:34:56+05:30},
- * {@code 2024-01-15 12:34:56.5-08}, {@code 10000-01-01 00:00:00}, {@code infinity},
- * {@code -infinity}.
+ * ({@code EncodeDateOnly}, {@code EncodeDateTime}, {@code EncodeTimeOnly}; see
+ * <a href="https://www.postgresql.org/docs/current/datatype-datetime.html#DATATYPE-DATETIME-OUTPUT">Date/Time Output</a>):
+ * {@code 2024-01-15}, {@code 0044-03-15 BC}, {@code 10000-01-01}, {@code 12:34:56.789},
+ * {@code 12:34:56+05:30}, {@code 2024-01-15 12:34:56.5-08}, {@code infinity}, {@code -infinity}.
+ *
+ * <p>Read in two ways from the same pieces: counted from PostgreSQL's epoch, 2000-01-01, as its
+ * binary format counts ({@link #postgresDays}, {@link #postgresMicros}: the frontend's binary
+ * results), and from 1970-01-01 for the merge's ordering ({@link #parseDate}, {@link #parseTimestamp});
+ * dates in the proleptic Gregorian calendar, BC years astronomical, times in microseconds. The
+ * infinities are {@link #INFINITY} and {@link #MINUS_INFINITY} either way, which are also
+ * PostgreSQL's own {@code DT_NOEND} and {@code DT_NOBEGIN}. Text no output function prints fails
+ * with {@link AsciiText#malformed}.
  */
 public final class DateTimeText {
 
@@ -18,38 +23,47 @@ public final class DateTimeText {
     public static final long MINUS_INFINITY = Long.MIN_VALUE;
 
     public static final long MICROS_PER_SECOND = 1_000_000L;
-    public static final long MICROS_PER_DAY = 86_400L * MICROS_PER_SECOND;
+    public static final long MICROS_PER_MINUTE = 60 * MICROS_PER_SECOND;
+    public static final long MICROS_PER_HOUR = 60 * MICROS_PER_MINUTE;
+    public static final long MICROS_PER_DAY = 24 * MICROS_PER_HOUR;
+    /** 2000-01-01, PostgreSQL's epoch, in days since 1970-01-01. */
+    public static final long POSTGRES_EPOCH_DAYS = 10_957;
+
+    private static final long POSTGRES_EPOCH_MICROS = POSTGRES_EPOCH_DAYS * MICROS_PER_DAY;
+    private static final int MAX_FRACTION_DIGITS = 6;
+    private static final int[] FRACTION_SCALE = {1_000_000, 100_000, 10_000, 1_000, 100, 10, 1};
+    private static final int BC_SUFFIX_LENGTH = 3;
+    /** {@code YYYY-MM-DD}: the shortest date part, a year has at least four digits. */
+    private static final int DATE_LENGTH = 10;
 
     private DateTimeText() {
     }
 
-    /** Days since 1970-01-01 (proleptic Gregorian, BC years astronomical), or ±infinity. */
+    // ------------------------------------------------------------------ whole values, from 1970
+
+    /** Days since 1970-01-01, or ±infinity. */
     public static long parseDate(byte[] text) {
-        long infinity = infinity(text);
-        if (infinity != 0) {
-            return infinity;
-        }
-        int end = bcEnd(text);
-        return parseDays(text, 0, end, end != text.length);
+        long days = postgresDays(text, 0, text.length, "date");
+        return days == INFINITY || days == MINUS_INFINITY ? days : days + POSTGRES_EPOCH_DAYS;
     }
 
     /** Microseconds since 1970-01-01 00:00:00 of a timestamp without time zone, or ±infinity. */
     public static long parseTimestamp(byte[] text) {
-        return parseTimestamp(text, false);
+        return fromUnixEpoch(postgresMicros(text, 0, text.length, false, "timestamp without time zone"));
     }
 
     /** Microseconds since the UTC epoch of a timestamp with time zone, or ±infinity. */
     public static long parseTimestampTz(byte[] text) {
-        return parseTimestamp(text, true);
+        return fromUnixEpoch(postgresMicros(text, 0, text.length, true, "timestamp with time zone"));
+    }
+
+    private static long fromUnixEpoch(long micros) {
+        return micros == INFINITY || micros == MINUS_INFINITY ? micros : micros + POSTGRES_EPOCH_MICROS;
     }
 
     /** Microseconds since midnight of a time without time zone. */
     public static long parseTime(byte[] text) {
-        int clockEnd = clockEnd(text, 0, text.length);
-        if (clockEnd != text.length) {
-            throw invalid("time", text);
-        }
-        return parseClock(text, 0, clockEnd);
+        return parseClock(text, 0, text.length, "time");
     }
 
     /**
@@ -58,9 +72,9 @@ public final class DateTimeText {
      * to {@code slots[offset + 1]}, the tie-breaker.
      */
     public static void parseTimeTz(byte[] text, long[] slots, int offset) {
-        int clockEnd = clockEnd(text, 0, text.length);
-        long local = parseClock(text, 0, clockEnd);
-        long zoneEast = parseZone(text, clockEnd, text.length);
+        int zone = zoneStart(text, 0, text.length, "time with time zone");
+        long local = parseClock(text, 0, zone, "time with time zone");
+        long zoneEast = parseOffset(text, zone, text.length, "time with time zone");
         slots[offset] = local - zoneEast * MICROS_PER_SECOND;
         slots[offset + 1] = -zoneEast;
     }
@@ -76,57 +90,6 @@ public final class DateTimeText {
         return days * MICROS_PER_DAY;
     }
 
-    private static long parseTimestamp(byte[] text, boolean withZone) {
-        long infinity = infinity(text);
-        if (infinity != 0) {
-            return infinity;
-        }
-        int end = bcEnd(text);
-        int space = indexOf(text, (byte) ' ', 0, end);
-        if (space < 0) {
-            throw invalid("timestamp", text);
-        }
-        long days = parseDays(text, 0, space, end != text.length);
-        int clockEnd = clockEnd(text, space + 1, end);
-        long micros = days * MICROS_PER_DAY + parseClock(text, space + 1, clockEnd);
-        if (withZone) {
-            micros -= parseZone(text, clockEnd, end) * MICROS_PER_SECOND;
-        } else if (clockEnd != end) {
-            throw invalid("timestamp", text);
-        }
-        return micros;
-    }
-
-    private static long infinity(byte[] text) {
-        if (text.length > 0 && text[0] == 'i') {
-            return INFINITY;
-        }
-        if (text.length > 1 && text[0] == '-' && text[1] == 'i') {
-            return MINUS_INFINITY;
-        }
-        return 0;
-    }
-
-    /** The end of the value without a trailing {@code " BC"}. */
-    private static int bcEnd(byte[] text) {
-        int length = text.length;
-        if (length > 3 && text[length - 1] == 'C' && text[length - 2] == 'B' && text[length - 3] == ' ') {
-            return length - 3;
-        }
-        return length;
-    }
-
-    private static long parseDays(byte[] text, int from, int to, boolean beforeChrist) {
-        int firstDash = indexOf(text, (byte) '-', from + 1, to);
-        if (firstDash < 0 || to - firstDash != 6 || text[firstDash + 3] != '-') {
-            throw invalid("date", text);
-        }
-        long year = digits(text, from, firstDash);
-        int month = (int) digits(text, firstDash + 1, firstDash + 3);
-        int day = (int) digits(text, firstDash + 4, to);
-        return daysFromCivil(beforeChrist ? 1 - year : year, month, day);
-    }
-
     /** Days from 1970-01-01 to a proleptic Gregorian date, astronomical year numbering. */
     public static long daysFromCivil(long year, int month, int day) {
         long y = month <= 2 ? year - 1 : year;
@@ -137,82 +100,134 @@ public final class DateTimeText {
         return era * 146_097 + dayOfEra - 719_468;
     }
 
-    private static int clockEnd(byte[] text, int from, int to) {
-        int position = from;
-        while (position < to) {
-            byte each = text[position];
-            if ((each >= '0' && each <= '9') || each == ':' || each == '.') {
-                position++;
-            } else {
-                break;
-            }
+    // ------------------------------------------------------------------ from PostgreSQL's epoch
+
+    /** Days since 2000-01-01 of a date filling {@code text[from, to)}, or ±infinity. */
+    public static long postgresDays(byte[] text, int from, int to, String typeName) {
+        if (to > from && (text[from] == 'i' || text[from] == '-')) {
+            return infinity(text, from, to, typeName);
         }
-        return position;
+        boolean bc = endsWithBc(text, from, to);
+        return parseDays(text, from, bc ? to - BC_SUFFIX_LENGTH : to, bc, typeName);
     }
 
-    /** {@code HH:MM:SS[.ffffff]} to microseconds. */
-    private static long parseClock(byte[] text, int from, int to) {
-        if (to - from < 8 || text[from + 2] != ':' || text[from + 5] != ':') {
-            throw invalid("time", text);
+    /**
+     * Microseconds since 2000-01-01 00:00:00 (UTC for a timestamp with time zone) of a timestamp
+     * filling {@code text[from, to)}, or ±infinity: the date, a space, the time, and with
+     * {@code withZone} the session time zone's offset ({@code +01}, {@code +05:30},
+     * {@code +00:19:32}), which is subtracted to get back to UTC.
+     */
+    public static long postgresMicros(byte[] text, int from, int to, boolean withZone, String typeName) {
+        if (to > from && (text[from] == 'i' || text[from] == '-')) {
+            return infinity(text, from, to, typeName);
         }
-        long hours = digits(text, from, from + 2);
-        long minutes = digits(text, from + 3, from + 5);
-        long seconds = digits(text, from + 6, from + 8);
-        long micros = 0;
-        if (to > from + 8) {
-            if (text[from + 8] != '.' || to - from - 9 > 6 || to - from - 9 < 1) {
-                throw invalid("time", text);
-            }
-            int fractionDigits = to - from - 9;
-            micros = digits(text, from + 9, to);
-            for (int i = fractionDigits; i < 6; i++) {
-                micros *= 10;
-            }
+        boolean bc = endsWithBc(text, from, to);
+        int valueEnd = bc ? to - BC_SUFFIX_LENGTH : to;
+        int dateEnd = AsciiText.indexOf(text, (byte) ' ', from, valueEnd);
+        if (dateEnd - from < DATE_LENGTH || dateEnd == valueEnd) {
+            throw AsciiText.malformed(typeName, text, from, to);
         }
-        return ((hours * 60 + minutes) * 60 + seconds) * MICROS_PER_SECOND + micros;
+        long days = parseDays(text, from, dateEnd, bc, typeName);
+        int clockEnd = valueEnd;
+        long offsetMicros = 0;
+        if (withZone) {
+            clockEnd = zoneStart(text, dateEnd + 1, valueEnd, typeName);
+            offsetMicros = parseOffset(text, clockEnd, valueEnd, typeName) * MICROS_PER_SECOND;
+        }
+        long clock = parseClock(text, dateEnd + 1, clockEnd, typeName);
+        return days * MICROS_PER_DAY + clock - offsetMicros;
     }
 
-    /** {@code +HH[:MM[:SS]]} to seconds east of UTC. */
-    private static long parseZone(byte[] text, int from, int to) {
-        if (to - from < 3 || (text[from] != '+' && text[from] != '-')) {
-            throw invalid("time zone", text);
+    private static long infinity(byte[] text, int from, int to, String typeName) {
+        if (AsciiText.equalsAscii(text, from, to, "infinity")) {
+            return INFINITY;
         }
-        long seconds = digits(text, from + 1, from + 3) * 3600;
-        if (to - from >= 6) {
-            seconds += digits(text, from + 4, from + 6) * 60;
+        if (AsciiText.equalsAscii(text, from, to, "-infinity")) {
+            return MINUS_INFINITY;
         }
-        if (to - from >= 9) {
-            seconds += digits(text, from + 7, from + 9);
-        }
-        return text[from] == '-' ? -seconds : seconds;
+        throw AsciiText.malformed(typeName, text, from, to);
     }
 
-    private static long digits(byte[] text, int from, int to) {
-        if (from >= to) {
-            throw invalid("date/time", text);
+    /** Whether the text ends in the " BC" that marks a year before 1 AD. */
+    private static boolean endsWithBc(byte[] text, int from, int to) {
+        return to - from > BC_SUFFIX_LENGTH && text[to - 3] == ' ' && text[to - 2] == 'B' && text[to - 1] == 'C';
+    }
+
+    /**
+     * Days since 2000-01-01 of {@code Y...Y-MM-DD} filling {@code text[from, to)}: a year of four
+     * or more digits, counted backwards from 1 BC when {@code bc}.
+     */
+    private static long parseDays(byte[] text, int from, int to, boolean bc, String typeName) {
+        int yearEnd = AsciiText.indexOf(text, (byte) '-', from, to);
+        if (to - yearEnd != 6 || text[yearEnd + 3] != '-') {
+            throw AsciiText.malformed(typeName, text, from, to);
         }
-        long result = 0;
+        long year = AsciiText.parseUnsigned(text, from, yearEnd, typeName);
+        int month = AsciiText.twoDigits(text, yearEnd + 1, to, typeName);
+        int day = AsciiText.twoDigits(text, yearEnd + 4, to, typeName);
+        if (bc) {
+            year = 1 - year;
+        }
+        return daysFromCivil(year, month, day) - POSTGRES_EPOCH_DAYS;
+    }
+
+    /**
+     * Microseconds of {@code H...H:MM:SS[.f...]} filling {@code text[from, to)}: any number of hour
+     * digits (intervals print hundreds of hours; a time prints {@code 24:00:00}) and at most six
+     * fractional digits.
+     */
+    public static long parseClock(byte[] text, int from, int to, String typeName) {
+        int hoursEnd = AsciiText.indexOf(text, (byte) ':', from, to);
+        if (to - hoursEnd < 6 || text[hoursEnd + 3] != ':') {
+            throw AsciiText.malformed(typeName, text, from, to);
+        }
+        long hours = AsciiText.parseUnsigned(text, from, hoursEnd, typeName);
+        int minutes = AsciiText.twoDigits(text, hoursEnd + 1, to, typeName);
+        int seconds = AsciiText.twoDigits(text, hoursEnd + 4, to, typeName);
+        long result = hours * MICROS_PER_HOUR + minutes * MICROS_PER_MINUTE + seconds * MICROS_PER_SECOND;
+        int p = hoursEnd + 6;
+        if (p == to) {
+            return result;
+        }
+        int fractionDigits = to - p - 1;
+        if (text[p] != '.' || fractionDigits < 1 || fractionDigits > MAX_FRACTION_DIGITS) {
+            throw AsciiText.malformed(typeName, text, from, to);
+        }
+        return result + AsciiText.parseUnsigned(text, p + 1, to, typeName) * FRACTION_SCALE[fractionDigits];
+    }
+
+    /** Where the zone offset of a time with a zone in {@code text[from, to)} starts: at its sign. */
+    public static int zoneStart(byte[] text, int from, int to, String typeName) {
         for (int i = from; i < to; i++) {
-            int digit = text[i] - '0';
-            if (digit < 0 || digit > 9) {
-                throw invalid("date/time", text);
-            }
-            result = result * 10 + digit;
-        }
-        return result;
-    }
-
-    private static int indexOf(byte[] text, byte wanted, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (text[i] == wanted) {
+            if (text[i] == '+' || text[i] == '-') {
                 return i;
             }
         }
-        return -1;
+        throw AsciiText.malformed(typeName, text, from, to);
     }
 
-    private static IllegalArgumentException invalid(String what, byte[] text) {
-        return new IllegalArgumentException("unexpected " + what + " text \"" + new String(text, StandardCharsets.UTF_8)
-                + "\"; the backends must run with DateStyle ISO");
+    /**
+     * Seconds east of UTC of an {@code EncodeTimezone} offset {@code ±HH[:MM[:SS]]} filling
+     * {@code text[from, to)}.
+     */
+    public static int parseOffset(byte[] text, int from, int to, String typeName) {
+        int length = to - from;
+        if (length != 3 && length != 6 && length != 9 || text[from] != '+' && text[from] != '-') {
+            throw AsciiText.malformed(typeName, text, from, to);
+        }
+        int result = AsciiText.twoDigits(text, from + 1, to, typeName) * 3600;
+        if (length >= 6) {
+            if (text[from + 3] != ':') {
+                throw AsciiText.malformed(typeName, text, from, to);
+            }
+            result += AsciiText.twoDigits(text, from + 4, to, typeName) * 60;
+        }
+        if (length == 9) {
+            if (text[from + 6] != ':') {
+                throw AsciiText.malformed(typeName, text, from, to);
+            }
+            result += AsciiText.twoDigits(text, from + 7, to, typeName);
+        }
+        return text[from] == '-' ? -result : result;
     }
 }

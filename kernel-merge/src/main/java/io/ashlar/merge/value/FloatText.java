@@ -6,10 +6,17 @@ import java.nio.charset.StandardCharsets;
 /**
  * {@code real} and {@code double precision} in PostgreSQL text form.
  *
- * <p>Reading: {@code NaN}, {@code Infinity}, {@code -Infinity} and decimal numbers, with a
- * String-free fast path for the common short decimals. Ordering: PostgreSQL's
- * ({@code float8_cmp_internal}): NaN equals NaN and is greater than every other value,
- * Infinity included, and {@code -0 = 0}.
+ * <p>Reading: what {@code float4out}/{@code float8out} print (shortest round-trip digits since
+ * PostgreSQL 12 when {@code extra_float_digits} &gt; 0, as pgjdbc sets it; {@code NaN},
+ * {@code Infinity}, {@code -Infinity}) to the nearest float or double. The common case is decoded
+ * from the bytes with no allocation by Clinger's fast path: a significand that the binary format
+ * holds exactly, scaled by an exactly representable power of ten, costs one correctly rounded
+ * multiplication or division (in single precision for {@code real}). Anything else (17
+ * significant digits, large exponents) falls back to the JDK's correctly rounded parser through a
+ * {@code String}; text no output function prints fails with {@link AsciiText#malformed}.
+ *
+ * <p>Ordering: PostgreSQL's ({@code float8_cmp_internal}): NaN equals NaN and is greater than
+ * every other value, Infinity included, and {@code -0 = 0}.
  *
  * <p>Writing: what {@code float8out}/{@code float4out} print with the default
  * {@code extra_float_digits = 1}, the shortest decimal that reads back to the same value
@@ -21,117 +28,138 @@ import java.nio.charset.StandardCharsets;
  */
 public final class FloatText {
 
-    private static final double[] POWERS_OF_TEN = {
+    private static final double[] DOUBLE_POWERS = {
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     };
-
-    private static final long MAX_EXACT_MANTISSA = 1L << 53;
+    private static final float[] FLOAT_POWERS = {
+        1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f, 1e6f, 1e7f, 1e8f, 1e9f, 1e10f,
+    };
+    private static final long DOUBLE_EXACT_LIMIT = 1L << 53;
+    private static final long FLOAT_EXACT_LIMIT = 1L << 24;
+    private static final int MAX_SIGNIFICANT_DIGITS = 18;
+    private static final int MAX_EXPONENT_DIGITS = 5;
 
     private FloatText() {
     }
 
     /** Parses float4 or float8 text to a double (float4 text reads back exactly, ordering kept). */
     public static double parse(byte[] text) {
-        int length = text.length;
-        int position = 0;
-        boolean negative = false;
-        if (length > 0 && (text[0] == '-' || text[0] == '+')) {
-            negative = text[0] == '-';
-            position = 1;
-        }
-        long mantissa = 0;
-        int digits = 0;
-        int exponent = 0;
-        boolean sawDigit = false;
-        boolean sawPoint = false;
-        for (; position < length; position++) {
-            byte each = text[position];
-            if (each >= '0' && each <= '9') {
-                sawDigit = true;
-                if (mantissa == 0 && each == '0') {
-                    if (sawPoint) {
-                        exponent--;
-                    }
-                    continue;
-                }
-                if (digits >= 18) {
-                    return slowParse(text);
-                }
-                mantissa = mantissa * 10 + (each - '0');
-                digits++;
-                if (sawPoint) {
-                    exponent--;
-                }
-            } else if (each == '.' && !sawPoint) {
-                sawPoint = true;
-            } else if ((each == 'e' || each == 'E') && sawDigit) {
-                int parsed = parseExponent(text, position + 1);
-                if (parsed == Integer.MIN_VALUE) {
-                    return slowParse(text);
-                }
-                exponent += parsed;
-                position = length;
-                break;
-            } else {
-                return slowParse(text);
-            }
-        }
-        if (!sawDigit) {
-            return slowParse(text);
-        }
-        double result;
-        if (mantissa == 0) {
-            result = 0;
-        } else if (mantissa <= MAX_EXACT_MANTISSA && exponent >= -22 && exponent <= 22) {
-            // Clinger's fast path: both operands are exact doubles, so one rounding
-            result = exponent >= 0 ? mantissa * POWERS_OF_TEN[exponent] : mantissa / POWERS_OF_TEN[-exponent];
-        } else {
-            return slowParse(text);
-        }
-        return negative ? -result : result;
-    }
-
-    private static int parseExponent(byte[] text, int from) {
-        int position = from;
-        boolean negative = false;
-        if (position < text.length && (text[position] == '-' || text[position] == '+')) {
-            negative = text[position] == '-';
-            position++;
-        }
-        if (position == text.length || text.length - position > 4) {
-            return Integer.MIN_VALUE;
-        }
-        int result = 0;
-        for (; position < text.length; position++) {
-            int digit = text[position] - '0';
-            if (digit < 0 || digit > 9) {
-                return Integer.MIN_VALUE;
-            }
-            result = result * 10 + digit;
-        }
-        return negative ? -result : result;
-    }
-
-    private static double slowParse(byte[] text) {
-        String string = new String(text, StandardCharsets.US_ASCII).trim();
-        return switch (string) {
-            case "NaN" -> Double.NaN;
-            case "Infinity", "+Infinity", "inf", "+inf" -> Double.POSITIVE_INFINITY;
-            case "-Infinity", "-inf" -> Double.NEGATIVE_INFINITY;
-            default -> Double.parseDouble(string);
-        };
+        return parseDouble(text, 0, text.length);
     }
 
     /** Parses float4 text exactly (for arithmetic in single precision). */
     public static float parseFloat(byte[] text) {
-        String string = new String(text, StandardCharsets.US_ASCII).trim();
-        return switch (string) {
-            case "NaN" -> Float.NaN;
-            case "Infinity", "+Infinity" -> Float.POSITIVE_INFINITY;
-            case "-Infinity" -> Float.NEGATIVE_INFINITY;
-            default -> Float.parseFloat(string);
-        };
+        return parseFloat(text, 0, text.length);
+    }
+
+    /** The double nearest to {@code text[offset, offset + length)}. */
+    public static double parseDouble(byte[] text, int offset, int length) {
+        return parse(text, offset, length, false);
+    }
+
+    /** The float nearest to {@code text[offset, offset + length)}. */
+    public static float parseFloat(byte[] text, int offset, int length) {
+        return (float) parse(text, offset, length, true);
+    }
+
+    /**
+     * The value of the text; for {@code single}, a float widened to double (exact, so narrowing
+     * it back gives the float).
+     */
+    private static double parse(byte[] text, int offset, int length, boolean single) {
+        int end = offset + length;
+        int p = offset;
+        boolean negative = false;
+        if (p < end && (text[p] == '-' || text[p] == '+')) {
+            negative = text[p] == '-';
+            p++;
+        }
+        long significand = 0;
+        int significantDigits = 0;
+        int exponent = 0;
+        boolean sawDigit = false;
+        boolean sawPoint = false;
+        for (; p < end; p++) {
+            byte b = text[p];
+            int d = AsciiText.digit(b);
+            if (d >= 0) {
+                sawDigit = true;
+                if (significand == 0 && d == 0) {
+                    exponent -= sawPoint ? 1 : 0;
+                    continue;
+                }
+                if (significantDigits == MAX_SIGNIFICANT_DIGITS) {
+                    return slow(text, offset, length, single);
+                }
+                significand = significand * 10 + d;
+                significantDigits++;
+                exponent -= sawPoint ? 1 : 0;
+            } else if (b == '.' && !sawPoint) {
+                sawPoint = true;
+            } else if ((b == 'e' || b == 'E') && sawDigit) {
+                int q = p + 1;
+                if (q < end && (text[q] == '-' || text[q] == '+')) {
+                    q++;
+                }
+                if (end - q > MAX_EXPONENT_DIGITS) {
+                    return slow(text, offset, length, single);
+                }
+                exponent += (int) AsciiText.parseLong(text, p + 1, end, typeName(single));
+                break;
+            } else {
+                return slow(text, offset, length, single);
+            }
+        }
+        if (!sawDigit) {
+            return slow(text, offset, length, single);
+        }
+        if (significand == 0) {
+            return negative ? -0.0 : 0.0;
+        }
+        if (single) {
+            if (significand <= FLOAT_EXACT_LIMIT && exponent >= -10 && exponent <= 10) {
+                float value = (float) significand;
+                value = exponent < 0 ? value / FLOAT_POWERS[-exponent] : value * FLOAT_POWERS[exponent];
+                return negative ? -value : value;
+            }
+        } else if (significand <= DOUBLE_EXACT_LIMIT && exponent >= -22 && exponent <= 22) {
+            double value = (double) significand;
+            value = exponent < 0 ? value / DOUBLE_POWERS[-exponent] : value * DOUBLE_POWERS[exponent];
+            return negative ? -value : value;
+        }
+        return slow(text, offset, length, single);
+    }
+
+    private static double slow(byte[] text, int offset, int length, boolean single) {
+        if (length == 0 || text[offset + length - 1] > '9') {
+            return special(text, offset, length, single);
+        }
+        String value = new String(text, offset, length, StandardCharsets.ISO_8859_1);
+        try {
+            return single ? Float.parseFloat(value) : Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw AsciiText.malformed(typeName(single), text, offset, offset + length);
+        }
+    }
+
+    private static String typeName(boolean single) {
+        return single ? "real" : "double precision";
+    }
+
+    /** The three words that {@code float8out} writes for non-finite values. */
+    private static double special(byte[] text, int offset, int length, boolean single) {
+        int end = offset + length;
+        if (AsciiText.equalsAscii(text, offset, end, "NaN")) {
+            return Double.NaN;
+        }
+        if (AsciiText.equalsAscii(text, offset, end, "Infinity")) {
+            return Double.POSITIVE_INFINITY;
+        }
+        if (AsciiText.equalsAscii(text, offset, end, "-Infinity")) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        throw AsciiText.malformed(typeName(single), text, offset, end);
     }
 
     /**

@@ -96,4 +96,38 @@ class DateTimeTextTest {
         assertThrows(IllegalArgumentException.class, () -> DateTimeText.parseDate(bytes("01/15/2024")));
         assertThrows(IllegalArgumentException.class, () -> IntervalText.parseSpan(bytes("P1Y2M"), new long[2], 0));
     }
+
+    /** PostgreSQL's binary format counts from 2000-01-01, with its own infinities (DT_NOEND, DT_NOBEGIN). */
+    @Test
+    void fromPostgresqlsEpochAsItsBinaryFormatCounts() {
+        byte[] date = bytes("x2000-01-01x");
+        assertEquals(0, DateTimeText.postgresDays(date, 1, date.length - 1, "date"));
+        assertEquals(-DateTimeText.POSTGRES_EPOCH_DAYS, DateTimeText.postgresDays(bytes("1970-01-01"), 0, 10, "date"));
+        assertEquals(LocalDate.of(-43, 3, 15).toEpochDay() - DateTimeText.POSTGRES_EPOCH_DAYS,
+                DateTimeText.postgresDays(bytes("0044-03-15 BC"), 0, 13, "date"));
+        assertEquals(Long.MAX_VALUE, DateTimeText.postgresDays(bytes("infinity"), 0, 8, "date"));
+        assertEquals(Long.MIN_VALUE, DateTimeText.postgresMicros(bytes("-infinity"), 0, 9, false, "timestamp"));
+        // The last timestamp PostgreSQL has (END_TIMESTAMP - 1) fits its epoch's count, not 1970's.
+        assertEquals(9_223_371_331_199_999_999L,
+                DateTimeText.postgresMicros(bytes("294276-12-31 23:59:59.999999"), 0, 28, false, "timestamp"));
+        assertEquals(5 * 3_600_000_000L + 30 * 60_000_000L,
+                -DateTimeText.postgresMicros(bytes("2000-01-01 00:00:00+05:30"), 0, 25, true, "timestamptz"));
+        // Intervals print hundreds of hours; a time prints 24:00:00.
+        assertEquals(838L * 3_600_000_000L + 59 * 60_000_000L + 59_500_000L,
+                DateTimeText.parseClock(bytes("838:59:59.5"), 0, 11, "interval"));
+        assertEquals(24 * 3_600_000_000L, DateTimeText.parseTime(bytes("24:00:00")));
+    }
+
+    @Test
+    void textNoOutputFunctionPrintsFailsAsPostgresqlWordsIt() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> DateTimeText.parseDate(bytes("01/15/2024")));
+        assertEquals("invalid text for type date: \"01/15/2024\"", e.getMessage());
+        for (String text : new String[] {"12:34", "12:34:56.1234567", "12:34:56x"}) {
+            assertThrows(IllegalArgumentException.class, () -> DateTimeText.parseTime(bytes(text)), text);
+        }
+        assertThrows(IllegalArgumentException.class, () -> DateTimeText.parseTimestampTz(bytes("2024-01-31 12:34:56")));
+        assertThrows(IllegalArgumentException.class, () -> DateTimeText.parseTimestamp(bytes("2024-01-31T12:34:56")));
+        assertThrows(IllegalArgumentException.class, () -> DateTimeText.parseDate(bytes("infinityx")));
+    }
 }

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -90,5 +91,42 @@ class FloatTextTest {
         }
         assertEquals(FloatText.sortableBits(0.0), FloatText.sortableBits(-0.0));
         assertEquals(FloatText.sortableBits(Double.NaN), FloatText.sortableBits(Double.longBitsToDouble(0x7ff0000000000123L)));
+    }
+
+    /** The fast paths (double, and single precision for real) give the JDK's correctly rounded value, bit for bit. */
+    @Test
+    void floatFastPathAgreesWithTheJdkParser() {
+        Random random = new Random(1);
+        for (int i = 0; i < 200_000; i++) {
+            double d = switch (i % 3) {
+                case 0 -> Double.longBitsToDouble(random.nextLong());
+                case 1 -> random.nextInt(2_000_000) / Math.pow(10, random.nextInt(12));
+                default -> (random.nextDouble() - 0.5) * Math.pow(10, random.nextInt(60) - 30);
+            };
+            if (Double.isFinite(d)) {
+                String text = i % 2 == 0 ? Double.toString(d)
+                        : Double.toString(d).replace("E", "e+").replace("+-", "-");
+                byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+                assertEquals(Double.doubleToRawLongBits(Double.parseDouble(text)),
+                        Double.doubleToRawLongBits(FloatText.parseDouble(bytes, 0, bytes.length)), text);
+                float f = (float) d;
+                String floatText = Float.toString(f);
+                byte[] floatBytes = floatText.getBytes(StandardCharsets.US_ASCII);
+                assertEquals(Float.floatToRawIntBits(Float.parseFloat(floatText)),
+                        Float.floatToRawIntBits(FloatText.parseFloat(floatBytes, 0, floatBytes.length)), floatText);
+            }
+        }
+    }
+
+    @Test
+    void textNoOutputFunctionPrintsFailsAsPostgresqlWordsIt() {
+        for (String text : new String[] {"1.2.3", "inf", "", "0x10"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> FloatText.parse(text.getBytes(StandardCharsets.US_ASCII)), text);
+            assertEquals("invalid text for type double precision: \"" + text + "\"", e.getMessage());
+        }
+        assertThrows(IllegalArgumentException.class, () -> FloatText.parseFloat("Inf".getBytes(StandardCharsets.US_ASCII)));
+        assertEquals(Double.NEGATIVE_INFINITY, FloatText.parse("-Infinity".getBytes(StandardCharsets.US_ASCII)));
+        assertTrue(Double.isNaN(FloatText.parse("NaN".getBytes(StandardCharsets.US_ASCII))));
     }
 }

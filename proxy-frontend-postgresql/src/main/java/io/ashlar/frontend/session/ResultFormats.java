@@ -5,7 +5,7 @@ import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.session.BackendSession;
 import io.ashlar.frontend.types.BinaryEncoders;
-import io.ashlar.frontend.types.TypeOids;
+import io.ashlar.merge.value.TypeOids;
 import io.ashlar.frontend.types.ValueEncoder;
 
 /**

@@ -1,5 +1,6 @@
 package io.ashlar.frontend.types;
 
+import io.ashlar.merge.value.TypeOids;
 import java.util.Optional;
 
 /**

@@ -1,5 +1,7 @@
 package io.ashlar.frontend.types;
 
+import io.ashlar.merge.value.DateTimeText;
+import io.ashlar.merge.value.TypeOids;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -24,29 +26,14 @@ final class DateEncoder implements ValueEncoder {
 
     @Override
     public void write(byte[] text, int offset, int length, ByteBuf out) {
-        int end = offset + length;
-        if (length > 0 && (text[offset] == 'i' || text[offset] == '-')) {
-            out.writeInt(infinity(text, offset, end));
-            return;
-        }
-        boolean bc = DateTimeText.endsWithBc(text, offset, end);
-        long days = DateTimeText.parseDate(text, offset, DateTimeText.endWithoutBc(text, offset, end), bc, TYPE_NAME);
-        out.writeInt((int) days);
+        long days = DateTimeText.postgresDays(text, offset, offset + length, TYPE_NAME);
+        out.writeInt(days == DateTimeText.INFINITY ? Integer.MAX_VALUE
+                : days == DateTimeText.MINUS_INFINITY ? Integer.MIN_VALUE : (int) days);
     }
 
     @Override
     public void writeWithLength(byte[] text, int offset, int length, ByteBuf out) {
         out.writeInt(Integer.BYTES);
         write(text, offset, length, out);
-    }
-
-    private static int infinity(byte[] text, int offset, int end) {
-        if (AsciiText.equalsAscii(text, offset, end, "infinity")) {
-            return Integer.MAX_VALUE;
-        }
-        if (AsciiText.equalsAscii(text, offset, end, "-infinity")) {
-            return Integer.MIN_VALUE;
-        }
-        throw AsciiText.malformed(TYPE_NAME, text, offset, end);
     }
 }

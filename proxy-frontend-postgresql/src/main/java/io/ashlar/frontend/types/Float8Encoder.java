@@ -1,5 +1,7 @@
 package io.ashlar.frontend.types;
 
+import io.ashlar.merge.value.FloatText;
+import io.ashlar.merge.value.TypeOids;
 import io.netty.buffer.ByteBuf;
 
 /**

@@ -1,5 +1,7 @@
 package io.ashlar.frontend.types;
 
+import io.ashlar.merge.value.DateTimeText;
+import io.ashlar.merge.value.TypeOids;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -16,9 +18,6 @@ final class TimestampEncoder implements ValueEncoder {
     static final TimestampEncoder WITHOUT_TIME_ZONE = new TimestampEncoder(false);
     static final TimestampEncoder WITH_TIME_ZONE = new TimestampEncoder(true);
 
-    /** {@code YYYY-MM-DD}: the shortest date part, a year has at least four digits. */
-    private static final int DATE_LENGTH = 10;
-
     private final boolean withTimeZone;
     private final String typeName;
 
@@ -34,52 +33,12 @@ final class TimestampEncoder implements ValueEncoder {
 
     @Override
     public void write(byte[] text, int offset, int length, ByteBuf out) {
-        out.writeLong(toMicros(text, offset, offset + length));
+        out.writeLong(DateTimeText.postgresMicros(text, offset, offset + length, withTimeZone, typeName));
     }
 
     @Override
     public void writeWithLength(byte[] text, int offset, int length, ByteBuf out) {
         out.writeInt(Long.BYTES);
         write(text, offset, length, out);
-    }
-
-    private long toMicros(byte[] text, int offset, int end) {
-        if (end > offset && (text[offset] == 'i' || text[offset] == '-')) {
-            return infinity(text, offset, end);
-        }
-        boolean bc = DateTimeText.endsWithBc(text, offset, end);
-        int valueEnd = DateTimeText.endWithoutBc(text, offset, end);
-        int dateEnd = AsciiText.indexOf(text, (byte) ' ', offset, valueEnd);
-        if (dateEnd - offset < DATE_LENGTH || dateEnd == valueEnd) {
-            throw AsciiText.malformed(typeName, text, offset, end);
-        }
-        long days = DateTimeText.parseDate(text, offset, dateEnd, bc, typeName);
-        int clockEnd = valueEnd;
-        long offsetMicros = 0;
-        if (withTimeZone) {
-            clockEnd = offsetStart(text, dateEnd + 1, valueEnd);
-            offsetMicros = DateTimeText.parseOffset(text, clockEnd, valueEnd, typeName) * DateTimeText.USECS_PER_SEC;
-        }
-        long clock = DateTimeText.parseClock(text, dateEnd + 1, clockEnd, typeName);
-        return days * DateTimeText.USECS_PER_DAY + clock - offsetMicros;
-    }
-
-    private int offsetStart(byte[] text, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (text[i] == '+' || text[i] == '-') {
-                return i;
-            }
-        }
-        throw AsciiText.malformed(typeName, text, from, to);
-    }
-
-    private long infinity(byte[] text, int offset, int end) {
-        if (AsciiText.equalsAscii(text, offset, end, "infinity")) {
-            return Long.MAX_VALUE;
-        }
-        if (AsciiText.equalsAscii(text, offset, end, "-infinity")) {
-            return Long.MIN_VALUE;
-        }
-        throw AsciiText.malformed(typeName, text, offset, end);
     }
 }

@@ -1,5 +1,7 @@
 package io.ashlar.frontend.types;
 
+import io.ashlar.merge.value.DateTimeText;
+import io.ashlar.merge.value.TypeOids;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -10,6 +12,8 @@ import io.netty.buffer.ByteBuf;
 final class TimetzEncoder implements ValueEncoder {
 
     static final TimetzEncoder INSTANCE = new TimetzEncoder();
+
+    private static final String TYPE_NAME = "time with time zone";
 
     private TimetzEncoder() {
     }
@@ -22,18 +26,9 @@ final class TimetzEncoder implements ValueEncoder {
     @Override
     public void write(byte[] text, int offset, int length, ByteBuf out) {
         int end = offset + length;
-        int sign = -1;
-        for (int i = end - 1; i > offset; i--) {
-            if (text[i] == '+' || text[i] == '-') {
-                sign = i;
-                break;
-            }
-        }
-        if (sign < 0) {
-            throw AsciiText.malformed("time with time zone", text, offset, end);
-        }
-        out.writeLong(DateTimeText.parseClock(text, offset, sign, "time with time zone"));
-        out.writeInt(-DateTimeText.parseOffset(text, sign, end, "time with time zone"));
+        int zone = DateTimeText.zoneStart(text, offset, end, TYPE_NAME);
+        out.writeLong(DateTimeText.parseClock(text, offset, zone, TYPE_NAME));
+        out.writeInt(-DateTimeText.parseOffset(text, zone, end, TYPE_NAME));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.ashlar.frontend.types;
 
+import io.ashlar.merge.value.TypeOids;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -225,30 +226,6 @@ final class BinaryEncodersTest {
         assertMalformed(TypeOids.INT4MULTIRANGE, "[1,2)");
         assertMalformed(TypeOids.INT4MULTIRANGE, "{[1,2)[3,4)}");
         assertMalformed(TypeOids.INT4MULTIRANGE, "{,[1,2)}");
-    }
-
-    @Test
-    void floatFastPathAgreesWithTheJdkParser() {
-        Random random = new Random(1);
-        for (int i = 0; i < 200_000; i++) {
-            double d = switch (i % 3) {
-                case 0 -> Double.longBitsToDouble(random.nextLong());
-                case 1 -> random.nextInt(2_000_000) / Math.pow(10, random.nextInt(12));
-                default -> (random.nextDouble() - 0.5) * Math.pow(10, random.nextInt(60) - 30);
-            };
-            if (Double.isFinite(d)) {
-                String text = i % 2 == 0 ? Double.toString(d)
-                        : Double.toString(d).replace("E", "e+").replace("+-", "-");
-                byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
-                assertEquals(Double.doubleToRawLongBits(Double.parseDouble(text)),
-                        Double.doubleToRawLongBits(FloatText.parseDouble(bytes, 0, bytes.length)), text);
-                float f = (float) d;
-                String floatText = Float.toString(f);
-                byte[] floatBytes = floatText.getBytes(StandardCharsets.US_ASCII);
-                assertEquals(Float.floatToRawIntBits(Float.parseFloat(floatText)),
-                        Float.floatToRawIntBits(FloatText.parseFloat(floatBytes, 0, floatBytes.length)), floatText);
-            }
-        }
     }
 
     private static void assertBinary(int typeOid, String text, String expectedHex) {

@@ -1,5 +1,6 @@
 package io.ashlar.frontend.types;
 
+import io.ashlar.merge.value.TypeOids;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 

@@ -1,13 +1,14 @@
-package io.ashlar.frontend.types;
+package io.ashlar.merge.value;
 
 import java.nio.charset.StandardCharsets;
 
 /**
- * Reading numbers straight out of the backend's text bytes, so that converting a value to binary
- * makes no {@code String}. Every method throws {@link IllegalArgumentException} for text the
- * backend's output functions never produce.
+ * Reading numbers straight out of the backend's text bytes, so that merging a value or converting
+ * it to binary makes no {@code String}. Every method throws {@link IllegalArgumentException} for
+ * text the backend's output functions never produce, worded as PostgreSQL words a value it cannot
+ * read.
  */
-final class AsciiText {
+public final class AsciiText {
 
     private static final int MAX_QUOTED_LENGTH = 64;
 
@@ -15,7 +16,7 @@ final class AsciiText {
     }
 
     /** The failure for text that the type's output function could not have produced. */
-    static IllegalArgumentException malformed(String typeName, byte[] text, int from, int to) {
+    public static IllegalArgumentException malformed(String typeName, byte[] text, int from, int to) {
         int shown = Math.min(to - from, MAX_QUOTED_LENGTH);
         String quoted = new String(text, from, Math.max(shown, 0), StandardCharsets.UTF_8);
         return new IllegalArgumentException("invalid text for type " + typeName + ": \"" + quoted
@@ -23,13 +24,13 @@ final class AsciiText {
     }
 
     /** The value of an ASCII digit, or -1 when {@code b} is not one. */
-    static int digit(byte b) {
+    public static int digit(byte b) {
         int result = b - '0';
         return result >= 0 && result <= 9 ? result : -1;
     }
 
     /** The value of an ASCII hexadecimal digit in either case, or -1 when {@code b} is not one. */
-    static int hexDigit(byte b) {
+    public static int hexDigit(byte b) {
         if (b >= '0' && b <= '9') {
             return b - '0';
         }
@@ -43,7 +44,7 @@ final class AsciiText {
     }
 
     /** Index of the first {@code b} in {@code text[from, to)}, or {@code to} if there is none. */
-    static int indexOf(byte[] text, byte b, int from, int to) {
+    public static int indexOf(byte[] text, byte b, int from, int to) {
         for (int i = from; i < to; i++) {
             if (text[i] == b) {
                 return i;
@@ -56,7 +57,7 @@ final class AsciiText {
      * A signed decimal integer filling {@code text[from, to)}, accumulated negatively so that
      * {@link Long#MIN_VALUE} parses.
      */
-    static long parseLong(byte[] text, int from, int to, String typeName) {
+    public static long parseLong(byte[] text, int from, int to, String typeName) {
         int p = from;
         boolean negative = false;
         if (p < to && (text[p] == '-' || text[p] == '+')) {
@@ -88,7 +89,7 @@ final class AsciiText {
     }
 
     /** An unsigned decimal of at most 18 digits filling {@code text[from, to)}. */
-    static long parseUnsigned(byte[] text, int from, int to, String typeName) {
+    public static long parseUnsigned(byte[] text, int from, int to, String typeName) {
         if (from >= to || to - from > 18) {
             throw malformed(typeName, text, from, to);
         }
@@ -104,7 +105,7 @@ final class AsciiText {
     }
 
     /** Exactly two decimal digits at {@code text[at]}, {@code text[at + 1]}, within {@code to}. */
-    static int twoDigits(byte[] text, int at, int to, String typeName) {
+    public static int twoDigits(byte[] text, int at, int to, String typeName) {
         if (at + 2 > to) {
             throw malformed(typeName, text, at, to);
         }
@@ -117,7 +118,7 @@ final class AsciiText {
     }
 
     /** Whether {@code text[from, to)} is exactly the ASCII {@code word}. */
-    static boolean equalsAscii(byte[] text, int from, int to, String word) {
+    public static boolean equalsAscii(byte[] text, int from, int to, String word) {
         if (to - from != word.length()) {
             return false;
         }
