@@ -5,9 +5,10 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * One row of a result. The static encoders are the hot path: they write the values straight
- * into the output buffer with no message object and no copy; the record exists for tests and
- * traces.
+ * One row of a result. The static {@link #encode(ByteBuf, Values, ValueWriter[])} is the hot path:
+ * it writes a row's values straight into the output buffer with no message object and no copy,
+ * converting the columns a client asked for in binary on the way; the record and the array
+ * encoder go through the same code, for tests, traces and benchmarks.
  *
  * @param values column values; a {@code null} entry is SQL NULL (length -1 on the wire)
  * @see <a href="https://www.postgresql.org/docs/current/protocol-message-formats.html#PROTOCOL-MESSAGE-FORMATS-DATAROW">DataRow</a>
@@ -15,6 +16,20 @@ import java.util.Objects;
 public record DataRow(byte[][] values) implements BackendMessage {
 
     public static final byte TYPE = 'D';
+
+    /** The values of one row as the encoder reads them: a view, which may be reused from row to row. */
+    public interface Values {
+        int columnCount();
+
+        /** The value's bytes as the backend sent them, {@code null} for SQL NULL. */
+        byte[] value(int column);
+    }
+
+    /** Writes one column's value in another format than the backend's (binary), with its length. */
+    public interface ValueWriter {
+        /** Appends an Int32 byte count and the value of {@code text[offset, offset + length)}. */
+        void writeWithLength(byte[] text, int offset, int length, ByteBuf out);
+    }
 
     public DataRow {
         Objects.requireNonNull(values, "values");
@@ -30,28 +45,44 @@ public record DataRow(byte[][] values) implements BackendMessage {
         encode(out, values, values.length);
     }
 
-    /** Writes a DataRow of the first {@code count} values, so that a caller can reuse one array for rows. */
+    /** Writes a DataRow of the first {@code count} values. */
     public static void encode(ByteBuf out, byte[][] values, int count) {
-        int length = 4 + 2 + 4 * count;
-        for (int i = 0; i < count; i++) {
-            byte[] each = values[i];
-            if (each != null) {
-                length += each.length;
+        encode(out, new Values() {
+            @Override
+            public int columnCount() {
+                return count;
             }
-        }
-        out.ensureWritable(1 + length);
-        out.writeByte(TYPE);
-        out.writeInt(length);
+
+            @Override
+            public byte[] value(int column) {
+                return values[column];
+            }
+        }, null);
+    }
+
+    /**
+     * Writes a DataRow of the row's values; a column whose writer is not null goes out through it
+     * (the client asked for it in binary). A writer that fails (text the backend could not have
+     * produced) leaves the row half written: the caller resets the buffer's writer index.
+     *
+     * @param writers per column, null entries (or null for all) for values sent as they are
+     */
+    public static void encode(ByteBuf out, Values row, ValueWriter[] writers) {
+        int count = row.columnCount();
+        int start = Wire.begin(out, TYPE);
         out.writeShort(count);
         for (int i = 0; i < count; i++) {
-            byte[] each = values[i];
-            if (each == null) {
+            byte[] value = row.value(i);
+            if (value == null) {
                 out.writeInt(-1);
+            } else if (writers == null || writers[i] == null) {
+                out.writeInt(value.length);
+                out.writeBytes(value);
             } else {
-                out.writeInt(each.length);
-                out.writeBytes(each);
+                writers[i].writeWithLength(value, 0, value.length, out);
             }
         }
+        Wire.end(out, start);
     }
 
     public static DataRow decode(ByteBuf in) {

@@ -8,7 +8,9 @@ import java.util.Objects;
 /**
  * Describes the columns of the rows that follow. The type OIDs, sizes and modifiers are the
  * backend's real ones; the format is the one the client asked for in Bind (text for the simple
- * protocol).
+ * protocol). The static {@link #encode(ByteBuf, Column[], short[])} is the hot path: it writes the
+ * columns a session holds straight into the output buffer; the record and its encoder write the
+ * same bytes through the same code, for tests and traces.
  *
  * @param fields one per column, in order
  * @see <a href="https://www.postgresql.org/docs/current/protocol-message-formats.html#PROTOCOL-MESSAGE-FORMATS-ROWDESCRIPTION">RowDescription</a>
@@ -19,6 +21,21 @@ public record RowDescription(List<Field> fields) implements BackendMessage {
 
     public RowDescription {
         fields = List.copyOf(fields);
+    }
+
+    /** What RowDescription says of one column, whatever holds it. */
+    public interface Column {
+        String name();
+
+        int tableOid();
+
+        short columnNumber();
+
+        int typeOid();
+
+        short typeSize();
+
+        int typeModifier();
     }
 
     /**
@@ -33,7 +50,7 @@ public record RowDescription(List<Field> fields) implements BackendMessage {
      * @param format 0 text, 1 binary
      */
     public record Field(String name, int tableOid, short columnNumber, int typeOid, short typeSize, int typeModifier,
-                        short format) {
+                        short format) implements Column {
 
         public Field {
             Objects.requireNonNull(name, "name");
@@ -52,15 +69,32 @@ public record RowDescription(List<Field> fields) implements BackendMessage {
         out.writeShort(fields.size());
         for (int i = 0; i < fields.size(); i++) {
             Field each = fields.get(i);
-            Wire.writeCString(out, each.name);
-            out.writeInt(each.tableOid);
-            out.writeShort(each.columnNumber);
-            out.writeInt(each.typeOid);
-            out.writeShort(each.typeSize);
-            out.writeInt(each.typeModifier);
-            out.writeShort(each.format);
+            writeField(out, each, each.format);
         }
         Wire.end(out, start);
+    }
+
+    /**
+     * Writes a RowDescription of these columns, each in the given format (0 text, 1 binary; null
+     * formats: all text).
+     */
+    public static void encode(ByteBuf out, Column[] columns, short[] formats) {
+        int start = Wire.begin(out, TYPE);
+        out.writeShort(columns.length);
+        for (int i = 0; i < columns.length; i++) {
+            writeField(out, columns[i], formats == null ? 0 : formats[i]);
+        }
+        Wire.end(out, start);
+    }
+
+    private static void writeField(ByteBuf out, Column column, short format) {
+        Wire.writeCString(out, column.name());
+        out.writeInt(column.tableOid());
+        out.writeShort(column.columnNumber());
+        out.writeInt(column.typeOid());
+        out.writeShort(column.typeSize());
+        out.writeInt(column.typeModifier());
+        out.writeShort(format);
     }
 
     public static RowDescription decode(ByteBuf in) {

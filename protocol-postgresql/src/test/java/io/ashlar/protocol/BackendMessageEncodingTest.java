@@ -116,6 +116,46 @@ final class BackendMessageEncodingTest {
                 ByteBufUtil.getBytes(out));
     }
 
+    /** The session's path: columns it holds, the client's formats, and a column converted on the way. */
+    @Test
+    void rowDescriptionOfColumnsAndDataRowWithAValueWriter() {
+        RowDescription.Column[] columns = {
+            new RowDescription.Field("id", 16384, (short) 1, 23, (short) 4, -1, (short) 0),
+            new RowDescription.Field("é", 0, (short) 0, 25, (short) -1, -1, (short) 0)};
+        ByteBuf out = Unpooled.buffer();
+        RowDescription.encode(out, columns, new short[] {1, 0});
+        assertArrayEquals(concat(
+                b('T'), int32(4 + 2 + (3 + 18) + (3 + 18)), int16(2),
+                str("id"), int32(16384), int16(1), int32(23), int16(4), int32(-1), int16(1), // binary, as asked
+                b(0xc3, 0xa9, 0), int32(0), int16(0), int32(25), int16(-1), int32(-1), int16(0)), // UTF-8 name, text
+                ByteBufUtil.getBytes(out));
+        out.clear();
+        RowDescription.encode(out, columns, null);
+        assertArrayEquals(encoded(new RowDescription(List.of((RowDescription.Field) columns[0], (RowDescription.Field) columns[1]))),
+                ByteBufUtil.getBytes(out), "no formats: all text, as the record of text fields");
+        out.clear();
+        byte[][] row = {b('4', '2'), null, b('x')};
+        DataRow.Values values = new DataRow.Values() {
+            @Override
+            public int columnCount() {
+                return 3;
+            }
+
+            @Override
+            public byte[] value(int column) {
+                return row[column];
+            }
+        };
+        // A writer that sends the value's length in binary (an int4) instead of the text.
+        DataRow.ValueWriter lengthOf = (text, offset, length, buffer) -> buffer.writeInt(4).writeInt(length);
+        DataRow.encode(out, values, new DataRow.ValueWriter[] {lengthOf, lengthOf, null});
+        assertArrayEquals(concat(b('D'), int32(4 + 2 + 8 + 4 + 5), int16(3),
+                int32(4), int32(2),      // "42" written by the writer
+                int32(-1),               // NULL never reaches a writer
+                int32(1), b('x')),       // no writer: as the backend sent it
+                ByteBufUtil.getBytes(out));
+    }
+
     @Test
     void commandCompleteAndItsCountEncoder() {
         assertWire(new CommandComplete("SELECT 1"), concat(b('C'), int32(13), str("SELECT 1")));

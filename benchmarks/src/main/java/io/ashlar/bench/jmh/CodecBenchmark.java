@@ -1,5 +1,6 @@
 package io.ashlar.bench.jmh;
 
+import io.ashlar.backend.execute.ArrayRowView;
 import io.ashlar.protocol.Bind;
 import io.ashlar.protocol.DataRow;
 import io.ashlar.protocol.Execute;
@@ -35,11 +36,11 @@ import org.openjdk.jmh.infra.Blackhole;
  * <li>{@link #decodeBindExecuteSync}: what {@code pgbench -M prepared} sends per statement after
  * the first, Bind + Execute + Sync in one read: three messages.</li>
  * <li>{@link #encodeDataRow}: a DataRow of five text columns (int8, text, numeric, timestamp,
- * NULL) into a reused direct buffer, with the public encoder the frontend's row path mirrors
- * ({@code OutputBuffer.dataRow} is not public).</li>
+ * NULL) into a reused direct buffer, by {@link DataRow#encode(ByteBuf, DataRow.Values, DataRow.ValueWriter[])},
+ * the encoder the frontend's row path ({@code OutputBuffer.dataRow}) calls, from the row view it gets.</li>
  * <li>{@link #encodeDataRowBinaryInt8}: the same row with its int8 column converted to binary on
  * the way, as for a client that asked for binary results (pgjdbc does for int8 once a statement
- * is prepared server-side), written as {@code OutputBuffer.dataRow} writes it.</li>
+ * is prepared server-side), by the same encoder with the int8 column's binary encoder.</li>
  * </ul>
  */
 @State(Scope.Thread)
@@ -51,9 +52,9 @@ public class CodecBenchmark {
     private EmbeddedChannel channel;
     private byte[] bind;
     private byte[] bindExecuteSync;
-    private byte[][] row;
+    private final ArrayRowView row = new ArrayRowView();
     private ByteBuf out;
-    private ValueEncoder int8Binary;
+    private ValueEncoder[] int8Binary;
 
     @Setup
     public void setUp() {
@@ -70,10 +71,11 @@ public class CodecBenchmark {
                 new short[] {0});
         bind = bytes(message, null, null);
         bindExecuteSync = bytes(message, new Execute("", 0), Sync.INSTANCE);
-        row = new byte[][] {ascii("1000042"), ascii("customer-42 of warehouse 3"), ascii("1234.56"),
-                ascii("2026-11-22 10:00:00.123456"), null};
+        row.of(new byte[][] {ascii("1000042"), ascii("customer-42 of warehouse 3"), ascii("1234.56"),
+                ascii("2026-11-22 10:00:00.123456"), null});
         out = allocator.directBuffer(4096);
-        int8Binary = BinaryEncoders.find(20).orElseThrow();
+        int8Binary = new ValueEncoder[5];
+        int8Binary[0] = BinaryEncoders.find(20).orElseThrow();
     }
 
     @TearDown
@@ -122,29 +124,14 @@ public class CodecBenchmark {
     @Benchmark
     public int encodeDataRow() {
         out.clear();
-        DataRow.encode(out, row, row.length);
+        DataRow.encode(out, row, null);
         return out.writerIndex();
     }
 
     @Benchmark
     public int encodeDataRowBinaryInt8() {
         out.clear();
-        out.writeByte(DataRow.TYPE);
-        int lengthIndex = out.writerIndex();
-        out.writeInt(0);
-        out.writeShort(row.length);
-        byte[] key = row[0];
-        int8Binary.writeWithLength(key, 0, key.length, out);
-        for (int i = 1; i < row.length; i++) {
-            byte[] value = row[i];
-            if (value == null) {
-                out.writeInt(-1);
-            } else {
-                out.writeInt(value.length);
-                out.writeBytes(value);
-            }
-        }
-        out.setInt(lengthIndex, out.writerIndex() - lengthIndex);
+        DataRow.encode(out, row, int8Binary);
         return out.writerIndex();
     }
 }

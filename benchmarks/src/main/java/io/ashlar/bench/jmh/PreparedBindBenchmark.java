@@ -29,7 +29,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * it (the data sources' pools are never asked for a connection).
  *
  * <p>Per Bind the frontend turns the message's values into {@link ParameterValues}
- * ({@code ParameterValues.of}, as {@code FrontendSession.bind} does) and the session plans the
+ * ({@code ParameterValues.of}, as {@code ExtendedProtocol.bind} does) and the session plans the
  * execution ({@code ShardedSession.routed}: {@link ShardedExecution#plan} with a
  * {@link RouteValues} over those values): route from the parameter values, converted only where
  * the router reads one, then the rewrite of the cached statement, a cache hit for the unit's SQL.

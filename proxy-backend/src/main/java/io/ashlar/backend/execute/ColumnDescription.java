@@ -7,5 +7,5 @@ package io.ashlar.backend.execute;
  * formats.
  */
 public record ColumnDescription(String name, int tableOid, short columnNumber, int typeOid, short typeSize,
-                                int typeModifier) {
+                                int typeModifier) implements io.ashlar.protocol.RowDescription.Column {
 }

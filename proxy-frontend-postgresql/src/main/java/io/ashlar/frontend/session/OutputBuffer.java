@@ -5,14 +5,15 @@ import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.RowValues;
 import io.ashlar.protocol.BackendMessage;
 import io.ashlar.protocol.CommandComplete;
+import io.ashlar.protocol.DataRow;
 import io.ashlar.protocol.ErrorResponse;
 import io.ashlar.protocol.NoticeResponse;
 import io.ashlar.protocol.ParameterStatus;
 import io.ashlar.protocol.PgErrorFields;
+import io.ashlar.protocol.RowDescription;
 import io.ashlar.frontend.types.ValueEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -24,11 +25,13 @@ import java.util.concurrent.locks.LockSupport;
 final class OutputBuffer {
 
     /** Hand over to Netty once this much is pending, even mid-result. */
+    private static final int FLUSH_THRESHOLD = 64 * 1024;
+
+    /** The tag of the last CommandComplete written. */
     private String lastTag = "";
     /** A tag written several times running, and its encoded CommandComplete. */
     private String repeatedTag;
     private byte[] repeatedFrame;
-    private static final int FLUSH_THRESHOLD = 64 * 1024;
 
     private final Channel channel;
     private ByteBuf buffer;
@@ -89,56 +92,25 @@ final class OutputBuffer {
         ParameterStatus.encode(buffer(), name, value);
     }
 
-    /** RowDescription with each column in the given format (0 text, 1 binary). */
+    /** RowDescription with each column in the given format (0 text, 1 binary; null: all text). */
     void rowDescription(ColumnDescription[] columns, short[] formats) {
-        ByteBuf out = buffer();
-        out.writeByte('T');
-        int lengthIndex = out.writerIndex();
-        out.writeInt(0);
-        out.writeShort(columns.length);
-        for (int i = 0; i < columns.length; i++) {
-            ColumnDescription c = columns[i];
-            out.writeCharSequence(c.name(), StandardCharsets.UTF_8);
-            out.writeByte(0);
-            out.writeInt(c.tableOid());
-            out.writeShort(c.columnNumber());
-            out.writeInt(c.typeOid());
-            out.writeShort(c.typeSize());
-            out.writeInt(c.typeModifier());
-            out.writeShort(formats == null ? 0 : formats[i]);
-        }
-        out.setInt(lengthIndex, out.writerIndex() - lengthIndex);
+        RowDescription.encode(buffer(), columns, formats);
     }
 
     /**
      * One DataRow; a column whose encoder is not null is converted from the backend's text to
-     * binary on the way.
+     * binary on the way. A large pending output goes to the client, which the session then waits
+     * for while its socket is full.
      */
     void dataRow(RowValues row, ValueEncoder[] encoders) {
         ByteBuf out = buffer();
-        int count = row.columnCount();
         int start = out.writerIndex();
-        out.writeByte('D');
-        int lengthIndex = out.writerIndex();
-        out.writeInt(0);
-        out.writeShort(count);
-        for (int i = 0; i < count; i++) {
-            byte[] value = row.value(i);
-            if (value == null) {
-                out.writeInt(-1);
-            } else if (encoders == null || encoders[i] == null) {
-                out.writeInt(value.length);
-                out.writeBytes(value);
-            } else {
-                try {
-                    encoders[i].writeWithLength(value, 0, value.length, out);
-                } catch (IllegalArgumentException e) {
-                    out.writerIndex(start); // no half DataRow: the client reads the error that follows
-                    throw e;
-                }
-            }
+        try {
+            DataRow.encode(out, row, encoders);
+        } catch (IllegalArgumentException e) {
+            out.writerIndex(start); // no half DataRow: the client reads the error that follows
+            throw e;
         }
-        out.setInt(lengthIndex, out.writerIndex() - lengthIndex);
         if (out.writerIndex() >= FLUSH_THRESHOLD) {
             flush();
             awaitWritable();

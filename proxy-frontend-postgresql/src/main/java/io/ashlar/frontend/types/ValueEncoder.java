@@ -18,7 +18,7 @@ import io.netty.buffer.Unpooled;
  * backend could not have produced raises {@link IllegalArgumentException}; the output buffer may
  * then hold part of the value, so a caller that goes on using it resets its writer index.
  */
-public sealed interface ValueEncoder
+public sealed interface ValueEncoder extends io.ashlar.protocol.DataRow.ValueWriter
         permits ArrayEncoder, BoolEncoder, ByteaEncoder, DateEncoder, Float4Encoder, Float8Encoder,
         IntegerEncoder, IntervalEncoder, JsonbEncoder, NumericEncoder, SameBytesEncoder, TimeEncoder,
         TimestampEncoder, UuidEncoder, GeometryEncoder, TimetzEncoder, CharEncoder, InetEncoder, MacaddrEncoder,
@@ -37,6 +37,7 @@ public sealed interface ValueEncoder
      * Appends an Int32 byte count followed by the binary form: one column value of a DataRow
      * message, or one element of a binary array.
      */
+    @Override
     default void writeWithLength(byte[] text, int offset, int length, ByteBuf out) {
         int lengthIndex = out.writerIndex();
         out.writeInt(0);
