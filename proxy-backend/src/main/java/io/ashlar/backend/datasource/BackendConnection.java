@@ -4,6 +4,7 @@ import io.ashlar.backend.execute.ArrayRowView;
 import io.ashlar.backend.execute.BackendError;
 import io.ashlar.backend.execute.BackendReplies;
 import io.ashlar.backend.execute.ColumnDescription;
+import io.ashlar.backend.execute.CommandTags;
 import io.ashlar.backend.execute.CopyStream;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.ResultSink;
@@ -716,7 +717,7 @@ public final class BackendConnection {
             for (byte type = nextFrame(); type != 0; type = nextFrame()) {
                 if (type == 'C') {
                     String tag = BackendFrames.tag(batch, position, frameLength());
-                    rows = Long.parseLong(tag.substring(tag.lastIndexOf(' ') + 1));
+                    rows = CommandTags.rowCount(tag);
                 } else if (type == 'E' && failure == null) {
                     failure = error();
                 }
@@ -761,7 +762,7 @@ public final class BackendConnection {
                     }
                     case 'C' -> {
                         String tag = BackendFrames.tag(batch, position, frameLength());
-                        rows = Long.parseLong(tag.substring(tag.lastIndexOf(' ') + 1));
+                        rows = CommandTags.rowCount(tag);
                     }
                     case 'E' -> failure = failure == null ? error() : failure;
                     default -> { }

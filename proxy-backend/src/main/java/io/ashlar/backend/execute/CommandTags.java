@@ -1,9 +1,13 @@
 package io.ashlar.backend.execute;
 
 /**
- * What a backend's command tag says about the session: whether the statement changed settings
- * that later statements on other connections must see, or created state that only its own
- * backend connection has.
+ * What a backend's command tag says: the rows it counts ({@code INSERT 0 3}, {@code UPDATE 7},
+ * {@code SELECT 5}, {@code COPY 2}), summed when the proxy answers for several statements or shards
+ * as one; and what it says about the session: whether the statement changed settings that later
+ * statements on other connections must see, or created state that only its own backend connection
+ * has.
+ *
+ * @see <a href="https://www.postgresql.org/docs/current/protocol-message-formats.html#PROTOCOL-MESSAGE-FORMATS-COMMANDCOMPLETE">CommandComplete</a>
  */
 public final class CommandTags {
 
@@ -11,6 +15,68 @@ public final class CommandTags {
     public enum Effect { NONE, SETTINGS, SESSION_STATE }
 
     private CommandTags() {
+    }
+
+    /** The row count a tag ends with ({@code INSERT 0 3}: 3), or -1 when it has none ({@code BEGIN}, {@code CREATE TABLE}). */
+    public static long rowCount(String tag) {
+        int space = tag.lastIndexOf(' ');
+        if (space < 0 || space == tag.length() - 1) {
+            return -1;
+        }
+        long result = 0;
+        for (int i = space + 1; i < tag.length(); i++) {
+            char c = tag.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            result = result * 10 + (c - '0');
+        }
+        return result;
+    }
+
+    /** The tag with another row count ({@code SELECT 5} and 2: {@code SELECT 2}); a tag without a count as it is. */
+    public static String withRowCount(String tag, long rows) {
+        int space = tag.lastIndexOf(' ');
+        return space < 0 ? tag : tag.substring(0, space + 1) + rows;
+    }
+
+    /**
+     * The tags of several statements, or of one statement's units on several shards, summed into
+     * the tag of the whole: the words of the first tag that counts rows, with the total
+     * ({@code INSERT 0 1} and {@code INSERT 0 3}: {@code INSERT 0 4}); without any count, the first tag.
+     */
+    public static final class Sum {
+
+        /** The tag up to its count ({@code "INSERT 0 "}), once a tag had one. */
+        private String prefix = "";
+        /** A tag without a count ({@code CREATE TABLE}), when no tag had a count. */
+        private String plain = "";
+        private long total;
+
+        /** Adds one tag. */
+        public void add(String tag) {
+            long rows = rowCount(tag);
+            if (rows < 0) {
+                if (plain.isEmpty()) {
+                    plain = tag;
+                }
+                return;
+            }
+            if (prefix.isEmpty()) {
+                prefix = tag.substring(0, tag.lastIndexOf(' ') + 1);
+            }
+            total += rows;
+        }
+
+        /** Whether a tag added had a count. */
+        public boolean counted() {
+            return !prefix.isEmpty();
+        }
+
+        /** The summed tag; the first tag without a count when none had one; empty when nothing was added. */
+        public String tag() {
+            return counted() ? prefix + total : plain;
+        }
     }
 
     /**

@@ -541,31 +541,14 @@ public final class ShardedExecution {
     /** Adds up the row counts of the units' tags: {@code INSERT 0 3}, {@code UPDATE 7}, ... */
     static String sumTags(QueryResult[] results) {
         String first = results[0].tag();
-        int space = first.lastIndexOf(' ');
-        if (space < 0 || !isCount(first, space + 1)) {
+        if (CommandTags.rowCount(first) < 0) {
             return first;
         }
-        long total = 0;
+        CommandTags.Sum sum = new CommandTags.Sum();
         for (QueryResult result : results) {
-            String tag = result.tag();
-            int at = tag.lastIndexOf(' ');
-            if (at > 0 && isCount(tag, at + 1)) {
-                total += Long.parseLong(tag, at + 1, tag.length(), 10);
-            }
+            sum.add(result.tag());
         }
-        return first.substring(0, space + 1) + total;
-    }
-
-    private static boolean isCount(String tag, int from) {
-        if (from >= tag.length()) {
-            return false;
-        }
-        for (int i = from; i < tag.length(); i++) {
-            if (!Character.isDigit(tag.charAt(i))) {
-                return false;
-            }
-        }
-        return true;
+        return sum.tag();
     }
 
     /**

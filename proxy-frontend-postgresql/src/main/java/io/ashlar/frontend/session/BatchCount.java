@@ -1,38 +1,22 @@
 package io.ashlar.frontend.session;
 
+import io.ashlar.backend.execute.CommandTags;
+
 /**
  * The command tag of a whole batch bind: the tags of its rows ({@code INSERT 0 1},
- * {@code UPDATE 2}, ...) summed into one ({@code INSERT 0 1000}), which is what openGauss answers
- * to a {@code U} message and what its JDBC driver reports as the batch's first update count.
+ * {@code UPDATE 2}, ...) summed into one ({@code INSERT 0 1000}, by {@link CommandTags.Sum}), which is
+ * what openGauss answers to a {@code U} message and what its JDBC driver reports as the batch's
+ * first update count; a batch of no rows gets the tag its statement's first word implies.
  *
  * @see <a href="https://www.postgresql.org/docs/current/protocol-message-formats.html#PROTOCOL-MESSAGE-FORMATS-COMMANDCOMPLETE">CommandComplete</a>
  */
 final class BatchCount {
 
-    /** The tag up to its count ({@code "INSERT 0 "}), once a row reported one. */
-    private String prefix = "";
-    /** A tag without a count ({@code CREATE TABLE}), when no row reported a count. */
-    private String plain = "";
-    private long total;
+    private final CommandTags.Sum sum = new CommandTags.Sum();
 
     /** Adds one row's tag. */
     void add(String tag) {
-        int space = tag.lastIndexOf(' ');
-        long rows = space < 0 || space == tag.length() - 1 ? -1 : 0;
-        for (int i = space + 1; i < tag.length() && rows >= 0; i++) {
-            char c = tag.charAt(i);
-            rows = c >= '0' && c <= '9' ? rows * 10 + (c - '0') : -1;
-        }
-        if (rows < 0) {
-            if (plain.isEmpty()) {
-                plain = tag;
-            }
-            return;
-        }
-        if (prefix.isEmpty()) {
-            prefix = tag.substring(0, space + 1);
-        }
-        total += rows;
+        sum.add(tag);
     }
 
     /**
@@ -40,11 +24,9 @@ final class BatchCount {
      * ({@code INSERT 0 0}, {@code UPDATE 0}).
      */
     String tag(String sql) {
-        if (!prefix.isEmpty()) {
-            return prefix + total;
-        }
-        if (!plain.isEmpty()) {
-            return plain;
+        String result = sum.tag();
+        if (!result.isEmpty()) {
+            return result;
         }
         String verb = firstWord(sql);
         return verb.equals("INSERT") ? "INSERT 0 0" : verb + " 0";

@@ -1,6 +1,7 @@
 package io.ashlar.frontend.session;
 
 import io.ashlar.backend.datasource.ParameterValues;
+import io.ashlar.backend.execute.CommandTags;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.ResultSink;
@@ -387,13 +388,8 @@ final class ExtendedProtocol {
             out.write(PortalSuspended.INSTANCE);
             return;
         }
-        out.commandComplete(portal.cursor ? "SELECT " + sent : resumed ? rowsTag(result.tag(), sent) : result.tag());
-    }
-
-    /** The tag of the last piece of a portal read in pieces: PostgreSQL counts the rows of that Execute. */
-    private static String rowsTag(String tag, long rows) {
-        int space = tag.lastIndexOf(' ');
-        return space < 0 ? tag : tag.substring(0, space + 1) + rows;
+        // A portal read in pieces: PostgreSQL counts the rows of the last Execute.
+        out.commandComplete(portal.cursor ? "SELECT " + sent : resumed ? CommandTags.withRowCount(result.tag(), sent) : result.tag());
     }
 
     void close(Close close) {

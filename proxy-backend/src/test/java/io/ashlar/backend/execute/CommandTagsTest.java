@@ -1,0 +1,48 @@
+package io.ashlar.backend.execute;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import org.junit.jupiter.api.Test;
+
+/** Reading, replacing and summing the row counts of PostgreSQL's command tags. */
+final class CommandTagsTest {
+
+    @Test
+    void theCountIsTheLastWordWhenItIsANumber() {
+        assertEquals(3, CommandTags.rowCount("INSERT 0 3"));
+        assertEquals(0, CommandTags.rowCount("SELECT 0"));
+        assertEquals(2147483657L, CommandTags.rowCount("UPDATE 2147483657"));
+        assertEquals(-1, CommandTags.rowCount("BEGIN"));
+        assertEquals(-1, CommandTags.rowCount("CREATE TABLE"));
+        assertEquals(-1, CommandTags.rowCount("DECLARE CURSOR"));
+        assertEquals(-1, CommandTags.rowCount("SELECT "));
+        assertEquals(-1, CommandTags.rowCount(""));
+    }
+
+    @Test
+    void aPortalReadInPiecesCountsTheRowsOfItsLastExecute() {
+        assertEquals("SELECT 2", CommandTags.withRowCount("SELECT 5", 2));
+        assertEquals("INSERT 0 1", CommandTags.withRowCount("INSERT 0 7", 1));
+        assertEquals("BEGIN", CommandTags.withRowCount("BEGIN", 4));
+    }
+
+    @Test
+    void shardsAndBatchRowsSumIntoTheTagOfTheWhole() {
+        CommandTags.Sum inserts = new CommandTags.Sum();
+        inserts.add("INSERT 0 1");
+        inserts.add("INSERT 0 3");
+        inserts.add("INSERT 0 0");
+        assertEquals("INSERT 0 4", inserts.tag());
+        CommandTags.Sum updates = new CommandTags.Sum();
+        updates.add("UPDATE 2147483647");
+        updates.add("UPDATE 10");
+        assertEquals("UPDATE 2147483657", updates.tag());
+        CommandTags.Sum plain = new CommandTags.Sum();
+        plain.add("SET");
+        plain.add("SET");
+        assertFalse(plain.counted());
+        assertEquals("SET", plain.tag());
+        assertEquals("", new CommandTags.Sum().tag());
+    }
+}
