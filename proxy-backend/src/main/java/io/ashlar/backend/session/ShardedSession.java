@@ -72,6 +72,8 @@ public final class ShardedSession implements BackendSession {
     private final ShardedCopy copy;
     /** Statements of this session being run now (a stream that ends meanwhile leaves its connections to them). */
     private int running;
+    /** Told when a {@link StreamedResult} ends: made once, not per statement. */
+    private final StreamedResult.End streamEnd = this::streamEnded;
     private boolean closed;
 
     /**
@@ -430,7 +432,7 @@ public final class ShardedSession implements BackendSession {
         }
         connections.markJoined(dataSources, begin);
         if (execution.streams()) {
-            result = new StreamedResult(result, this::streamEnded);
+            result = new StreamedResult(result, streamEnd);
         }
         for (int dataSource : dataSources) {
             if (connections.bound(dataSource) && connections.held(dataSource) != null) {
