@@ -1124,6 +1124,15 @@ public final class BackendConnection {
         return broken || !link.isOpen();
     }
 
+    /**
+     * Closes the connection for good instead of pooling it: state the session could not take off it
+     * (a DISCARD ALL that failed) must not reach the next borrower.
+     */
+    public void discard() {
+        broken = true;
+        release();
+    }
+
     /** Returns the connection to its pool (or closes it for good if it broke or is mid-transaction). */
     public void release() {
         if (released) {

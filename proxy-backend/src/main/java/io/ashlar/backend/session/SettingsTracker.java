@@ -224,7 +224,9 @@ public final class SettingsTracker {
                 connection.settings(SessionSettings.EMPTY);
             }
         } catch (SQLException e) {
-            connection.settings(SessionSettings.EMPTY);
+            // Whatever the session left on it (a temporary table, a setting) may still be there.
+            connection.discard();
+            return;
         }
         if (connection.status() != 'I') {
             connection.settings(SessionSettings.EMPTY);
