@@ -8,8 +8,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Instant;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -61,7 +59,6 @@ public final class DataSourceHealth {
     private final AtomicReference<State> state = new AtomicReference<>();
     /** The state's {@code !up}, apart: the one read a borrow makes. */
     private volatile boolean down;
-    private final List<Runnable> upListeners = new CopyOnWriteArrayList<>();
 
     // What follows is used on {@link #loop} only (but for the reads said otherwise).
     private boolean started;
@@ -105,16 +102,6 @@ public final class DataSourceHealth {
      */
     public boolean settled() {
         return settled || down;
-    }
-
-    /** Runs {@code listener} (on the check's event loop: it must not block) each time the data source comes back up. */
-    public void onUp(Runnable listener) {
-        upListeners.add(listener);
-    }
-
-    /** Stops running {@code listener}. */
-    public void removeOnUp(Runnable listener) {
-        upListeners.remove(listener);
     }
 
     /** Connects now, then checks every interval (when one is set). */
@@ -351,13 +338,6 @@ public final class DataSourceHealth {
         long seconds = (System.currentTimeMillis() - before.since().toEpochMilli()) / 1000;
         LOG.info("data source {} ({}) is up again after {} s down ({})", config.name(), checkSpec.address(), seconds,
                 before.reason());
-        for (Runnable each : upListeners) {
-            try {
-                each.run();
-            } catch (RuntimeException e) {
-                LOG.warn("data source {}: a task run when it came back failed: {}", config.name(), e.toString());
-            }
-        }
     }
 
     // ------------------------------------------------------------------ reasons

@@ -205,7 +205,7 @@ public final class LinkPool implements AutoCloseable {
          * first one returned within the connection timeout.
          */
         public void acquire(Borrower borrower) {
-            acquire(borrower, true);
+            acquire(borrower, config.connectionTimeoutMilliseconds());
         }
 
         /**
@@ -215,10 +215,20 @@ public final class LinkPool implements AutoCloseable {
          * that is busy: it never holds a connection of one data source while waiting for another's.
          */
         public void tryAcquire(Borrower borrower) {
-            acquire(borrower, false);
+            acquire(borrower, 0);
         }
 
-        private void acquire(Borrower borrower, boolean wait) {
+        /**
+         * Lends a connection as {@link #acquire} does, but waits at most {@code waitMillis} for one to be returned
+         * (never longer than the connection timeout); past it the borrower is told {@link #BUSY}. A statement that
+         * holds a connection of another data source waits so, for a moment only.
+         */
+        public void acquireWithin(Borrower borrower, long waitMillis) {
+            acquire(borrower, Math.max(1, Math.min(waitMillis, config.connectionTimeoutMilliseconds())));
+        }
+
+        /** {@code waitMillis}: 0 to be told {@link #BUSY} at once when no connection can be had without waiting. */
+        private void acquire(Borrower borrower, long waitMillis) {
             if (health.isDown()) {
                 borrower.failed(health.downError());
                 return;
@@ -240,11 +250,12 @@ public final class LinkPool implements AutoCloseable {
                 open(borrower);
                 return;
             }
-            if (!wait) {
+            if (waitMillis == 0) {
                 stealFromOtherLoops();
                 borrower.failed(BUSY);
                 return;
             }
+            boolean full = waitMillis >= config.connectionTimeoutMilliseconds();
             Waiter waiter = new Waiter(borrower);
             waiters.addLast(waiter);
             waiter.timeout = loop.schedule(() -> {
@@ -253,9 +264,11 @@ public final class LinkPool implements AutoCloseable {
                 }
                 if (waiters.remove(waiter)) {
                     waiter.answered = true;
-                    borrower.failed(ErrorFields.error("53300", "no connection of data source " + config.name()
+                    borrower.failed(!full ? BUSY : ErrorFields.error("53300", "no connection of data source " + config.name()
                             + " came free within " + config.connectionTimeoutMilliseconds() + " ms (maxPoolSize "
                             + config.maxPoolSize() + " in use)", "Raise maxPoolSize, or shorten the transactions that hold them."));
+                } else if (!full) {
+                    return; // a connection is being opened for it: it waits for that, within the connection timeout
                 } else if (waiter.opening) {
                     // A connection is being opened for it and the backend has not answered: the wait
                     // ends at its deadline all the same (the connection, if it comes, serves others).
@@ -264,7 +277,7 @@ public final class LinkPool implements AutoCloseable {
                             + " (" + spec.host() + ":" + spec.port() + "/" + spec.database() + ") within "
                             + config.connectionTimeoutMilliseconds() + " ms"));
                 }
-            }, config.connectionTimeoutMilliseconds(), TimeUnit.MILLISECONDS);
+            }, waitMillis, TimeUnit.MILLISECONDS);
             stealFromOtherLoops();
         }
 

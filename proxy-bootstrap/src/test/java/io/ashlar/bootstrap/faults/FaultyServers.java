@@ -67,12 +67,34 @@ final class FaultyServers implements AutoCloseable {
             }
         }
 
+        /**
+         * SIGKILL to the postmaster and every backend, as a crash or an OOM killer ends them: the kernel closes their
+         * connections without a word of PostgreSQL's. {@link #start()} then runs crash recovery on the same data.
+         */
+        void kill() throws IOException, InterruptedException {
+            List<Long> pids = processes();
+            signal("KILL", pids);
+            for (long pid : pids) {
+                ProcessHandle.of(pid).ifPresent(each -> each.onExit().orTimeout(10, TimeUnit.SECONDS).join());
+            }
+            EmbeddedPostgres running = postgres;
+            postgres = null;
+            if (running != null) {
+                running.close(); // its pg_ctl stop finds no server; this releases its lock on the data directory
+            }
+        }
+
+        private List<Long> processes() throws IOException {
+            long postmaster = Long.parseLong(Files.readAllLines(directory.resolve("postmaster.pid")).get(0).strip());
+            List<Long> result = new ArrayList<>();
+            result.add(postmaster);
+            ProcessHandle.of(postmaster).orElseThrow().descendants().forEach(each -> result.add(each.pid()));
+            return result;
+        }
+
         /** SIGSTOP to the postmaster and every backend: connections stay open and nothing answers. */
         void freeze() throws IOException, InterruptedException {
-            long postmaster = Long.parseLong(Files.readAllLines(directory.resolve("postmaster.pid")).get(0).strip());
-            List<Long> pids = new ArrayList<>();
-            pids.add(postmaster);
-            ProcessHandle.of(postmaster).orElseThrow().descendants().forEach(each -> pids.add(each.pid()));
+            List<Long> pids = processes();
             signal("STOP", pids);
             frozen.addAll(pids);
         }
