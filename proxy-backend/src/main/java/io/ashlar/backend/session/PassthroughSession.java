@@ -7,6 +7,7 @@ import io.ashlar.backend.execute.BufferedResult;
 import io.ashlar.backend.execute.CommandTags;
 import io.ashlar.backend.execute.ParameterCounter;
 import io.ashlar.backend.execute.QueryResult;
+import io.ashlar.backend.execute.BackendError;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.ResultSink;
 import io.ashlar.backend.execute.StatementFailure;
@@ -329,8 +330,9 @@ public final class PassthroughSession implements BackendSession {
         try {
             connection = loop != null ? dataSource.borrow(loop) : dataSource.borrow();
         } catch (SQLException e) {
-            throw new StatementFailure(ErrorFields.error("08006", "could not get a connection to data source "
-                    + dataSource.name() + ": " + e.getMessage()), e);
+            // The pool's errors name the data source and say why (down, a login refused, none free in time).
+            throw new StatementFailure(e instanceof BackendError ? ErrorFields.from(e) : ErrorFields.error("08006",
+                    "could not get a connection to data source " + dataSource.name() + ": " + e.getMessage()), e);
         }
         try {
             settings.give(connection);

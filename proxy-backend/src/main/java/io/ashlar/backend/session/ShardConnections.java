@@ -3,6 +3,7 @@ package io.ashlar.backend.session;
 import io.ashlar.backend.datasource.BackendConnection;
 import io.ashlar.backend.datasource.BackendConnections;
 import io.ashlar.backend.datasource.BackendDataSource;
+import io.ashlar.backend.execute.BackendError;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.execute.TextRows;
@@ -63,8 +64,9 @@ final class ShardConnections {
         try {
             connection = dataSource.borrow(loop);
         } catch (SQLException e) {
-            throw new StatementFailure(ErrorFields.error("08006", "could not get a connection to data source "
-                    + dataSource.name() + ": " + e.getMessage()), e);
+            // The pool's errors name the data source and say why (down, a login refused, none free in time).
+            throw new StatementFailure(e instanceof BackendError ? ErrorFields.from(e) : ErrorFields.error("08006",
+                    "could not get a connection to data source " + dataSource.name() + ": " + e.getMessage()), e);
         }
         try {
             settings.give(connection);

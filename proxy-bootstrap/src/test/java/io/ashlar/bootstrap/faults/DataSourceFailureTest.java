@@ -109,6 +109,8 @@ final class DataSourceFailureTest {
                     long started = System.nanoTime();
                     SQLException lost = failure(c, "SELECT v FROM t WHERE id = 1");
                     long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+                    System.out.println("DataSourceFailureTest: with ds_1 stopped, a statement on it failed in " + millis + " ms: "
+                            + lost.getSQLState() + " " + lost.getMessage());
                     assertEquals("08006", lost.getSQLState(), lost::getMessage);
                     assertTrue(lost.getMessage().contains("ds_1"), lost::getMessage);
                     assertTrue(millis < FaultyServers.CONNECTION_TIMEOUT_MILLIS / 2, () -> "failed after " + millis
@@ -126,7 +128,10 @@ final class DataSourceFailureTest {
             } finally {
                 servers.server(1).start();
             }
+            long restarted = System.nanoTime();
             awaitUp();
+            System.out.println("DataSourceFailureTest: ds_1 answered again " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restarted)
+                    + " ms after its server was started again");
             assertEquals("one", value(c, "SELECT v FROM t WHERE id = 1"));
             assertTrue(dataSource("ds_1").health().state().up());
         }
@@ -149,6 +154,8 @@ final class DataSourceFailureTest {
             servers.server(1).freeze();
             SQLException ended = sleeping.get(60, TimeUnit.SECONDS);
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - frozenAt);
+            System.out.println("DataSourceFailureTest: a statement on the frozen server ended after " + millis + " ms: "
+                    + (ended == null ? "succeeded" : ended.getSQLState() + " " + ended.getMessage()));
             assertTrue(ended != null, "the statement on the frozen server succeeded");
             assertEquals("08006", ended.getSQLState(), ended::getMessage);
             // Found out by the health check (every 0.5 s, 1.5 s to answer), not by the end of the pg_sleep (20 s).
