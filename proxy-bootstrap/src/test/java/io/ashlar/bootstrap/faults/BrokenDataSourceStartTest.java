@@ -68,15 +68,18 @@ final class BrokenDataSourceStartTest {
                 System.out.println("BrokenDataSourceStartTest: ready after " + proxy.readyMillis() + " ms");
                 List<String> log = proxy.lines();
                 for (Map.Entry<String, String[]> each : broken.entrySet()) {
-                    List<String> said = log.stream().filter(line -> line.contains("data source " + each.getKey() + " ")).toList();
+                    // One line says it is down and why; a later one only if a retry fails for another reason (a
+                    // login that outlasts its deadline on a loaded machine: "is still down: timed out").
+                    List<String> said = log.stream().filter(line -> line.contains("data source " + each.getKey() + " (")).toList();
                     System.out.println("BrokenDataSourceStartTest: " + said);
                     assertEquals(1, said.size(), () -> "one line for data source " + each.getKey() + ":\n" + String.join("\n", log));
                     assertTrue(said.get(0).contains("is down: ") && said.get(0).contains(each.getValue()[3]), said::toString);
                 }
                 assertTrue(log.stream().noneMatch(line -> line.startsWith("\tat ") || line.contains("Exception")),
                         () -> "a stack trace or an exception's name in the log:\n" + String.join("\n", log));
-                // Started with a server that never answers: at most its check's deadline, not the 30 s connection timeout.
-                assertTrue(proxy.readyMillis() < CHECK_TIMEOUT_MILLIS + 10_000, () -> "ready after " + proxy.readyMillis() + " ms");
+                // Started with a server that never answers: its check's deadline, not the 30 s connection timeout (the
+                // bound is generous: the JVM's own start takes seconds on a loaded machine).
+                assertTrue(proxy.readyMillis() < CHECK_TIMEOUT_MILLIS + 20_000, () -> "ready after " + proxy.readyMillis() + " ms");
                 for (Map.Entry<String, String[]> each : broken.entrySet()) {
                     long started = System.nanoTime();
                     SQLException failure = null;
@@ -91,7 +94,8 @@ final class BrokenDataSourceStartTest {
                     assertEquals("08006", seen.getSQLState(), seen::getMessage);
                     assertTrue(seen.getMessage().contains(each.getKey()) && seen.getMessage().contains(each.getValue()[3]),
                             seen::getMessage);
-                    assertTrue(millis < 2_000, () -> each.getKey() + ": failed after " + millis + " ms");
+                    // The client's own login to the proxy included; it waited the 30 s connection timeout.
+                    assertTrue(millis < 10_000, () -> each.getKey() + ": failed after " + millis + " ms");
                 }
                 try (Connection c = proxy.connect("healthy_db"); Statement s = c.createStatement();
                         ResultSet rs = s.executeQuery("SELECT 42")) {
@@ -102,8 +106,10 @@ final class BrokenDataSourceStartTest {
         }
     }
 
+    /** The silent data source gets a short check deadline (it bounds the start); the others keep the default. */
     private static String database(String name, String dataSource, String url, String user, String password) {
         return "databaseName: " + name + "\ndataSources:\n  " + dataSource + ":\n    url: \"" + url + "\"\n    username: " + user
-                + "\n    password: \"" + password + "\"\n    healthCheckTimeoutMilliseconds: " + CHECK_TIMEOUT_MILLIS + "\n";
+                + "\n    password: \"" + password + "\"\n"
+                + (dataSource.equals("silent") ? "    healthCheckTimeoutMilliseconds: " + CHECK_TIMEOUT_MILLIS + "\n" : "");
     }
 }
