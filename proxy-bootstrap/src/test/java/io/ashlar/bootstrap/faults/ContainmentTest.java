@@ -109,12 +109,21 @@ final class ContainmentTest {
             Thread.sleep(500);
             long okBefore = healthyOk.get();
             SQLException failure;
+            boolean ended;
             try (Connection hog = proxy.connect(FaultyServers.SHARDED); Statement s = hog.createStatement()) {
                 failure = assertThrowsSql(() -> s.executeQuery("SELECT v, count(*) AS hog FROM t GROUP BY v ORDER BY count(*) DESC, v LIMIT 3"));
-                assertTrue(hog.isClosed() || isDead(hog), "the session that failed so ended");
+                ended = hog.isClosed() || isDead(hog);
             }
-            System.out.println("ContainmentTest: the hog got " + failure.getSQLState() + " " + failure.getMessage());
-            assertEquals("53200", failure.getSQLState(), failure::getMessage);
+            System.out.println("ContainmentTest: the hog got " + failure.getSQLState() + " " + failure.getMessage()
+                    + (ended ? "; its session ended" : "; its session goes on"));
+            // Where memory runs out depends on the moment: in the session's thread (53200, the session ends), or in
+            // the event loop reading a backend's rows for it (that backend connection ends: 08006 to the statement,
+            // and the session goes on). Either way the error is the hog's alone.
+            if (failure.getSQLState().equals("53200")) {
+                assertTrue(ended, "the session that ran out of memory ended");
+            } else {
+                assertTrue(failure.getSQLState().startsWith("08") && !ended, () -> failure.getSQLState() + " " + failure.getMessage());
+            }
             Thread.sleep(1000);
             long okAfter = healthyOk.get();
             running.set(false);

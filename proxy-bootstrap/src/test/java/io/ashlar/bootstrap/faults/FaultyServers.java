@@ -119,9 +119,13 @@ final class FaultyServers implements AutoCloseable {
             return port;
         }
 
+        /**
+         * A connection to the server itself, in clear text: pgjdbc gives a server 5 s to answer its SSLRequest
+         * (sslResponseTimeout), which a server forking its backend on a loaded machine missed once.
+         */
         Connection connect(String database) throws SQLException {
-            return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?" + CLIENT_PARAMETERS,
-                    "postgres", "");
+            return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?" + CLIENT_PARAMETERS
+                    + "&sslmode=disable", "postgres", "");
         }
     }
 
