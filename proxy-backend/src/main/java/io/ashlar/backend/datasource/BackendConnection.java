@@ -1125,6 +1125,11 @@ public final class BackendConnection {
         return link.parameters();
     }
 
+    /** Its state is unknown (a reset failed): {@link #release()} closes it instead of giving it back to the pool. */
+    public void discardOnRelease() {
+        broken = true;
+    }
+
     public boolean isBroken() {
         return broken || !link.isOpen();
     }
