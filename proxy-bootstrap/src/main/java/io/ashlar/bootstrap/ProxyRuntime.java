@@ -82,6 +82,7 @@ public final class ProxyRuntime implements AutoCloseable {
 
     private static Map<String, LogicalDatabase> openDatabases(List<LogicalDatabaseConfig> configs, long memoryLimit) {
         Map<String, LogicalDatabase> result = new LinkedHashMap<>();
+        Map<String, List<BackendDataSource>> opened = new LinkedHashMap<>();
         for (LogicalDatabaseConfig config : configs) {
             if (config.dataSources().isEmpty()) {
                 LOG.warn("logical database {} has no data sources: it is not served", config.name());
@@ -94,13 +95,29 @@ public final class ProxyRuntime implements AutoCloseable {
                 }
             } catch (ConfigurationException e) {
                 dataSources.forEach(BackendDataSource::close);
-                result.values().forEach(LogicalDatabase::close);
+                opened.values().forEach(each -> each.forEach(BackendDataSource::close));
                 throw e;
             }
-            ShardingRules rules = compile(config, dataSources, dataSources);
-            LogicalDatabase database = new LogicalDatabase(config.name(), dataSources, rules, memoryLimit);
-            startCatalog(database);
-            result.put(config.name(), database);
+            opened.put(config.name(), dataSources);
+        }
+        List<BackendDataSource> all = new ArrayList<>();
+        opened.values().forEach(all::addAll);
+        awaitFirstChecks(all);
+        try {
+            for (LogicalDatabaseConfig config : configs) {
+                List<BackendDataSource> dataSources = opened.get(config.name());
+                if (dataSources == null) {
+                    continue;
+                }
+                ShardingRules rules = compile(config, dataSources, dataSources);
+                LogicalDatabase database = new LogicalDatabase(config.name(), dataSources, rules, memoryLimit);
+                startCatalog(database);
+                result.put(config.name(), database);
+            }
+        } catch (RuntimeException e) {
+            result.values().forEach(LogicalDatabase::close);
+            all.forEach(BackendDataSource::close);
+            throw e;
         }
         return result;
     }
@@ -124,9 +141,33 @@ public final class ProxyRuntime implements AutoCloseable {
             throw new ConfigurationException("logical database " + database + ", data source " + dataSource.name() + ": "
                     + e.getMessage(), e);
         }
-        result.warmUp().ifPresent(reason -> LOG.warn("data source {} of {} ({}) is not reachable now; statements routed to it"
-                + " fail until it is: {}", dataSource.name(), database, dataSource.url(), reason));
+        // Connects now, in the background: a data source that is down is said so in one line, with the reason, and
+        // retried; statements that need it fail at once meanwhile (08006). The proxy starts all the same.
+        result.health().start();
         return result;
+    }
+
+    /**
+     * Waits (a moment: each data source's health check timeout at most, all of them at once) for the first answer
+     * of each data source, so that reading the schema at start skips those already known down instead of trying
+     * each of them in turn.
+     */
+    private static void awaitFirstChecks(List<BackendDataSource> dataSources) {
+        long longest = 0;
+        for (BackendDataSource each : dataSources) {
+            longest = Math.max(longest, each.config().healthCheckTimeoutMilliseconds());
+        }
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(longest + 500);
+        for (BackendDataSource each : dataSources) {
+            while (!each.health().settled() && System.nanoTime() - deadline < 0) {
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     /** Compiles the rules; on failure closes {@code opened} (the data sources this attempt opened) and throws. */
@@ -183,6 +224,7 @@ public final class ProxyRuntime implements AutoCloseable {
             opened.forEach(BackendDataSource::close);
             throw e;
         }
+        awaitFirstChecks(opened);
         ShardingRules rules = compile(config, dataSources, opened);
         String what;
         if (current != null && current.dataSources().equals(dataSources)) {
@@ -243,7 +285,11 @@ public final class ProxyRuntime implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             if (retired.remove(dataSource)) {
-                dataSource.close();
+                try {
+                    dataSource.close();
+                } catch (Throwable e) {
+                    LOG.warn("closing retired data source {}: {}", dataSource.name(), e.toString());
+                }
             }
         });
     }
@@ -261,12 +307,22 @@ public final class ProxyRuntime implements AutoCloseable {
         return databases;
     }
 
+    /** Stops as SIGTERM does: see {@link #stop(long)}, with a grace of 10 s. */
     @Override
     public void close() {
+        stop(SHUTDOWN_GRACE_MILLIS);
+    }
+
+    /**
+     * Stops accepting; idle sessions end at once with FATAL 57P01, busy ones when they are idle, within
+     * {@code graceMillis}; the rest then end the same way, their running statements cancelled (see
+     * {@link PgServer#shutdown}); then the data sources close every connection.
+     */
+    public void stop(long graceMillis) {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        server.shutdown(SHUTDOWN_GRACE_MILLIS);
+        server.shutdown(graceMillis);
         context.close();
         for (LogicalDatabase database : databases.values()) {
             database.close();

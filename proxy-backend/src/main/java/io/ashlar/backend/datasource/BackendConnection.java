@@ -92,6 +92,11 @@ public final class BackendConnection {
         return new BackendConnection(dataSource, pool, borrowing.link, call);
     }
 
+    /** A connection a pool lent to {@code call}'s borrower on its loop (the link already answers to {@code call}). */
+    static BackendConnection lent(BackendDataSource dataSource, LinkPool.LoopPool pool, ServerLink link, LinkCall call) {
+        return new BackendConnection(dataSource, pool, link, call);
+    }
+
     /** Waits for the pool's answer. */
     private static final class Borrowing implements LinkPool.Borrower {
         private final LinkCall call;

@@ -5,10 +5,6 @@ import io.ashlar.backend.execute.TextRows;
 import io.ashlar.backend.pg.LinkPool;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.nio.NioIoHandler;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -20,15 +16,6 @@ import java.util.concurrent.atomic.LongAdder;
  * (reading metadata at start) borrows on one of the proxy's loops and waits.
  */
 public final class BackendDataSource implements AutoCloseable {
-
-    /** The loops of work done off any session's loop, for data sources opened without the proxy's (tools, tests). */
-    private static final class DefaultLoops {
-        static final EventLoopGroup GROUP = new MultiThreadIoEventLoopGroup(1, r -> {
-            Thread thread = new Thread(r, "ashlar-backend-io");
-            thread.setDaemon(true);
-            return thread;
-        }, Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
-    }
 
     private final String name;
     private final DataSourceConfig config;
@@ -61,7 +48,7 @@ public final class BackendDataSource implements AutoCloseable {
 
     /** A data source of a tool or test, with an I/O thread of its own for work off any loop. */
     public static BackendDataSource open(DataSourceConfig config) {
-        return new BackendDataSource(config, DefaultLoops.GROUP);
+        return new BackendDataSource(config, io.ashlar.backend.pg.BackendLoops.group());
     }
 
     public String name() {
@@ -112,24 +99,16 @@ public final class BackendDataSource implements AutoCloseable {
 
     /**
      * The ParameterStatus values the backend reported at login (server_version, server_encoding,
-     * DateStyle, TimeZone, ...), once a connection was made; empty before. {@link #warmUp()} makes one.
+     * DateStyle, TimeZone, ...), once a connection was made (a session's, or the health check's); empty before.
      */
     public Map<String, String> backendParameters() {
-        return backendParameters;
+        Map<String, String> result = backendParameters;
+        return result.isEmpty() ? links.backendParameters() : result;
     }
 
-    /**
-     * Makes one connection now, to learn the backend's parameters; empty when it was made, else why
-     * it could not be (the backend is down, refuses the login, its certificate is not trusted).
-     */
-    public java.util.Optional<String> warmUp() {
-        try {
-            BackendConnection connection = borrow();
-            connection.release();
-            return java.util.Optional.empty();
-        } catch (SQLException e) {
-            return java.util.Optional.of(String.valueOf(e.getMessage()));
-        }
+    /** Whether the data source answers, since when, and why not ({@link io.ashlar.backend.pg.DataSourceHealth}). */
+    public io.ashlar.backend.pg.DataSourceHealth health() {
+        return links.health();
     }
 
     /** Runs one of the proxy's own queries (metadata) and returns its rows as text. */

@@ -72,7 +72,8 @@ final class CatalogDatabase implements AutoCloseable {
                     DataSourceConfig catalog = new DataSourceConfig(server.name() + "/" + candidate, url(config.url(), candidate),
                             config.username(), config.password(), config.connectionTimeoutMilliseconds(),
                             config.idleTimeoutMilliseconds(), config.maxLifetimeMilliseconds(), config.maxPoolSize(),
-                            Math.min(1, config.minPoolSize()), config.driverProperties());
+                            Math.min(1, config.minPoolSize()), config.driverProperties(), config.healthCheckIntervalMilliseconds(),
+                            config.healthCheckTimeoutMilliseconds(), config.tcpKeepaliveSeconds());
                     return new CatalogDatabase(candidate, BackendDataSource.open(catalog));
                 }
                 LOG.warn("logical database {}: no catalog database (the names are taken); catalog queries go to data source {}",

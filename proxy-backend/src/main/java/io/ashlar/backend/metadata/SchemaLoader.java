@@ -68,6 +68,11 @@ final class SchemaLoader {
         for (int d = 0; d < count; d++) {
             BackendDataSource dataSource = dataSources.get(d);
             Collection<String> names = only == null ? null : physicalNames(only, rules, dataSource.name(), d == defaultDataSource);
+            if (dataSource.health().isDown()) {
+                // Said once, with the reason, by the data source's health: not again for each table read.
+                physical.add(Map.of());
+                continue;
+            }
             try {
                 BackendConnection connection = dataSource.borrow();
                 try {

@@ -27,11 +27,13 @@ import java.util.Map;
  * @param connectTimeoutMillis how long a connection (TCP and login) may take
  * @param protocolVersion the startup packet's version: 3.0, or openGauss's 3.51 or 3.50
  * @param tls whether and how the connection speaks TLS
+ * @param tcpKeepaliveSeconds TCP keepalive of the connection (see {@link DataSourceConfig#tcpKeepaliveSeconds()}), 0 for
+ *        the operating system's
  * @see <a href="https://jdbc.postgresql.org/documentation/use/#connecting-to-the-database">pgjdbc URLs</a>
  */
 public record ConnectSpec(String host, int port, String database, String user, String password,
                           Map<String, String> startupParameters, int connectTimeoutMillis, int protocolVersion,
-                          BackendTls tls) {
+                          BackendTls tls, int tcpKeepaliveSeconds) {
 
     public ConnectSpec {
         startupParameters = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(startupParameters));
@@ -129,7 +131,24 @@ public record ConnectSpec(String host, int port, String database, String user, S
         if (!readFiles) {
             BackendTls.check(properties);
         }
-        return new ConnectSpec(host, port, database, user, password, startup, timeout, protocolVersion, tls);
+        return new ConnectSpec(host, port, database, user, password, startup, timeout, protocolVersion, tls,
+                config.tcpKeepaliveSeconds());
+    }
+
+    /**
+     * The spec of the health check's own connection: named in {@code pg_stat_activity} (application_name), and
+     * given up after {@code timeoutMillis} (a login that takes longer counts as no answer).
+     */
+    ConnectSpec forHealthCheck(int timeoutMillis) {
+        Map<String, String> startup = new LinkedHashMap<>(startupParameters);
+        startup.put("application_name", "ashlar health check");
+        return new ConnectSpec(host, port, database, user, password, startup, Math.min(connectTimeoutMillis, timeoutMillis),
+                protocolVersion, tls, tcpKeepaliveSeconds);
+    }
+
+    /** Where the connection goes, for messages: {@code host:port/database}. */
+    public String address() {
+        return host + ":" + port + "/" + database;
     }
 
     /** Whether the backend is openGauss: authentication codes 10 and 11 are its SHA256 and MD5_SHA256, not SASL. */

@@ -11,6 +11,8 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,6 +28,10 @@ import java.util.function.Consumer;
  * long a session waits for one (then SQLSTATE 53300), {@code idleTimeoutMilliseconds} how long
  * one stays idle beyond {@code minPoolSize}, {@code maxLifetimeMilliseconds} how long one lives.
  * A connection is lent only while its socket is open (a backend that ended it meanwhile closed it).
+ *
+ * <p>While the data source is down ({@link DataSourceHealth}) a borrow fails at once with 08006 and the reason;
+ * going down fails the sessions waiting for a connection, closes the idle ones, and, when the data source stopped
+ * answering altogether, the lent ones too.
  */
 public final class LinkPool implements AutoCloseable {
 
@@ -41,11 +47,57 @@ public final class LinkPool implements AutoCloseable {
     /** The loop pools, for the per-release looks at the other loops (no iterator per look). */
     private final AtomicReference<LoopPool[]> all = new AtomicReference<>(new LoopPool[0]);
     private volatile boolean closed;
+    private final DataSourceHealth health;
+    /** The ParameterStatus values of the first connection that logged in (server_version, ...); empty before. */
+    private volatile Map<String, String> backendParameters = Map.of();
 
+    /** What a borrower that would not wait ({@link LoopPool#tryAcquire}) is told when every connection is taken. */
+    public static final ErrorFields BUSY = ErrorFields.error("53300", "every connection of the data source is in use");
+
+    /** A pool whose health checks run on the back end's own loop ({@link BackendLoops}). */
     public LinkPool(DataSourceConfig config) {
+        this(config, BackendLoops.group().next());
+    }
+
+    /**
+     * @param checkLoop where the health checks and reconnects run (not a loop that serves clients: a burst there
+     *        would delay a check's answer past its deadline)
+     */
+    public LinkPool(DataSourceConfig config, EventLoop checkLoop) {
         this.config = config;
         this.spec = ConnectSpec.of(config);
         this.channelClass = Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class;
+        this.health = new DataSourceHealth(this, config, spec, channelClass, checkLoop);
+    }
+
+    /** Whether the data source answers, and since when; start its checks with {@link DataSourceHealth#start()}. */
+    public DataSourceHealth health() {
+        return health;
+    }
+
+    /** The ParameterStatus values a backend of this data source reported at login; empty until one logged in. */
+    public Map<String, String> backendParameters() {
+        return backendParameters;
+    }
+
+    void learnParameters(ServerLink link) {
+        if (backendParameters.isEmpty()) {
+            backendParameters = Map.copyOf(link.parameters());
+        }
+    }
+
+    /** The data source went down: every loop fails its waiters and closes its idle connections (all of them if hung). */
+    void dataSourceDown(String reason, boolean hung) {
+        for (LoopPool each : all.get()) {
+            if (each.loop.isShuttingDown()) {
+                continue;
+            }
+            try {
+                each.loop.execute(() -> each.dataSourceDown(reason, hung));
+            } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                // The loop stopped meanwhile, closing its channels.
+            }
+        }
     }
 
     /**
@@ -71,6 +123,11 @@ public final class LinkPool implements AutoCloseable {
         return config.name();
     }
 
+    /** Whether the pool was closed (its data source is no longer used). */
+    public boolean isClosed() {
+        return closed;
+    }
+
     /** Connections opened since the pool was made (each one a backend process). */
     public long opened() {
         return opened.get();
@@ -84,6 +141,7 @@ public final class LinkPool implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        health.close();
         for (LoopPool each : all.get()) {
             if (each.loop.isShuttingDown()) {
                 continue; // the loop closes its channels, these connections among them
@@ -111,6 +169,10 @@ public final class LinkPool implements AutoCloseable {
         private final EventLoop loop;
         private final ArrayDeque<ServerLink> idle = new ArrayDeque<>();
         private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+        /** Every connection of this loop that logged in and is not discarded yet: idle or lent. */
+        private final java.util.HashSet<ServerLink> links = new java.util.HashSet<>();
+        /** Logins under way, failed at once when the data source goes down. */
+        private final java.util.HashSet<io.netty.util.concurrent.Promise<ServerLink>> connecting = new java.util.HashSet<>();
         private ScheduledFuture<?> sweeper;
         /** Connections of this loop: lent, idle or logging in (read by the other loops). */
         private volatile int held;
@@ -143,6 +205,34 @@ public final class LinkPool implements AutoCloseable {
          * first one returned within the connection timeout.
          */
         public void acquire(Borrower borrower) {
+            acquire(borrower, config.connectionTimeoutMilliseconds());
+        }
+
+        /**
+         * Lends a connection when one can be had without waiting for another borrower to return one: an idle
+         * one, else a new one once it logged in; else the borrower is told {@link #BUSY} at once. A statement that
+         * needs connections of several data sources takes them so, and waits (holding none of them) only for one
+         * that is busy: it never holds a connection of one data source while waiting for another's.
+         */
+        public void tryAcquire(Borrower borrower) {
+            acquire(borrower, 0);
+        }
+
+        /**
+         * Lends a connection as {@link #acquire} does, but waits at most {@code waitMillis} for one to be returned
+         * (never longer than the connection timeout); past it the borrower is told {@link #BUSY}. A statement that
+         * holds a connection of another data source waits so, for a moment only.
+         */
+        public void acquireWithin(Borrower borrower, long waitMillis) {
+            acquire(borrower, Math.max(1, Math.min(waitMillis, config.connectionTimeoutMilliseconds())));
+        }
+
+        /** {@code waitMillis}: 0 to be told {@link #BUSY} at once when no connection can be had without waiting. */
+        private void acquire(Borrower borrower, long waitMillis) {
+            if (health.isDown()) {
+                borrower.failed(health.downError());
+                return;
+            }
             long now = System.nanoTime();
             ServerLink link;
             while ((link = idle.pollFirst()) != null) {
@@ -160,6 +250,12 @@ public final class LinkPool implements AutoCloseable {
                 open(borrower);
                 return;
             }
+            if (waitMillis == 0) {
+                stealFromOtherLoops();
+                borrower.failed(BUSY);
+                return;
+            }
+            boolean full = waitMillis >= config.connectionTimeoutMilliseconds();
             Waiter waiter = new Waiter(borrower);
             waiters.addLast(waiter);
             waiter.timeout = loop.schedule(() -> {
@@ -168,9 +264,11 @@ public final class LinkPool implements AutoCloseable {
                 }
                 if (waiters.remove(waiter)) {
                     waiter.answered = true;
-                    borrower.failed(ErrorFields.error("53300", "no connection of data source " + config.name()
+                    borrower.failed(!full ? BUSY : ErrorFields.error("53300", "no connection of data source " + config.name()
                             + " came free within " + config.connectionTimeoutMilliseconds() + " ms (maxPoolSize "
                             + config.maxPoolSize() + " in use)", "Raise maxPoolSize, or shorten the transactions that hold them."));
+                } else if (!full) {
+                    return; // a connection is being opened for it: it waits for that, within the connection timeout
                 } else if (waiter.opening) {
                     // A connection is being opened for it and the backend has not answered: the wait
                     // ends at its deadline all the same (the connection, if it comes, serves others).
@@ -179,7 +277,7 @@ public final class LinkPool implements AutoCloseable {
                             + " (" + spec.host() + ":" + spec.port() + "/" + spec.database() + ") within "
                             + config.connectionTimeoutMilliseconds() + " ms"));
                 }
-            }, config.connectionTimeoutMilliseconds(), TimeUnit.MILLISECONDS);
+            }, waitMillis, TimeUnit.MILLISECONDS);
             stealFromOtherLoops();
         }
 
@@ -255,6 +353,7 @@ public final class LinkPool implements AutoCloseable {
         public void discard(ServerLink link) {
             link.receiver(null);
             link.close("discarded by the pool");
+            links.remove(link);
             unreserve();
             if (!waiters.isEmpty()) {
                 serveWaiter();
@@ -269,6 +368,9 @@ public final class LinkPool implements AutoCloseable {
         }
 
         private void serveWaiter() {
+            if (health.isDown()) {
+                return;
+            }
             Waiter waiter = waiters.peekFirst();
             if (waiter != null && reserve()) {
                 waiters.pollFirst();
@@ -367,18 +469,53 @@ public final class LinkPool implements AutoCloseable {
 
         private void open(Borrower borrower) {
             opened.incrementAndGet();
-            ServerLink.connect(loop, channelClass, spec).addListener(connected -> {
+            io.netty.util.concurrent.Promise<ServerLink> login = ServerLink.connect(loop, channelClass, spec);
+            connecting.add(login);
+            login.addListener(connected -> {
+                connecting.remove(login);
                 if (connected.isSuccess()) {
-                    borrower.acquired((ServerLink) connected.getNow());
+                    ServerLink link = (ServerLink) connected.getNow();
+                    link.owner(this);
+                    links.add(link);
+                    learnParameters(link);
+                    borrower.acquired(link);
                 } else {
                     unreserve();
                     Throwable cause = connected.cause();
+                    String reason = DataSourceHealth.reason(cause);
+                    if (DataSourceHealth.countsAgainst(cause)) {
+                        health.lost(reason, false);
+                    }
                     borrower.failed(ErrorFields.error("08006", "could not connect to data source " + config.name()
-                            + " (" + spec.host() + ":" + spec.port() + "/" + spec.database() + "): "
-                            + (cause.getMessage() == null ? cause.toString() : cause.getMessage())));
-                    serveWaiter();
+                            + " (" + spec.address() + "): " + reason));
+                    if (!health.isDown()) {
+                        serveWaiter();
+                    }
                 }
             });
+        }
+
+        /**
+         * The data source went down: sessions waiting for a connection and logins under way fail at once, idle
+         * connections close; {@code hung}: so do the lent ones, whose statements would wait for ever.
+         */
+        private void dataSourceDown(String reason, boolean hung) {
+            for (Waiter waiter = waiters.pollFirst(); waiter != null; waiter = waiters.pollFirst()) {
+                waiter.answered = true;
+                waiter.timeout.cancel(false);
+                waiter.borrower.failed(health.downError());
+            }
+            for (ServerLink link = idle.pollFirst(); link != null; link = idle.pollFirst()) {
+                discard(link);
+            }
+            for (io.netty.util.concurrent.Promise<ServerLink> login : List.copyOf(connecting)) {
+                login.tryFailure(new java.net.ConnectException("data source " + config.name() + " is down: " + reason));
+            }
+            if (hung) {
+                for (ServerLink link : List.copyOf(links)) {
+                    link.close("data source " + config.name() + " is down: " + reason);
+                }
+            }
         }
 
         private void scheduleSweep() {
@@ -390,6 +527,16 @@ public final class LinkPool implements AutoCloseable {
 
         /** Closes connections idle past the idle timeout (beyond minPoolSize) or older than their lifetime. */
         private void sweep() {
+            try {
+                sweepIdle();
+            } catch (Throwable e) {
+                // A periodic task that throws is never run again: the pool would keep stale connections for good.
+                org.slf4j.LoggerFactory.getLogger(LinkPool.class).error("data source {}: sweeping idle connections failed: {}",
+                        config.name(), e.toString());
+            }
+        }
+
+        private void sweepIdle() {
             long now = System.nanoTime();
             long idleLimit = TimeUnit.MILLISECONDS.toNanos(config.idleTimeoutMilliseconds());
             long lifeLimit = TimeUnit.MILLISECONDS.toNanos(config.maxLifetimeMilliseconds());
@@ -407,6 +554,7 @@ public final class LinkPool implements AutoCloseable {
         private void closeIdle() {
             for (ServerLink link = idle.pollFirst(); link != null; link = idle.pollFirst()) {
                 link.close("the pool is closing");
+                links.remove(link);
                 unreserve();
             }
             if (sweeper != null) {

@@ -100,6 +100,8 @@ public final class ServerLink extends ByteToMessageDecoder {
     private ByteBuf pending;
     private SessionSettings settings = SessionSettings.EMPTY;
     private String closeReason = "";
+    /** Told when the connection is lost in a way that says its data source is in trouble (see {@link #lost}). */
+    private LinkPool.LoopPool owner;
     private final Map<PreparedKey, String> prepared = new LinkedHashMap<>(16, 0.75f, true);
     private final java.util.ArrayDeque<String> retired = new java.util.ArrayDeque<>(0);
     /** See {@link #cancelPending()}; set by the session's thread or loop, cleared on this link's loop. */
@@ -140,7 +142,7 @@ public final class ServerLink extends ByteToMessageDecoder {
      * login over TLS with 28000 (pg_hba.conf has no entry for it), and allow tries once more with
      * TLS when it refuses it in clear text; both within the one connect timeout.
      */
-    static Future<ServerLink> connect(EventLoop loop, Class<? extends Channel> channelClass, ConnectSpec spec) {
+    static Promise<ServerLink> connect(EventLoop loop, Class<? extends Channel> channelClass, ConnectSpec spec) {
         Promise<ServerLink> result = loop.newPromise();
         ServerLink[] current = new ServerLink[1];
         BackendTls.Mode mode = spec.tls().mode();
@@ -171,16 +173,41 @@ public final class ServerLink extends ByteToMessageDecoder {
                 result.tryFailure(done.cause());
             }
         });
-        new Bootstrap().group(loop).channel(channelClass)
+        Bootstrap bootstrap = new Bootstrap().group(loop).channel(channelClass)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, spec.connectTimeoutMillis())
-                .handler(link)
-                .connect(spec.host(), spec.port()).addListener((ChannelFutureListener) connected -> {
+                .handler(link);
+        keepalive(bootstrap, channelClass, spec.tcpKeepaliveSeconds());
+        bootstrap.connect(spec.host(), spec.port()).addListener((ChannelFutureListener) connected -> {
                     if (!connected.isSuccess()) {
                         ready.tryFailure(connected.cause());
                     }
                 });
+    }
+
+    /**
+     * Short TCP keepalive, so that a backend whose host is gone (a crash, a cut network) ends its connections in
+     * seconds instead of the operating system's two hours: probes after {@code seconds} idle, three of them a third
+     * of it apart, and data left unacknowledged for twice {@code seconds} ends the connection (TCP_USER_TIMEOUT,
+     * epoll only), so a connection that is sending is covered too. A stopped server process whose kernel still
+     * answers TCP is not seen this way: the health check is for that ({@link DataSourceHealth}).
+     */
+    private static void keepalive(Bootstrap bootstrap, Class<? extends Channel> channelClass, int seconds) {
+        if (seconds <= 0) {
+            return;
+        }
+        int interval = Math.max(1, seconds / 3);
+        if (channelClass == io.netty.channel.epoll.EpollSocketChannel.class) {
+            bootstrap.option(io.netty.channel.epoll.EpollChannelOption.TCP_KEEPIDLE, seconds)
+                    .option(io.netty.channel.epoll.EpollChannelOption.TCP_KEEPINTVL, interval)
+                    .option(io.netty.channel.epoll.EpollChannelOption.TCP_KEEPCNT, 3)
+                    .option(io.netty.channel.epoll.EpollChannelOption.TCP_USER_TIMEOUT, seconds * 2000);
+        } else if (channelClass == io.netty.channel.socket.nio.NioSocketChannel.class) {
+            bootstrap.option(io.netty.channel.socket.nio.NioChannelOption.of(jdk.net.ExtendedSocketOptions.TCP_KEEPIDLE), seconds)
+                    .option(io.netty.channel.socket.nio.NioChannelOption.of(jdk.net.ExtendedSocketOptions.TCP_KEEPINTERVAL), interval)
+                    .option(io.netty.channel.socket.nio.NioChannelOption.of(jdk.net.ExtendedSocketOptions.TCP_KEEPCOUNT), 3);
+        }
     }
 
     /**
@@ -589,6 +616,12 @@ public final class ServerLink extends ByteToMessageDecoder {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         boolean wasOpen = state != State.CLOSED;
+        if (state == State.READY && closeReason.isEmpty()) {
+            // Neither the proxy nor the backend ended it (a FATAL says why): the server's process died, or
+            // something between cut the connection.
+            closeReason = "the server closed the connection unexpectedly";
+            lost(closeReason);
+        }
         state = State.CLOSED;
         ready.tryFailure(new java.io.IOException(closeReason.isEmpty()
                 ? "the backend closed the connection during login" : closeReason));
@@ -605,9 +638,29 @@ public final class ServerLink extends ByteToMessageDecoder {
         if (state == State.TLS_HANDSHAKE) {
             fail(spec.tls().handshakeFailure(cause, spec.host()));
         } else if (state != State.READY && state != State.CLOSED) {
-            fail("I/O error during login: " + cause.getMessage());
+            fail("I/O error during login: " + DataSourceHealth.reason(cause));
+        } else if (state == State.READY && cause instanceof java.io.IOException) {
+            // A reset, or keepalive and TCP_USER_TIMEOUT giving up on a host that stopped answering.
+            String reason = "I/O error on the backend connection: " + DataSourceHealth.reason(cause);
+            close(reason);
+            lost(reason);
+            return;
         }
-        close("I/O error on the backend connection: " + cause.getMessage());
+        close("I/O error on the backend connection: " + DataSourceHealth.reason(cause));
+    }
+
+    /** The pool that lent this link hears of its loss: its data source is marked down. */
+    private void lost(String reason) {
+        LinkPool.LoopPool current = owner;
+        if (current != null && !current.pool().isClosed() && !channel.eventLoop().isShuttingDown()) {
+            // (A proxy that stops closes its loops' channels: that says nothing of the data source.)
+            current.pool().health().lost(reason, false);
+        }
+    }
+
+    /** The pool the link belongs to, once it logged in (its losses mark the data source down). */
+    void owner(LinkPool.LoopPool pool) {
+        this.owner = pool;
     }
 
     // ------------------------------------------------------------------ used by sessions

@@ -97,6 +97,18 @@ public final class LogicalDatabase implements AutoCloseable {
         return dataSources;
     }
 
+    /**
+     * The health of each data source, in the order of {@link #dataSources()}: up or down, since when, and the last
+     * error (for {@code SHOW STORAGE UNITS} and metrics; a read of each one's state, no connection made).
+     */
+    public List<io.ashlar.backend.pg.DataSourceHealth.State> dataSourceHealth() {
+        List<io.ashlar.backend.pg.DataSourceHealth.State> result = new java.util.ArrayList<>(dataSources.size());
+        for (BackendDataSource each : dataSources) {
+            result.add(each.health().state());
+        }
+        return result;
+    }
+
     /** The logical tables of this database and its catalog database (empty for a pooler, and until started). */
     public LogicalCatalog catalog() {
         return catalog;

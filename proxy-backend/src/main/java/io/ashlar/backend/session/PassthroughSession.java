@@ -7,6 +7,7 @@ import io.ashlar.backend.execute.BufferedResult;
 import io.ashlar.backend.execute.CommandTags;
 import io.ashlar.backend.execute.ParameterCounter;
 import io.ashlar.backend.execute.QueryResult;
+import io.ashlar.backend.execute.BackendError;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.ResultSink;
 import io.ashlar.backend.execute.StatementFailure;
@@ -30,6 +31,11 @@ import io.ashlar.backend.execute.CopyStream;
  * backend's status after each statement), and knows which transaction it opened itself for a
  * pipeline (implicit, ended at the client's Sync).
  *
+ * <p>A transaction block whose connection is lost (the backend terminated, the server gone) is over, and the
+ * client has been told so by the statement that found out: the session then answers as PostgreSQL answers in a
+ * failed transaction, 25P02 until the client's ROLLBACK (a COMMIT is refused with 08006), so that nothing the
+ * client meant for the transaction runs on its own on another connection.
+ *
  * <p>Used by one thread at a time (the session's), except {@link #cancel()}.
  */
 public final class PassthroughSession implements BackendSession {
@@ -48,6 +54,8 @@ public final class PassthroughSession implements BackendSession {
     private boolean bound;
     private boolean settingsDirty;
     private boolean closed;
+    /** Why the client's transaction block ended with its connection, until the client ends the block; else null. */
+    private String lostTransaction;
 
     /**
      * @param startupSettings settings the client asked for in its startup packet, applied to every
@@ -77,6 +85,10 @@ public final class PassthroughSession implements BackendSession {
      */
     @Override
     public void executeSimple(String sql, ResultSink sink) throws StatementFailure {
+        if (lostTransaction != null) {
+            sink.complete(inLostTransaction(sql));
+            return;
+        }
         BackendConnection connection = acquire();
         StreamingHandler handler = new StreamingHandler(sink);
         running = connection;
@@ -119,6 +131,11 @@ public final class PassthroughSession implements BackendSession {
      */
     BufferedResult execute(String sql, ParameterValues parameters, ResultSink statusSink,
                            boolean implicitTransaction, CommandTags.Effect textEffect) throws StatementFailure {
+        if (lostTransaction != null) {
+            BufferedResult ended = new BufferedResult();
+            ended.complete(inLostTransaction(sql));
+            return ended;
+        }
         BackendConnection connection = acquire();
         BufferedResult result = new BufferedResult();
         boolean begin = implicitTransaction && connection.status() == 'I';
@@ -147,6 +164,9 @@ public final class PassthroughSession implements BackendSession {
                                      boolean lastBeforeSync) throws StatementFailure {
         if (!io.ashlar.backend.execute.Batches.returnsNoRows(statement.sql())) {
             return null;
+        }
+        if (lostTransaction != null) {
+            return new BatchOutcome(new String[0], 0, abortedError());
         }
         BackendConnection connection = acquire();
         // Outside a transaction, a batch the client's Sync ends commits with the backend's Sync.
@@ -210,6 +230,9 @@ public final class PassthroughSession implements BackendSession {
 
     @Override
     public Description describe(Prepared statement) throws StatementFailure {
+        if (lostTransaction != null && transactionEnd(statement.sql()) == 0) {
+            throw new StatementFailure(abortedError());
+        }
         BackendConnection connection = acquire();
         BufferedResult result = new BufferedResult();
         int[] types = statement.parameterTypes();
@@ -231,6 +254,9 @@ public final class PassthroughSession implements BackendSession {
      */
     @Override
     public CopyStream startCopy(String sql) throws StatementFailure {
+        if (lostTransaction != null) {
+            throw new StatementFailure(abortedError());
+        }
         BackendConnection connection = acquire();
         pinned = connection;
         running = connection;
@@ -256,6 +282,9 @@ public final class PassthroughSession implements BackendSession {
     /** ReadyForQuery's transaction status: 'I' idle, 'T' in a transaction, 'E' in a failed transaction. */
     @Override
     public char transactionStatus() {
+        if (lostTransaction != null) {
+            return 'E';
+        }
         BackendConnection connection = pinned;
         if (connection == null) {
             return 'I';
@@ -301,8 +330,9 @@ public final class PassthroughSession implements BackendSession {
         try {
             connection = loop != null ? dataSource.borrow(loop) : dataSource.borrow();
         } catch (SQLException e) {
-            throw new StatementFailure(ErrorFields.error("08006", "could not get a connection to data source "
-                    + dataSource.name() + ": " + e.getMessage()), e);
+            // The pool's errors name the data source and say why (down, a login refused, none free in time).
+            throw new StatementFailure(e instanceof BackendError ? ErrorFields.from(e) : ErrorFields.error("08006",
+                    "could not get a connection to data source " + dataSource.name() + ": " + e.getMessage()), e);
         }
         try {
             settings.give(connection);
@@ -314,6 +344,10 @@ public final class PassthroughSession implements BackendSession {
     }
 
     private void after(BackendConnection connection, boolean settingsChanged, boolean sessionBound, ResultSink sink) {
+        if (connection.isBroken() && (state.inBlock() || !state.inImplicit() && connection.status() != 'I')) {
+            // The client's transaction block was open on it (the last ReadyForQuery said so): it is over.
+            lostTransaction = "the connection to data source " + dataSource.name() + " ended inside the transaction";
+        }
         state = state.backendReported(connection.isBroken() ? 'I' : connection.status());
         if (sink != null && bound) {
             connection.relayNotifications(sink);
@@ -353,6 +387,59 @@ public final class PassthroughSession implements BackendSession {
             pinned = null;
             connection.release();
         }
+    }
+
+    /**
+     * A statement of a transaction block whose connection was lost: ROLLBACK (or ABORT) ends the block, COMMIT (or
+     * END) too but as an error, since nothing of the transaction was kept; anything else is refused with 25P02.
+     */
+    private String inLostTransaction(String sql) throws StatementFailure {
+        switch (transactionEnd(sql)) {
+            case 'R' -> {
+                lostTransaction = null;
+                return "ROLLBACK";
+            }
+            case 'C' -> {
+                String why = lostTransaction;
+                lostTransaction = null;
+                throw new StatementFailure(ErrorFields.error("08006", "the transaction was rolled back: " + why));
+            }
+            default -> throw new StatementFailure(abortedError());
+        }
+    }
+
+    private static ErrorFields abortedError() {
+        return ErrorFields.error("25P02", "current transaction is aborted, commands ignored until end of transaction block");
+    }
+
+    /**
+     * 'R' when {@code sql} is a ROLLBACK or ABORT of the whole block (not ROLLBACK TO a savepoint, nor ROLLBACK
+     * PREPARED), 'C' for COMMIT or END (not COMMIT PREPARED), else 0. Only a session whose transaction was lost reads
+     * its statements so.
+     */
+    static char transactionEnd(String sql) {
+        io.ashlar.parser.lexer.TokenList tokens;
+        java.util.List<io.ashlar.parser.lexer.StatementRange> ranges;
+        try {
+            tokens = io.ashlar.parser.lexer.Lexer.tokenize(sql);
+            ranges = io.ashlar.parser.lexer.StatementSplitter.split(tokens);
+        } catch (io.ashlar.parser.lexer.SqlSyntaxException e) {
+            return 0;
+        }
+        if (ranges.size() != 1) {
+            return 0;
+        }
+        io.ashlar.parser.lexer.StatementRange range = ranges.get(0);
+        int first = range.firstToken();
+        int next = first + 1 < range.endToken() ? first + 1 : -1;
+        boolean qualified = next >= 0 && (tokens.textEqualsIgnoreCase(next, "to") || tokens.textEqualsIgnoreCase(next, "prepared"));
+        if (qualified) {
+            return 0;
+        }
+        if (tokens.textEqualsIgnoreCase(first, "rollback") || tokens.textEqualsIgnoreCase(first, "abort")) {
+            return 'R';
+        }
+        return tokens.textEqualsIgnoreCase(first, "commit") || tokens.textEqualsIgnoreCase(first, "end") ? 'C' : 0;
     }
 
     /** Remembers what the client was told at login, so that later changes are reported once. */

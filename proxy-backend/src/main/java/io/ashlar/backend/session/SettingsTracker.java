@@ -224,7 +224,9 @@ public final class SettingsTracker {
                 connection.settings(SessionSettings.EMPTY);
             }
         } catch (SQLException e) {
-            // Whatever the session left on it (a temporary table, a setting) may still be there.
+            // The reset failed (a cancel sent when the client left can land on the DISCARD ALL itself): the
+            // session's temporary tables, prepared statements, LISTENs and advisory locks may still be there,
+            // so the connection is closed, never lent to another session.
             connection.discard();
             return;
         }

@@ -1,7 +1,9 @@
 package io.ashlar.backend.session;
 
 import io.ashlar.backend.datasource.BackendConnection;
+import io.ashlar.backend.datasource.BackendConnections;
 import io.ashlar.backend.datasource.BackendDataSource;
+import io.ashlar.backend.execute.BackendError;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.execute.TextRows;
@@ -62,8 +64,9 @@ final class ShardConnections {
         try {
             connection = dataSource.borrow(loop);
         } catch (SQLException e) {
-            throw new StatementFailure(ErrorFields.error("08006", "could not get a connection to data source "
-                    + dataSource.name() + ": " + e.getMessage()), e);
+            // The pool's errors name the data source and say why (down, a login refused, none free in time).
+            throw new StatementFailure(e instanceof BackendError ? ErrorFields.from(e) : ErrorFields.error("08006",
+                    "could not get a connection to data source " + dataSource.name() + ": " + e.getMessage()), e);
         }
         try {
             settings.give(connection);
@@ -73,6 +76,47 @@ final class ShardConnections {
         }
         held[slot] = connection;
         return connection;
+    }
+
+    /**
+     * Borrows together the connections of {@code slots} not held yet, so that none of them is held while another is
+     * waited for ({@link BackendConnections#borrowAll}); a single missing one is left to {@link #acquire}.
+     */
+    void acquireAll(int[] slots) throws StatementFailure {
+        int missing = 0;
+        for (int slot : slots) {
+            if (held[slot] == null) {
+                missing++;
+            }
+        }
+        if (missing < 2 || closed) {
+            return;
+        }
+        int[] wanted = new int[missing];
+        BackendDataSource[] sources = new BackendDataSource[missing];
+        for (int i = 0, k = 0; i < slots.length; i++) {
+            if (held[slots[i]] == null) {
+                wanted[k] = slots[i];
+                sources[k++] = database.slotDataSource(slots[i]);
+            }
+        }
+        BackendConnections.Borrowed borrowed = BackendConnections.borrowAll(sources, loop);
+        if (borrowed.error() != null) {
+            // Each error names its data source already (down, a login refused, no connection free in time).
+            throw new StatementFailure(borrowed.error());
+        }
+        BackendConnection[] got = borrowed.connections();
+        for (int k = 0; k < missing; k++) {
+            try {
+                settings.give(got[k]);
+            } catch (SQLException e) {
+                for (int j = k; j < missing; j++) {
+                    got[j].release();
+                }
+                throw new StatementFailure(ErrorFields.from(e), e);
+            }
+            held[wanted[k]] = got[k];
+        }
     }
 
     /** Whether the slot's connection joined the transaction in force. */

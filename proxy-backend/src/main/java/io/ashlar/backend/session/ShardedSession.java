@@ -259,6 +259,7 @@ public final class ShardedSession implements BackendSession {
         BackendConnection[] held = new BackendConnection[dataSources.length];
         boolean[] begin = new boolean[dataSources.length];
         try {
+            connections.acquireAll(dataSources);
             for (int g = 0; g < dataSources.length; g++) {
                 held[g] = connections.acquire(dataSources[g]);
                 begin[g] = transaction.needsBegin(dataSources[g]);
@@ -411,6 +412,7 @@ public final class ShardedSession implements BackendSession {
         BackendConnection[] held = new BackendConnection[dataSources.length];
         boolean[] begin = new boolean[dataSources.length];
         try {
+            connections.acquireAll(dataSources);
             for (int i = 0; i < dataSources.length; i++) {
                 held[i] = connections.acquire(dataSources[i]);
                 begin[i] = transaction.needsBegin(dataSources[i]);

@@ -31,6 +31,9 @@ public final class SingleTableScanner {
     public static Map<String, String> scan(List<BackendDataSource> dataSources) {
         Map<String, String> result = new LinkedHashMap<>();
         for (BackendDataSource dataSource : dataSources) {
+            if (dataSource.health().isDown()) {
+                continue; // its health said why, once; its tables are looked up when a statement names them
+            }
             BackendConnection connection;
             try {
                 connection = dataSource.borrow();

@@ -160,6 +160,53 @@ final class LinkPoolTest {
     }
 
     @Test
+    void aDataSourceThatRefusesIsDownAtOnceAndSaysWhy() throws Exception {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        DataSourceConfig refused = new DataSourceConfig("ds", "jdbc:postgresql://127.0.0.1:" + port + "/postgres", "postgres", "",
+                10_000, 60_000, 1_800_000, 2, 0, Map.of());
+        try (LinkPool pool = new LinkPool(refused)) {
+            LinkPool.LoopPool loopPool = pool.on(group.next());
+            ErrorFields first = borrowFails(loopPool);
+            assertEquals("08006", first.sqlState());
+            assertEquals("could not connect to data source ds (127.0.0.1:" + port + "/postgres): connection refused", first.message());
+            assertTrue(pool.health().isDown());
+            DataSourceHealth.State state = pool.health().state();
+            assertTrue(!state.up() && state.reason().equals("connection refused"), state::toString);
+            // Known down: no connection is tried, the borrower hears why at once.
+            long opened = pool.opened();
+            ErrorFields next = borrowFails(loopPool);
+            assertEquals("08006", next.sqlState());
+            assertTrue(next.message().startsWith("data source ds is down: connection refused"), next::message);
+            assertEquals(opened, pool.opened());
+        }
+    }
+
+    @Test
+    void aDataSourceThatIsDownIsUpAgainOnceItAnswers() throws Exception {
+        // Down for a database that does not exist; once it is made, the reconnects find the data source up.
+        DataSourceConfig missing = new DataSourceConfig("ds", "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/comeback",
+                "postgres", "", 10_000, 60_000, 1_800_000, 2, 0, Map.of());
+        try (LinkPool pool = new LinkPool(missing)) {
+            LinkPool.LoopPool loopPool = pool.on(group.next());
+            ErrorFields refused = borrowFails(loopPool);
+            assertTrue(refused.message().contains("database \"comeback\" does not exist"), refused::message);
+            assertTrue(!pool.health().state().up());
+            try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+                s.execute("CREATE DATABASE comeback");
+            }
+            for (int i = 0; i < 200 && pool.health().isDown(); i++) {
+                Thread.sleep(50);
+            }
+            assertTrue(pool.health().state().up(), () -> pool.health().state().toString());
+            List<String> replies = query(borrow(loopPool), "SELECT current_database()");
+            assertTrue(replies.get(1).contains("comeback"), replies::toString);
+        }
+    }
+
+    @Test
     void aReturnedConnectionIsLentAgainAndTheLimitHolds() throws Exception {
         try (LinkPool pool = new LinkPool(config("postgres", "", 1, 300))) {
             EventLoop loop = group.next();

@@ -172,6 +172,15 @@ public final class ConfigurationSwapper {
         put(result, "maxLifetimeMilliseconds", number(source.maxLifetimeMilliseconds()));
         put(result, "maxPoolSize", number(source.maxPoolSize()));
         put(result, "minPoolSize", number(source.minPoolSize()));
+        if (source.healthCheckIntervalMilliseconds() != DataSourceConfig.DEFAULT_HEALTH_CHECK_INTERVAL_MILLISECONDS) {
+            put(result, "healthCheckIntervalMilliseconds", number(source.healthCheckIntervalMilliseconds()));
+        }
+        if (source.healthCheckTimeoutMilliseconds() != DataSourceConfig.DEFAULT_HEALTH_CHECK_TIMEOUT_MILLISECONDS) {
+            put(result, "healthCheckTimeoutMilliseconds", number(source.healthCheckTimeoutMilliseconds()));
+        }
+        if (source.tcpKeepaliveSeconds() != DataSourceConfig.DEFAULT_TCP_KEEPALIVE_SECONDS) {
+            put(result, "tcpKeepaliveSeconds", number(source.tcpKeepaliveSeconds()));
+        }
         if (!source.driverProperties().isEmpty()) {
             put(result, "props", props(source.driverProperties()));
         }

@@ -32,6 +32,9 @@ final class DataSourceReader {
         {"maxLifetimeMilliseconds", "maxLifetime"},
         {"maxPoolSize", "maximumPoolSize"},
         {"minPoolSize", "minimumIdle"},
+        {"healthCheckIntervalMilliseconds", "healthCheckIntervalMilliseconds"},
+        {"healthCheckTimeoutMilliseconds", "healthCheckTimeoutMilliseconds"},
+        {"tcpKeepaliveSeconds", "tcpKeepaliveSeconds"},
         {"props", "dataSourceProperties"},
     };
 
@@ -100,9 +103,15 @@ final class DataSourceReader {
             throw source.error(source.value(chosen.get("minPoolSize")).orElseThrow(), "expected at most "
                     + chosen.get("maxPoolSize") + " (" + maxPoolSize + "), got " + minPoolSize);
         }
+        long healthCheckInterval = source.longValue("healthCheckIntervalMilliseconds",
+                DataSourceConfig.DEFAULT_HEALTH_CHECK_INTERVAL_MILLISECONDS, 0, "a non-negative integer");
+        long healthCheckTimeout = source.longValue("healthCheckTimeoutMilliseconds",
+                DataSourceConfig.DEFAULT_HEALTH_CHECK_TIMEOUT_MILLISECONDS, 1, "a positive integer");
+        int tcpKeepalive = source.integer("tcpKeepaliveSeconds", DataSourceConfig.DEFAULT_TCP_KEEPALIVE_SECONDS, 0,
+                "a non-negative integer");
         Map<String, String> driverProperties = source.props(chosen.get("props"));
         DataSourceConfig result = new DataSourceConfig(name, url, username, password, connectionTimeout, idleTimeout, maxLifetime,
-                maxPoolSize, minPoolSize, driverProperties);
+                maxPoolSize, minPoolSize, driverProperties, healthCheckInterval, healthCheckTimeout, tcpKeepalive);
         try {
             // A setting that cannot work (sslmode, port, protocolVersion) is an error of this file, not of
             // every connection later. The TLS files are read where the proxy runs, when it opens the data source.

@@ -1144,6 +1144,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
 
     @Override
     public boolean isQuiet() {
-        return link == null && waiting.isEmpty() && !acquiring;
+        // Between statements outside a transaction, whether or not it keeps a connection for its session state.
+        return !acquiring && waiting.isEmpty() && expected.isEmpty() && !queryRunning && heldReady == 0 && lastStatus == 'I';
     }
 }

@@ -24,6 +24,8 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class FrontendContext implements AutoCloseable {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FrontendContext.class);
+
     private final Map<String, LoginUser> users;
     private volatile Map<String, LogicalDatabase> databases;
     private final FrontendPolicy policy;
@@ -41,9 +43,14 @@ public final class FrontendContext implements AutoCloseable {
     /** Logins that succeeded, per client dialect and exchange: [dialect.ordinal() * methods + method.ordinal()]. */
     private final LongAdder[] logins = new LongAdder[ClientDialect.values().length * LoginMethod.values().length];
 
-    /** A live session and the secret a CancelRequest must present. */
-    record Registered(ClientSession session, int secretKey) {
+    /** A live session, the secret a CancelRequest must present, and its client's connection. */
+    record Registered(ClientSession session, int secretKey, io.netty.channel.Channel channel) {
     }
+
+    /** What a session is told when the proxy ends it, as PostgreSQL tells its sessions at a smart or fast shutdown. */
+    private static final io.ashlar.protocol.ErrorResponse ADMIN_SHUTDOWN = io.ashlar.protocol.ErrorResponse.fatal("57P01",
+            "terminating connection due to administrator command");
+    private volatile boolean stopping;
 
     /**
      * @param users the configured users by name
@@ -112,8 +119,8 @@ public final class FrontendContext implements AutoCloseable {
         return nextProcessId.getAndIncrement() & 0x7fffffff;
     }
 
-    void register(int processId, ClientSession session, int secretKey) {
-        sessions.put(processId, new Registered(session, secretKey));
+    void register(int processId, ClientSession session, int secretKey, io.netty.channel.Channel channel) {
+        sessions.put(processId, new Registered(session, secretKey, channel));
     }
 
     void unregister(int processId) {
@@ -142,14 +149,50 @@ public final class FrontendContext implements AutoCloseable {
         return sessions.size();
     }
 
-    /** Whether every session is between statements outside a transaction. */
-    boolean allQuiet() {
+    /** The proxy stops: logins that complete from now on are refused (57P03), as PostgreSQL refuses them. */
+    void stopping() {
+        stopping = true;
+    }
+
+    boolean isStopping() {
+        return stopping;
+    }
+
+    /**
+     * Ends the sessions that are idle (between statements, outside a transaction) with FATAL 57P01, as PostgreSQL's
+     * shutdown ends its sessions; with {@code all}, the busy ones too. A session whose client connection closes
+     * cancels what it still runs on the backends, rolls back what it had open and gives its connections back.
+     */
+    void terminate(boolean all) {
         for (Registered registered : sessions.values()) {
-            if (!registered.session().isQuiet()) {
-                return false;
+            ClientSession session = registered.session();
+            io.netty.channel.Channel channel = registered.channel();
+            try {
+                // Looked at on the connection's loop, where a relayed session's state lives: a statement that
+                // arrived meanwhile keeps its session until it is idle again.
+                channel.eventLoop().execute(() -> {
+                    if (all || session.isQuiet()) {
+                        end(channel);
+                    }
+                });
+            } catch (RuntimeException e) {
+                // Its loop has stopped: the connection is closed with it.
             }
         }
-        return true;
+    }
+
+    /** Tells a client its session ends because the proxy stops, and closes its connection. */
+    static void end(io.netty.channel.Channel channel) {
+        if (channel.isActive()) {
+            channel.writeAndFlush(ADMIN_SHUTDOWN).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+        }
+    }
+
+    /** Cancels what every session runs (a session whose thread drives its own connection sees its end only then). */
+    void cancelAll() {
+        for (Registered registered : sessions.values()) {
+            registered.session().cancel();
+        }
     }
 
     /** Counts a new client connection; false when the limit is reached. */

@@ -132,6 +132,13 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         FrontendMessage message = (FrontendMessage) msg;
         switch (state) {
             case READY -> {
+                if (context.isStopping() && (relay != null ? relay.isQuiet() : session.isQuiet() && read.isEmpty())) {
+                    // The proxy stops and this session is idle: its next statement does not start, as a PostgreSQL
+                    // backend told to stop ends at its next command.
+                    state = State.CLOSED;
+                    FrontendContext.end(ctx.channel());
+                    return;
+                }
                 if (relay != null) {
                     relay.handle(message);
                 } else {
@@ -295,6 +302,10 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void loggedIn(ChannelHandlerContext ctx) {
+        if (context.isStopping()) {
+            fatal(ctx, "57P03", "the database system is shutting down");
+            return;
+        }
         String databaseName = startup.database();
         if (!loginUser.databases().allows(databaseName)) {
             // Checked before the database is looked up: a user learns nothing of databases not granted to it.
@@ -341,12 +352,12 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             relay = new io.ashlar.frontend.relay.RelaySession(ctx.channel(),
                     database.defaultDataSource().links().on(ctx.channel().eventLoop()), settings, processId,
                     () -> context.unregister(processId));
-            context.register(processId, relay, secretKey);
+            context.register(processId, relay, secretKey, ctx.channel());
         } else {
             backend = BackendSession.open(database, settings, ctx.channel().eventLoop(), identity(ctx, database));
             session = new FrontendSession(ctx.channel(), backend, context.sessionThreads(ctx.channel().eventLoop()), processId,
                     () -> context.unregister(processId), startup.dialect());
-            context.register(processId, session, secretKey);
+            context.register(processId, session, secretKey, ctx.channel());
         }
 
         ctx.write(AuthenticationOk.INSTANCE);
@@ -638,6 +649,18 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             LOG.info("connection {}: could not accept TLS connection: {}", ctx.channel().remoteAddress(), tls.getMessage());
         } else if (!(cause instanceof java.io.IOException)) {
             LOG.warn("connection {}: {}", ctx.channel().remoteAddress(), cause.toString());
+            if (state == State.READY && ctx.channel().isActive()) {
+                // A relayed session's own failure (its code runs here, on the loop): the session ends, as a
+                // PostgreSQL backend that fails so ends, and its client hears why first. The relay then discards its
+                // backend connection (cancelling what runs there) when it sees the client leave.
+                Throwable root = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+                ErrorResponse error = root instanceof OutOfMemoryError ? ErrorResponse.fatal("53200", "out of memory")
+                        : root instanceof StackOverflowError ? ErrorResponse.fatal("54001", "stack depth limit exceeded")
+                        : ErrorResponse.fatal("XX000", "internal error in Ashlar: " + root);
+                state = State.CLOSED;
+                ctx.writeAndFlush(error).addListener(ChannelFutureListener.CLOSE);
+                return;
+            }
         }
         state = State.CLOSED;
         ctx.close();

@@ -177,25 +177,57 @@ public final class PgServer implements AutoCloseable {
     }
 
     /**
-     * Stops accepting, waits up to {@code graceMillis} for running statements and open
-     * transactions to finish, then closes the client connections (what is still open on the
-     * backends is rolled back).
+     * Stops as PostgreSQL's smart shutdown turning fast: stops accepting; ends each idle session (between statements,
+     * outside a transaction) with FATAL 57P01 {@code terminating connection due to administrator command}, at once or
+     * as soon as it finishes what it runs, for up to {@code graceMillis}; then ends the rest the same way, cancelling
+     * what they still run on the backends. Sessions that end roll back what they had open and give every backend
+     * connection back before the event loops stop.
      */
     public void shutdown(long graceMillis) {
         closeListeners();
+        context.stopping();
+        int sessions = context.sessionCount();
+        if (sessions > 0) {
+            LOG.info("stopping: {} sessions; idle ones end now, busy ones may finish their transactions within {} ms",
+                    sessions, graceMillis);
+        }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMillis);
-        while (!context.allQuiet() && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        while (context.sessionCount() > 0 && System.nanoTime() - deadline < 0) {
+            context.terminate(false);
+            if (!pause(50)) {
                 break;
+            }
+        }
+        if (context.sessionCount() > 0) {
+            LOG.info("stopping: {} sessions still busy after {} ms: their statements are cancelled and they end",
+                    context.sessionCount(), graceMillis);
+            context.terminate(true);
+            long ending = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            long cancelAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+            boolean cancelled = false;
+            while (context.sessionCount() > 0 && System.nanoTime() - ending < 0 && pause(20)) {
+                // Their threads roll back and give their connections back; a statement still running after a second
+                // (its session's thread did not see its client leave) is cancelled on its backend.
+                if (!cancelled && System.nanoTime() - cancelAt > 0) {
+                    cancelled = true;
+                    context.cancelAll();
+                }
             }
         }
         clients.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
         if (workers != null) {
             workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    private static boolean pause(long millis) {
+        try {
+            Thread.sleep(millis);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

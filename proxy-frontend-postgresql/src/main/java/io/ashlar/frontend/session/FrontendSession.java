@@ -140,6 +140,9 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
                 } else {
                     extended.skipToSync();
                 }
+            } catch (Throwable e) {
+                SessionFailure.end(processId, message, e, backend, out, channel);
+                close();
             } finally {
                 working = false;
             }

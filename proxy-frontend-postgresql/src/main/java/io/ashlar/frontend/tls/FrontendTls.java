@@ -102,7 +102,14 @@ public final class FrontendTls implements AutoCloseable {
             byte[] key = read(keyFile.orElseThrow(), KEY_SETTING);
             install(cert, key);
             watcher = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("ashlar-tls-reload").factory());
-            watcher.scheduleWithFixedDelay(this::checkFiles, reloadCheckMillis, reloadCheckMillis, TimeUnit.MILLISECONDS);
+            watcher.scheduleWithFixedDelay(() -> {
+                try {
+                    checkFiles();
+                } catch (Throwable e) {
+                    // A periodic task that throws is never run again: certificates would no longer be reloaded.
+                    LOG.warn("TLS for clients: looking for a new certificate failed: {}", e.toString());
+                }
+            }, reloadCheckMillis, reloadCheckMillis, TimeUnit.MILLISECONDS);
         } else {
             watcher = null;
         }

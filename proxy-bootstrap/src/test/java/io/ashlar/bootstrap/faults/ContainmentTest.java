@@ -1,0 +1,220 @@
+package io.ashlar.bootstrap.faults;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * A session that runs the proxy out of memory, for real: the proxy runs as its own process with a small heap, and a
+ * statement memory limit above it, so that an in-memory GROUP BY across both shards meets an OutOfMemoryError rather
+ * than the limit's 53200. That session ends, telling its client why; sessions beside it, of the same sharded
+ * database and of a pooled one, go on; what it ran on the backends stops; the proxy keeps serving, and stops on
+ * SIGTERM as it should. (The session's thread died with the error: its client waited for ever, its connections
+ * stayed lent, and a thread shared by all sessions died with it.)
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+final class ContainmentTest {
+
+    private static final int ROWS_PER_SHARD = 600_000;
+    private static FaultyServers.Server[] servers;
+    private static ProxyProcess proxy;
+
+    @BeforeAll
+    static void start() throws Exception {
+        servers = FaultyServers.startServers();
+        for (int i = 0; i < 2; i++) {
+            try (Connection c = servers[i].connect("ds_" + i); Statement s = c.createStatement()) {
+                s.execute("INSERT INTO t SELECT g * 2 + " + i + ", md5(g::text) || repeat('x', 40) FROM generate_series(0, "
+                        + (ROWS_PER_SHARD - 1) + ") g");
+            }
+        }
+        try (Connection c = servers[0].connect("pooled"); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO p VALUES (1, 'one')");
+        }
+        Map<String, String> files = new LinkedHashMap<>();
+        files.put("server.yaml", """
+                authority:
+                  users:
+                    - user: root@%
+                      password: root
+                props:
+                  proxy-statement-memory-limit: 8GB
+                """);
+        files.putAll(FaultyServers.configFiles(servers, 10, 10));
+        proxy = ProxyProcess.start(files, List.of("-Xmx160m", "-XX:+UseZGC"));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        try {
+            if (proxy != null) {
+                proxy.close();
+            }
+        } finally {
+            if (servers != null) {
+                for (FaultyServers.Server each : servers) {
+                    each.stop();
+                }
+            }
+        }
+    }
+
+    @Test
+    @Order(1)
+    void aSessionThatRunsOutOfMemoryEndsAloneAndTheOthersGoOn() throws Exception {
+        ExecutorService threads = Executors.newCachedThreadPool();
+        AtomicBoolean running = new AtomicBoolean(true);
+        AtomicLong healthyOk = new AtomicLong();
+        List<String> healthyFailures = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<CompletableFuture<Void>> healthy = new ArrayList<>();
+        try {
+            for (String database : List.of(FaultyServers.SHARDED, FaultyServers.POOLED)) {
+                healthy.add(CompletableFuture.runAsync(() -> {
+                    try (Connection c = proxy.connect(database); Statement s = c.createStatement()) {
+                        String sql = database.equals(FaultyServers.POOLED) ? "SELECT v FROM p WHERE id = 1" : "SELECT v FROM t WHERE id = 2";
+                        while (running.get()) {
+                            try (ResultSet rs = s.executeQuery(sql)) {
+                                rs.next();
+                                healthyOk.incrementAndGet();
+                            } catch (SQLException e) {
+                                healthyFailures.add(database + ": " + e.getSQLState() + " " + e.getMessage());
+                                return;
+                            }
+                        }
+                    } catch (SQLException e) {
+                        healthyFailures.add(database + " (connect): " + e.getSQLState() + " " + e.getMessage());
+                    }
+                }, threads));
+            }
+            Thread.sleep(500);
+            long okBefore = healthyOk.get();
+            SQLException failure;
+            boolean ended;
+            try (Connection hog = proxy.connect(FaultyServers.SHARDED); Statement s = hog.createStatement()) {
+                failure = assertThrowsSql(() -> s.executeQuery("SELECT v, count(*) AS hog FROM t GROUP BY v ORDER BY count(*) DESC, v LIMIT 3"));
+                ended = hog.isClosed() || isDead(hog);
+            }
+            System.out.println("ContainmentTest: the hog got " + failure.getSQLState() + " " + failure.getMessage()
+                    + (ended ? "; its session ended" : "; its session goes on"));
+            // Where memory runs out depends on the moment: in the session's thread (53200, the session ends), or in
+            // the event loop reading a backend's rows for it (that backend connection ends: 08006 to the statement,
+            // and the session goes on). Either way the error is the hog's alone.
+            if (failure.getSQLState().equals("53200")) {
+                assertTrue(ended, "the session that ran out of memory ended");
+            } else {
+                assertTrue(failure.getSQLState().startsWith("08") && !ended, () -> failure.getSQLState() + " " + failure.getMessage());
+            }
+            Thread.sleep(1000);
+            long okAfter = healthyOk.get();
+            running.set(false);
+            for (CompletableFuture<Void> each : healthy) {
+                each.get(60, TimeUnit.SECONDS);
+            }
+            System.out.println("ContainmentTest: healthy sessions ran " + healthyOk.get() + " statements, failures " + healthyFailures);
+            proxy.lines().stream().filter(line -> line.contains(" WARN ") || line.contains(" ERROR ") || line.contains("Exception"))
+                    .forEach(line -> System.out.println("ContainmentTest: the proxy logged: " + line));
+            assertEquals(List.of(), healthyFailures, "sessions beside the one that ran out of memory");
+            assertTrue(okAfter > okBefore, "the other sessions went on");
+            assertTrue(proxy.isAlive(), "the proxy is alive");
+            assertTrue(proxy.lines().stream().noneMatch(line -> line.contains("Exception in thread")), () -> String.join("\n", proxy.lines()));
+            // A new session is served, and what the failed one ran on the backends is over.
+            try (Connection c = proxy.connect(FaultyServers.SHARDED); Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT count(*) FROM t WHERE id < 10")) {
+                rs.next();
+                assertEquals(10, rs.getInt(1));
+            }
+            for (FaultyServers.Server each : servers) {
+                assertEquals(0, activeBackends(each, "%hog%"), "the failed session's statement still runs on a backend");
+            }
+        } finally {
+            running.set(false);
+            threads.shutdownNow();
+        }
+    }
+
+    /** Last, since it stops the proxy: SIGTERM tells a running statement's client FATAL 57P01, cancels it, exits. */
+    @Test
+    @Order(2)
+    void sigtermEndsARunningStatementAndTheProcess() throws Exception {
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try (Connection c = proxy.connect(FaultyServers.POOLED)) {
+            CompletableFuture<String> sleeping = CompletableFuture.supplyAsync(() -> {
+                try (Statement s = c.createStatement()) {
+                    s.execute("SELECT pg_sleep(60) AS sigterm_sleeper");
+                    return "ok";
+                } catch (SQLException e) {
+                    return e.getSQLState();
+                }
+            }, threads);
+            for (int i = 0; i < 200 && activeBackends(servers[0], "%sigterm_sleeper%") == 0; i++) {
+                Thread.sleep(50);
+            }
+            long started = System.nanoTime();
+            proxy.terminate();
+            int exit = proxy.awaitExit(40);
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            System.out.println("ContainmentTest: SIGTERM to exit " + millis + " ms, exit code " + exit);
+            assertTrue(exit >= 0, "the proxy did not exit");
+            assertEquals("57P01", sleeping.get(10, TimeUnit.SECONDS), "the running statement's client is told");
+            for (int i = 0; i < 100 && activeBackends(servers[0], "%sigterm_sleeper%") > 0; i++) {
+                Thread.sleep(50);
+            }
+            assertEquals(0, activeBackends(servers[0], "%sigterm_sleeper%"), "the statement still runs after the proxy exited");
+        } catch (SQLException closedWithTheProxy) {
+            // Closing the client connection of a proxy that is gone.
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    private interface SqlCall {
+        void run() throws SQLException;
+    }
+
+    private static SQLException assertThrowsSql(SqlCall call) {
+        try {
+            call.run();
+        } catch (SQLException e) {
+            return e;
+        }
+        throw new AssertionError("the statement succeeded");
+    }
+
+    private static boolean isDead(Connection c) {
+        try (Statement s = c.createStatement()) {
+            s.execute("SELECT 1");
+            return false;
+        } catch (SQLException e) {
+            return true;
+        }
+    }
+
+    private static int activeBackends(FaultyServers.Server server, String pattern) throws SQLException {
+        try (Connection c = server.connect("postgres"); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '"
+                        + pattern + "' AND pid <> pg_backend_pid()")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+}
