@@ -27,6 +27,8 @@ final class ShardConnections {
     private final BackendConnection[] held;
     private final boolean[] joined;
     private final boolean[] bound;
+    /** The slot's connection changed data in the transaction in force (two-phase commit counts these). */
+    private final boolean[] written;
     private boolean closed;
 
     ShardConnections(LogicalDatabase database, EventLoop loop, SettingsTracker settings) {
@@ -37,6 +39,7 @@ final class ShardConnections {
         this.held = new BackendConnection[slots];
         this.joined = new boolean[slots];
         this.bound = new boolean[slots];
+        this.written = new boolean[slots];
     }
 
     /** How many slots there are (data sources and the catalog database). */
@@ -83,6 +86,29 @@ final class ShardConnections {
     /** The slot's connection ran its transaction's BEGIN. */
     void join(int slot) {
         joined[slot] = true;
+    }
+
+    /** The slot's connection changed data (or may have) in the transaction in force. */
+    void markWritten(int slot) {
+        written[slot] = true;
+    }
+
+    /** The slots' connections changed data (or may have) in the transaction in force. */
+    void markWritten(int[] slots) {
+        for (int slot : slots) {
+            written[slot] = true;
+        }
+    }
+
+    /** Whether the slot's connection changed data in the transaction in force. */
+    boolean written(int slot) {
+        return written[slot];
+    }
+
+    /** The slot's connection is out of the transaction (it ended there: PREPARE TRANSACTION, COMMIT or ROLLBACK ran). */
+    void leave(int slot) {
+        joined[slot] = false;
+        written[slot] = false;
     }
 
     /** The connections whose statement was sent with a BEGIN joined, unless the backend is idle after it. */
@@ -147,6 +173,7 @@ final class ShardConnections {
             }
             joined[i] = false;
         }
+        java.util.Arrays.fill(written, false);
         return first;
     }
 
@@ -197,6 +224,7 @@ final class ShardConnections {
                     lost = connection.dataSource().name();
                 }
                 joined[i] = false;
+                written[i] = false;
                 connection.settings(SessionSettings.EMPTY);
                 connection.release();
                 continue;
