@@ -2,6 +2,9 @@ package io.ashlar.backend.session;
 
 import io.ashlar.backend.datasource.BackendConnection;
 import io.ashlar.backend.datasource.BackendDataSource;
+import io.ashlar.backend.datasource.ParameterValues;
+import io.ashlar.backend.execute.BackendReplies;
+import io.ashlar.backend.execute.BufferedResult;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.transaction.TwoPhaseCommit;
@@ -10,6 +13,7 @@ import io.ashlar.parser.statement.StatementKind;
 import io.ashlar.parser.statement.TableReference;
 import io.ashlar.parser.statement.TableRole;
 import java.io.IOException;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,7 +21,8 @@ import java.util.List;
  * The COMMIT of a transaction that wrote to several data sources, in two phases: the data sources
  * that only read commit first, in one phase each; then PREPARE TRANSACTION on each written one;
  * once all are prepared the decision is made durable ({@link TwoPhaseCommit#decideCommit}), and
- * COMMIT PREPARED runs on each. A failure before the decision rolls back every data source
+ * COMMIT PREPARED runs on each. The PREPAREs go to every data source before any answer is read,
+ * and so do the COMMIT PREPAREDs: two round trips and an fsync whatever the number of data sources. A failure before the decision rolls back every data source
  * (ROLLBACK PREPARED where it prepared) and is the client's error; a failure after it is finished
  * in the background, and the client is told COMMIT: the transaction is committed, some data
  * sources just do not show it yet.
@@ -95,92 +100,125 @@ final class PreparedCommit {
             connections.leave(i);
         }
         String transaction = twoPhase.nextGid();
-        List<Integer> prepared = new ArrayList<>(writers.length);
+        BackendConnection[] targets = new BackendConnection[writers.length];
+        String[] sqls = new String[writers.length];
+        for (int i = 0; i < writers.length; i++) {
+            targets[i] = connections.held(writers[i]);
+            sqls[i] = "PREPARE TRANSACTION '" + gid(transaction, writers[i]) + "'";
+        }
+        StatementFailure[] results = runEach(targets, sqls);
         StatementFailure failure = null;
-        for (int slot : writers) {
-            BackendConnection connection = connections.held(slot);
-            try {
-                ShardConnections.runOn(connection, "PREPARE TRANSACTION '" + gid(transaction, slot) + "'");
-                prepared.add(slot);
-            } catch (StatementFailure e) {
-                failure = e;
-                if (connection.isBroken()) {
-                    // It may have prepared before its connection went: rolled back from elsewhere.
-                    prepared.add(slot);
+        boolean[] prepared = new boolean[writers.length];
+        for (int i = 0; i < writers.length; i++) {
+            // PREPARE TRANSACTION ends the transaction on its connection: prepared or, failing, rolled back.
+            connections.leave(writers[i]);
+            if (results[i] == null) {
+                prepared[i] = true;
+            } else {
+                if (failure == null) {
+                    failure = results[i];
                 }
-            }
-            // PREPARE TRANSACTION ends the transaction on its connection, prepared or, failing, rolled back.
-            connections.leave(slot);
-            if (failure != null) {
-                break;
+                // It may have prepared before its connection went: rolled back (or not) from elsewhere.
+                prepared[i] = targets[i].isBroken();
             }
         }
-        if (failure == null) {
-            boolean carryOn;
-            try {
-                carryOn = twoPhase.decideCommit(transaction);
-            } catch (IOException e) {
-                rollBackPrepared(connections, twoPhase, transaction, prepared);
-                return new StatementFailure(ErrorFields.error("58030", "the transaction was rolled back: its commit decision"
-                        + " could not be written to the transaction log: " + e.getMessage()), e);
-            }
-            if (!carryOn) {
-                return new StatementFailure(ErrorFields.error("57P01", "terminating connection due to administrator command"));
-            }
-            commitPrepared(connections, twoPhase, transaction, prepared);
-            return null;
+        if (failure != null) {
+            finish(twoPhase, transaction, writers, targets, prepared, false);
+            return failure;
         }
-        connections.endJoined(false);
-        rollBackPrepared(connections, twoPhase, transaction, prepared);
-        return failure;
+        boolean carryOn;
+        try {
+            carryOn = twoPhase.decideCommit(transaction);
+        } catch (IOException e) {
+            finish(twoPhase, transaction, writers, targets, prepared, false);
+            return new StatementFailure(ErrorFields.error("58030", "the transaction was rolled back: its commit decision"
+                    + " could not be written to the transaction log: " + e.getMessage()), e);
+        }
+        if (!carryOn) {
+            return new StatementFailure(ErrorFields.error("57P01", "terminating connection due to administrator command"));
+        }
+        finish(twoPhase, transaction, writers, targets, prepared, true);
+        return null;
     }
 
-    private static void commitPrepared(ShardConnections connections, TwoPhaseCommit twoPhase, String transaction,
-                                       List<Integer> prepared) {
+    /**
+     * COMMIT PREPARED or ROLLBACK PREPARED on every data source where the transaction prepared, all
+     * at once; what fails (a connection gone) is finished in the background. A gid that is not
+     * prepared (its PREPARE's connection broke before it ran) counts as rolled back.
+     */
+    private static void finish(TwoPhaseCommit twoPhase, String transaction, int[] writers, BackendConnection[] targets,
+                               boolean[] prepared, boolean commit) {
+        int count = 0;
+        for (int i = 0; i < writers.length; i++) {
+            if (prepared[i] && !targets[i].isBroken()) {
+                count++;
+            }
+        }
+        BackendConnection[] live = new BackendConnection[count];
+        String[] sqls = new String[count];
+        int[] slots = new int[count];
         List<BackendDataSource> left = new ArrayList<>();
         List<String> gids = new ArrayList<>();
-        for (int slot : prepared) {
-            BackendConnection connection = connections.held(slot);
-            String gid = gid(transaction, slot);
-            try {
-                if (connection.isBroken()) {
-                    throw new StatementFailure(ErrorFields.error("08006", "connection lost"));
-                }
-                ShardConnections.runOn(connection, "COMMIT PREPARED '" + gid + "'");
-            } catch (StatementFailure e) {
-                left.add(connection.dataSource());
+        for (int i = 0, n = 0; i < writers.length; i++) {
+            if (!prepared[i]) {
+                continue;
+            }
+            String gid = gid(transaction, writers[i]);
+            if (targets[i].isBroken()) {
+                left.add(targets[i].dataSource());
                 gids.add(gid);
+                continue;
             }
+            live[n] = targets[i];
+            slots[n] = writers[i];
+            sqls[n++] = (commit ? "COMMIT PREPARED '" : "ROLLBACK PREPARED '") + gid + "'";
         }
-        if (left.isEmpty()) {
-            twoPhase.finished(transaction);
-        } else {
-            twoPhase.finishLater(transaction, left, gids, true);
-        }
-    }
-
-    private static void rollBackPrepared(ShardConnections connections, TwoPhaseCommit twoPhase, String transaction,
-                                         List<Integer> prepared) {
-        List<BackendDataSource> left = new ArrayList<>();
-        List<String> gids = new ArrayList<>();
-        for (int slot : prepared) {
-            BackendConnection connection = connections.held(slot);
-            String gid = gid(transaction, slot);
-            try {
-                if (connection.isBroken()) {
-                    throw new StatementFailure(ErrorFields.error("08006", "connection lost"));
-                }
-                ShardConnections.runOn(connection, "ROLLBACK PREPARED '" + gid + "'");
-            } catch (StatementFailure e) {
-                if (!"42704".equals(e.fields().sqlState())) {
-                    left.add(connection.dataSource());
-                    gids.add(gid);
-                }
+        StatementFailure[] results = runEach(live, sqls);
+        for (int i = 0; i < live.length; i++) {
+            if (results[i] != null && !"42704".equals(results[i].fields().sqlState())) {
+                left.add(live[i].dataSource());
+                gids.add(gid(transaction, slots[i]));
             }
         }
         if (!left.isEmpty()) {
-            twoPhase.finishLater(transaction, left, gids, false);
+            twoPhase.finishLater(transaction, left, gids, commit);
+        } else if (commit) {
+            twoPhase.finished(transaction);
         }
+    }
+
+    /**
+     * Runs one statement on each connection, all sent before any answer is read: the data sources
+     * work at the same time, one round trip for all.
+     *
+     * @return each connection's failure, or null where it succeeded
+     */
+    private static StatementFailure[] runEach(BackendConnection[] targets, String[] sqls) {
+        StatementFailure[] result = new StatementFailure[targets.length];
+        BackendConnection.Sent[] sent = new BackendConnection.Sent[targets.length];
+        for (int i = 0; i < targets.length; i++) {
+            try {
+                sent[i] = targets[i].send(new BackendConnection.Statement[] {
+                        new BackendConnection.Statement(sqls[i], ParameterValues.NONE, true)}, false);
+            } catch (SQLException e) {
+                result[i] = new StatementFailure(ErrorFields.from(e), e);
+            }
+        }
+        for (int i = 0; i < targets.length; i++) {
+            if (sent[i] == null) {
+                continue;
+            }
+            BufferedResult answer = new BufferedResult();
+            try {
+                targets[i].receive(sent[i], new BackendReplies[] {answer});
+            } catch (SQLException e) {
+                answer.handleError(e);
+            }
+            if (answer.error() != null) {
+                result[i] = new StatementFailure(ErrorFields.from(answer.error()), answer.error());
+            }
+        }
+        return result;
     }
 
     /**
