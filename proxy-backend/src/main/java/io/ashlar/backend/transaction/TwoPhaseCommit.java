@@ -58,6 +58,8 @@ public final class TwoPhaseCommit implements AutoCloseable {
     private final ScheduledExecutorService background;
     /** Set by tests that stand for a crash: commits stop after their decision, as if the proxy had died there. */
     private volatile CountDownLatch haltAfterDecision;
+    /** Whether commits halted by a test carry on once released ({@link #pauseAfterDecision}) rather than end. */
+    private volatile boolean resumeAfterHalt;
     private volatile boolean closed;
 
     private TwoPhaseCommit(DecisionLog log) {
@@ -122,7 +124,7 @@ public final class TwoPhaseCommit implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return false;
+        return resumeAfterHalt && !closed;
     }
 
     /** Every data source committed the transaction. */
@@ -139,9 +141,18 @@ public final class TwoPhaseCommit implements AutoCloseable {
     }
 
     /**
+     * Holds commits between their decision and COMMIT PREPARED until {@link #endHalted}, then lets them carry on: for
+     * tests of what fails there.
+     */
+    public void pauseAfterDecision() {
+        resumeAfterHalt = true;
+        haltAfterDecision = new CountDownLatch(1);
+    }
+
+    /**
      * The sessions halted by {@link #haltAfterDecision} end, without COMMIT PREPARED: their clients get 57P01, their
      * data sources keep the transactions prepared, the log keeps the decisions (before the proxy closes: their
-     * threads run on the event loops it stops).
+     * threads run on the event loops it stops). Those held by {@link #pauseAfterDecision} carry on.
      */
     public void endHalted() {
         CountDownLatch halt = haltAfterDecision;
@@ -170,6 +181,8 @@ public final class TwoPhaseCommit implements AutoCloseable {
         for (int i = gids.size() - 1; i >= 0; i--) {
             try {
                 end(dataSources.get(i), gids.get(i), commit);
+                LOG.info("{} of {} on data source {} done in the background", commit ? "COMMIT PREPARED" : "ROLLBACK PREPARED",
+                        gids.get(i), dataSources.get(i).name());
                 dataSources.remove(i);
                 gids.remove(i);
             } catch (SQLException e) {

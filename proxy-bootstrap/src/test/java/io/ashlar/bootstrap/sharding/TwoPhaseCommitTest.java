@@ -241,6 +241,33 @@ class TwoPhaseCommitTest {
     }
 
     /**
+     * After the decision, ds_1's connections are terminated (the data source restarts, say): its
+     * COMMIT PREPARED fails, and the client is still told COMMIT (the decision is durable); the
+     * proxy commits ds_1's part in the background, on a new connection.
+     */
+    @Test
+    void aCommitPreparedThatFailsIsFinishedInTheBackground() throws Exception {
+        try (ProxyRuntime proxy = start(logDirectory)) {
+            proxy.twoPhaseCommit().pauseAfterDecision();
+            CompletableFuture<Void> commit = commitInBackground(proxy.port(), 90, 91);
+            awaitDecision(logDirectory);
+            try (Connection ds1 = shard("ds_1"); Statement statement = ds1.createStatement()) {
+                statement.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'ds_1'"
+                        + " AND pid <> pg_backend_pid() AND backend_type = 'client backend'");
+            }
+            proxy.twoPhaseCommit().endHalted();
+            commit.get(30, TimeUnit.SECONDS);
+            assertEquals(List.of("90 killed"), rows("ds_0"), "committed on ds_0 by the session");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (prepared("ds_1") > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertEquals(0, prepared("ds_1"), "ds_1's part, committed in the background");
+            assertEquals(List.of("91 killed"), rows("ds_1"));
+        }
+    }
+
+    /**
      * The proxy, a process of its own, killed with SIGKILL between its durable decision and COMMIT
      * PREPARED (its commits halt there): both data sources hold the transaction prepared. The next
      * start, with the same log directory, commits both.
