@@ -63,7 +63,7 @@ public final class ProxyRuntime implements AutoCloseable {
     public static ProxyRuntime start(ProxyConfiguration configuration, int port) throws InterruptedException {
         long started = System.nanoTime();
         long memoryLimit = configuration.server().props().statementMemoryLimit();
-        TwoPhaseCommit twoPhaseCommit = openTwoPhaseCommit(configuration.server().transaction());
+        TwoPhaseCommit twoPhaseCommit = openTwoPhaseCommit(configuration.server().transaction(), configuration.databases());
         Map<String, LogicalDatabase> databases;
         try {
             databases = openDatabases(configuration.databases(), memoryLimit, twoPhaseCommit);
@@ -97,13 +97,27 @@ public final class ProxyRuntime implements AutoCloseable {
         return new ProxyRuntime(databases, context, server, memoryLimit, twoPhaseCommit);
     }
 
-    private static TwoPhaseCommit openTwoPhaseCommit(TransactionConfig transaction) {
+    /**
+     * The log of two-phase commits. A directory that cannot hold it stops the start when a sharded database needs it; a
+     * proxy of pooled databases only (whose clients run their own transactions) starts without it.
+     */
+    private static TwoPhaseCommit openTwoPhaseCommit(TransactionConfig transaction, List<LogicalDatabaseConfig> databases) {
         if (!transaction.twoPhase()) {
             return TwoPhaseCommit.DISABLED;
         }
         try {
             return TwoPhaseCommit.open(transaction.logDirectory());
         } catch (java.io.IOException e) {
+            boolean sharded = false;
+            for (LogicalDatabaseConfig each : databases) {
+                sharded |= !each.rules().isEmpty();
+            }
+            if (!sharded) {
+                LOG.warn("transaction-log-directory {}: the log of two-phase commits cannot be kept there ({}); no sharded"
+                        + " database needs it now, and one added later commits one data source after another",
+                        transaction.logDirectory().toAbsolutePath(), e.toString());
+                return TwoPhaseCommit.DISABLED;
+            }
             throw new ConfigurationException("transaction-log-directory " + transaction.logDirectory().toAbsolutePath()
                     + ": the log of two-phase commits cannot be kept there: " + e, e);
         }

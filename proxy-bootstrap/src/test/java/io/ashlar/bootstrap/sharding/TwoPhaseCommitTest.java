@@ -403,6 +403,25 @@ class TwoPhaseCommitTest {
         }
     }
 
+    /**
+     * A log directory that cannot be made (its parent is a file) stops a proxy with a sharded
+     * database from starting, naming the setting; a proxy of pooled databases only starts anyway.
+     */
+    @Test
+    void aLogDirectoryThatCannotBeMadeStopsOnlyAShardedProxy() throws Exception {
+        Path file = Files.writeString(logDirectory.resolve("not-a-directory"), "");
+        TransactionConfig impossible = new TransactionConfig(true, file.resolve("log"));
+        String sharded = CONFIG.replace("@DS0@", url(postgres, "ds_0")).replace("@DS1@", url(postgres, "ds_1"));
+        io.ashlar.bootstrap.config.ConfigurationException refused = assertThrows(io.ashlar.bootstrap.config.ConfigurationException.class,
+                () -> start(sharded, impossible).close());
+        assertTrue(refused.getMessage().contains("transaction-log-directory"), refused.getMessage());
+        String pooled = "databaseName: pooled\ndataSources:\n  ds:\n    url: \"" + url(postgres, "ds_0")
+                + "\"\n    username: postgres\n    password: \"\"\n";
+        try (ProxyRuntime proxy = start(pooled, impossible)) {
+            assertFalse(proxy.twoPhaseCommit().enabled(), "two-phase commit of a pooler without a log");
+        }
+    }
+
     // ------------------------------------------------------------------ fixture
 
     private static ProxyRuntime start(Path logDirectory) throws InterruptedException, SQLException {
