@@ -277,8 +277,9 @@ rm -rf "$RUN_DIR/pg"
 mkdir -p "$RUN_DIR"
 log "starting PostgreSQL on $PG_PORT ($RUN_DIR/pg)"
 STARTED_PG=1
-# Every proxy's pool stays open during the whole run: room for all of them at once.
-PG_EXTRA_CONF="max_connections = 700" "$PEERS/pg.sh" start "$RUN_DIR/pg" "$PG_PORT" tpcc_load > "$OUT/logs/pg.log" 2>&1 9>&- \
+# Every proxy's pool stays open during the whole run: room for all of them at once; ashlar-2 commits
+# transactions that wrote to both shards in two phases (PREPARE TRANSACTION needs max_prepared_transactions).
+PG_EXTRA_CONF=$'max_connections = 700\nmax_prepared_transactions = 700' "$PEERS/pg.sh" start "$RUN_DIR/pg" "$PG_PORT" tpcc_load > "$OUT/logs/pg.log" 2>&1 9>&- \
     || { cat "$OUT/logs/pg.log" >&2; die "PostgreSQL did not start"; }
 PG_VERSION=$(psql_pg postgres -tAc 'show server_version')
 

@@ -30,7 +30,7 @@ final class Demo {
         try {
             System.out.println("ashlar demo: starting 2 embedded PostgreSQL servers...");
             for (int i = 0; i < 2; i++) {
-                servers.add(EmbeddedPostgres.builder().start());
+                servers.add(EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64").start());
             }
             for (int i = 0; i < 2; i++) {
                 try (Connection c = servers.get(i).getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {

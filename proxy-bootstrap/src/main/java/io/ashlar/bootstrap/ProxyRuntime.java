@@ -8,6 +8,8 @@ import io.ashlar.backend.sharding.SingleTableScanner;
 import io.ashlar.route.rule.ShardingRules;
 import io.ashlar.bootstrap.config.ConfigurationException;
 import io.ashlar.bootstrap.config.ProxyConfiguration;
+import io.ashlar.bootstrap.config.TransactionConfig;
+import io.ashlar.backend.transaction.TwoPhaseCommit;
 import io.ashlar.frontend.auth.LoginMethod;
 import io.ashlar.protocol.ClientDialect;
 import io.ashlar.frontend.server.FrontendContext;
@@ -41,9 +43,13 @@ public final class ProxyRuntime implements AutoCloseable {
 
     /** server.yaml's proxy-statement-memory-limit, read at start: databases added later get it too. */
     private final long memoryLimit;
+    /** How transactions over several data sources commit, shared by every logical database. */
+    private final TwoPhaseCommit twoPhaseCommit;
 
-    private ProxyRuntime(Map<String, LogicalDatabase> databases, FrontendContext context, PgServer server, long memoryLimit) {
+    private ProxyRuntime(Map<String, LogicalDatabase> databases, FrontendContext context, PgServer server, long memoryLimit,
+                         TwoPhaseCommit twoPhaseCommit) {
         this.memoryLimit = memoryLimit;
+        this.twoPhaseCommit = twoPhaseCommit;
         this.databases = Map.copyOf(databases);
         this.context = context;
         this.server = server;
@@ -57,12 +63,22 @@ public final class ProxyRuntime implements AutoCloseable {
     public static ProxyRuntime start(ProxyConfiguration configuration, int port) throws InterruptedException {
         long started = System.nanoTime();
         long memoryLimit = configuration.server().props().statementMemoryLimit();
-        Map<String, LogicalDatabase> databases = openDatabases(configuration.databases(), memoryLimit);
+        TwoPhaseCommit twoPhaseCommit = openTwoPhaseCommit(configuration.server().transaction(), configuration.databases());
+        Map<String, LogicalDatabase> databases;
+        try {
+            databases = openDatabases(configuration.databases(), memoryLimit, twoPhaseCommit);
+        } catch (RuntimeException e) {
+            twoPhaseCommit.close();
+            throw e;
+        }
+        // Before clients: what an earlier run left prepared is finished, and data sources that cannot prepare are known.
+        twoPhaseCommit.recover(shardedDataSources(databases));
         var props = configuration.server().props();
         FrontendContext context;
         try {
             context = FrontendSetup.context(configuration.server(), databases);
         } catch (RuntimeException e) {
+            twoPhaseCommit.close();
             databases.values().forEach(LogicalDatabase::close);
             throw e;
         }
@@ -72,15 +88,54 @@ public final class ProxyRuntime implements AutoCloseable {
             server.start();
         } catch (RuntimeException | InterruptedException e) {
             context.close();
+            twoPhaseCommit.close();
             databases.values().forEach(LogicalDatabase::close);
             throw e;
         }
         LOG.info("Ashlar ready on port {} in {} ms: logical databases {}", server.port(),
                 (System.nanoTime() - started) / 1_000_000, databases.keySet());
-        return new ProxyRuntime(databases, context, server, memoryLimit);
+        return new ProxyRuntime(databases, context, server, memoryLimit, twoPhaseCommit);
     }
 
-    private static Map<String, LogicalDatabase> openDatabases(List<LogicalDatabaseConfig> configs, long memoryLimit) {
+    /**
+     * The log of two-phase commits. A directory that cannot hold it stops the start when a sharded database needs it; a
+     * proxy of pooled databases only (whose clients run their own transactions) starts without it.
+     */
+    private static TwoPhaseCommit openTwoPhaseCommit(TransactionConfig transaction, List<LogicalDatabaseConfig> databases) {
+        if (!transaction.twoPhase()) {
+            return TwoPhaseCommit.DISABLED;
+        }
+        try {
+            return TwoPhaseCommit.open(transaction.logDirectory());
+        } catch (java.io.IOException e) {
+            boolean sharded = false;
+            for (LogicalDatabaseConfig each : databases) {
+                sharded |= !each.rules().isEmpty();
+            }
+            if (!sharded) {
+                LOG.warn("transaction-log-directory {}: the log of two-phase commits cannot be kept there ({}); no sharded"
+                        + " database needs it now, and one added later commits one data source after another",
+                        transaction.logDirectory().toAbsolutePath(), e.toString());
+                return TwoPhaseCommit.DISABLED;
+            }
+            throw new ConfigurationException("transaction-log-directory " + transaction.logDirectory().toAbsolutePath()
+                    + ": the log of two-phase commits cannot be kept there: " + e, e);
+        }
+    }
+
+    /** The data sources of sharded databases (a pooler's client runs its own transactions), each once. */
+    private static List<BackendDataSource> shardedDataSources(Map<String, LogicalDatabase> databases) {
+        List<BackendDataSource> result = new ArrayList<>();
+        for (LogicalDatabase each : databases.values()) {
+            if (!each.rules().isEmpty()) {
+                result.addAll(each.dataSources());
+            }
+        }
+        return result;
+    }
+
+    private static Map<String, LogicalDatabase> openDatabases(List<LogicalDatabaseConfig> configs, long memoryLimit,
+                                                              TwoPhaseCommit twoPhaseCommit) {
         Map<String, LogicalDatabase> result = new LinkedHashMap<>();
         Map<String, List<BackendDataSource>> opened = new LinkedHashMap<>();
         for (LogicalDatabaseConfig config : configs) {
@@ -110,7 +165,7 @@ public final class ProxyRuntime implements AutoCloseable {
                     continue;
                 }
                 ShardingRules rules = compile(config, dataSources, dataSources);
-                LogicalDatabase database = new LogicalDatabase(config.name(), dataSources, rules, memoryLimit);
+                LogicalDatabase database = new LogicalDatabase(config.name(), dataSources, rules, memoryLimit, twoPhaseCommit);
                 startCatalog(database);
                 result.put(config.name(), database);
             }
@@ -233,7 +288,7 @@ public final class ProxyRuntime implements AutoCloseable {
             what = "rules";
         } else {
             Map<String, LogicalDatabase> next = new LinkedHashMap<>(databases);
-            LogicalDatabase database = new LogicalDatabase(config.name(), dataSources, rules, memoryLimit);
+            LogicalDatabase database = new LogicalDatabase(config.name(), dataSources, rules, memoryLimit, twoPhaseCommit);
             startCatalog(database);
             next.put(config.name(), database);
             swap(next);
@@ -307,6 +362,12 @@ public final class ProxyRuntime implements AutoCloseable {
         return databases;
     }
 
+    /** How transactions over several data sources commit (its instance id, and a crash point for tests). */
+    public TwoPhaseCommit twoPhaseCommit() {
+        return twoPhaseCommit;
+    }
+
+
     /** Stops as SIGTERM does: see {@link #stop(long)}, with a grace of 10 s. */
     @Override
     public void close() {
@@ -324,6 +385,7 @@ public final class ProxyRuntime implements AutoCloseable {
         }
         server.shutdown(graceMillis);
         context.close();
+        twoPhaseCommit.close();
         for (LogicalDatabase database : databases.values()) {
             database.close();
         }

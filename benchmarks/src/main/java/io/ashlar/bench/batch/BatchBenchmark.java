@@ -118,7 +118,7 @@ public final class BatchBenchmark {
         int batchesPerRound = args.length > 1 ? Integer.parseInt(args[1]) : 20;
         int rows = args.length > 2 ? Integer.parseInt(args[2]) : 1000;
         boolean rewrite = args.length > 3 && args[3].equals("rewrite");
-        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start()) {
+        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64").start()) {
             try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
                 for (String db : DATABASES) {
                     s.execute("CREATE DATABASE " + db);

@@ -46,7 +46,7 @@ class TpccPgjdbc93Test {
     @Test
     void benchmarkSqlsOwnDriverRunsEveryTransactionThroughTheShardedExample(@TempDir Path conf) throws Exception {
         Driver pgjdbc93 = loadPgjdbc93();
-        try (EmbeddedPostgres server = EmbeddedPostgres.builder().start()) {
+        try (EmbeddedPostgres server = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64").start()) {
             try (Connection connection = DriverManager.getConnection(
                     "jdbc:postgresql://127.0.0.1:" + server.getPort() + "/postgres", "postgres", "");
                  Statement statement = connection.createStatement()) {

@@ -59,8 +59,8 @@ class TpccThroughAshlarTest {
 
     @BeforeAll
     static void startServers() throws IOException, SQLException {
-        server0 = EmbeddedPostgres.builder().start();
-        server1 = EmbeddedPostgres.builder().start();
+        server0 = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64").start();
+        server1 = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64").start();
         for (String each : List.of("tpcc", "tpcc_0", "tpcc_2")) {
             createDatabase(server0, each);
         }

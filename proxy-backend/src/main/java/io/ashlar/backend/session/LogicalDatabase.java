@@ -3,6 +3,7 @@ package io.ashlar.backend.session;
 import io.ashlar.backend.datasource.BackendDataSource;
 import io.ashlar.backend.metadata.LogicalCatalog;
 import io.ashlar.backend.sharding.PlanCache;
+import io.ashlar.backend.transaction.TwoPhaseCommit;
 import io.ashlar.route.rule.ShardingRules;
 import java.util.HashMap;
 import java.util.List;
@@ -21,6 +22,7 @@ public final class LogicalDatabase implements AutoCloseable {
     private final PlanCache plans = new PlanCache();
     private final java.util.concurrent.atomic.AtomicReference<ShardingRules> rules = new java.util.concurrent.atomic.AtomicReference<>();
     private final long statementMemoryLimit;
+    private final TwoPhaseCommit twoPhaseCommit;
 
     /** The default of server.yaml's {@code proxy-statement-memory-limit}: 256 MiB. */
     public static final long DEFAULT_STATEMENT_MEMORY_LIMIT = 256L << 20;
@@ -40,6 +42,16 @@ public final class LogicalDatabase implements AutoCloseable {
      *        stream (server.yaml's {@code proxy-statement-memory-limit}, read once at start)
      */
     public LogicalDatabase(String name, List<BackendDataSource> dataSources, ShardingRules rules, long statementMemoryLimit) {
+        this(name, dataSources, rules, statementMemoryLimit, TwoPhaseCommit.DISABLED);
+    }
+
+    /**
+     * @param twoPhaseCommit how transactions that wrote to several data sources commit (the proxy's one, shared by
+     *        its databases; {@link TwoPhaseCommit#DISABLED} for one data source after another)
+     */
+    public LogicalDatabase(String name, List<BackendDataSource> dataSources, ShardingRules rules, long statementMemoryLimit,
+                           TwoPhaseCommit twoPhaseCommit) {
+        this.twoPhaseCommit = twoPhaseCommit;
         if (statementMemoryLimit <= 0) {
             throw new IllegalArgumentException("statement memory limit must be positive, got " + statementMemoryLimit);
         }
@@ -53,6 +65,11 @@ public final class LogicalDatabase implements AutoCloseable {
             dataSourceIndexes.put(this.dataSources.get(i).name(), i);
         }
         this.rules.set(rules);
+    }
+
+    /** How transactions that wrote to several data sources commit. */
+    public TwoPhaseCommit twoPhaseCommit() {
+        return twoPhaseCommit;
     }
 
     /** The compiled rules now in force (a snapshot: swapped whole when they change). */

@@ -29,6 +29,8 @@ final class ShardConnections {
     private final BackendConnection[] held;
     private final boolean[] joined;
     private final boolean[] bound;
+    /** The slot's connection changed data in the transaction in force (two-phase commit counts these). */
+    private final boolean[] written;
     private boolean closed;
 
     ShardConnections(LogicalDatabase database, EventLoop loop, SettingsTracker settings) {
@@ -39,6 +41,7 @@ final class ShardConnections {
         this.held = new BackendConnection[slots];
         this.joined = new boolean[slots];
         this.bound = new boolean[slots];
+        this.written = new boolean[slots];
     }
 
     /** How many slots there are (data sources and the catalog database). */
@@ -129,6 +132,29 @@ final class ShardConnections {
         joined[slot] = true;
     }
 
+    /** The slot's connection changed data (or may have) in the transaction in force. */
+    void markWritten(int slot) {
+        written[slot] = true;
+    }
+
+    /** The slots' connections changed data (or may have) in the transaction in force. */
+    void markWritten(int[] slots) {
+        for (int slot : slots) {
+            written[slot] = true;
+        }
+    }
+
+    /** Whether the slot's connection changed data in the transaction in force. */
+    boolean written(int slot) {
+        return written[slot];
+    }
+
+    /** The slot's connection is out of the transaction (it ended there: PREPARE TRANSACTION, COMMIT or ROLLBACK ran). */
+    void leave(int slot) {
+        joined[slot] = false;
+        written[slot] = false;
+    }
+
     /** The connections whose statement was sent with a BEGIN joined, unless the backend is idle after it. */
     void markJoined(int[] slots, boolean[] begin) {
         for (int i = 0; i < slots.length; i++) {
@@ -191,6 +217,7 @@ final class ShardConnections {
             }
             joined[i] = false;
         }
+        java.util.Arrays.fill(written, false);
         return first;
     }
 
@@ -241,6 +268,7 @@ final class ShardConnections {
                     lost = connection.dataSource().name();
                 }
                 joined[i] = false;
+                written[i] = false;
                 connection.settings(SessionSettings.EMPTY);
                 connection.release();
                 continue;

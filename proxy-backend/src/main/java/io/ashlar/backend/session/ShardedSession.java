@@ -84,7 +84,7 @@ public final class ShardedSession implements BackendSession {
         this.settings = new SettingsTracker(startupSettings);
         this.logical = new LogicalSession(database, identity);
         this.connections = new ShardConnections(database, loop, settings);
-        this.transaction = new ShardedTransaction(connections);
+        this.transaction = new ShardedTransaction(connections, database.twoPhaseCommit());
         this.sqlPrepared = new SqlPreparedStatements(database.plans());
         this.copy = new ShardedCopy(database, transaction, connections, logical, copySession());
     }
@@ -270,6 +270,9 @@ public final class ShardedSession implements BackendSession {
         }
         BatchOutcome outcome = batch.run(held, begin);
         connections.markJoined(dataSources, begin);
+        if (transaction.state().inTransaction()) {
+            connections.markWritten(dataSources);
+        }
         if (outcome.failedRow() >= 0) {
             afterFailure(false);
             return new BatchOutcome(outcome.tags(), outcome.failedRow(), logical.logical(outcome.error()));
@@ -433,6 +436,9 @@ public final class ShardedSession implements BackendSession {
             running--;
         }
         connections.markJoined(dataSources, begin);
+        if (transaction.state().inTransaction() && PreparedCommit.changesData(plan.statement())) {
+            connections.markWritten(dataSources);
+        }
         if (execution.streams()) {
             result = new StreamedResult(result, streamEnd);
         }

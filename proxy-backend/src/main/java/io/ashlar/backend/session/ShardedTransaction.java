@@ -5,6 +5,7 @@ import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.sharding.TagResult;
+import io.ashlar.backend.transaction.TwoPhaseCommit;
 import io.ashlar.parser.statement.AnalyzedStatement;
 import io.ashlar.parser.statement.TransactionCommand;
 import io.ashlar.parser.statement.TransactionStatement;
@@ -19,14 +20,17 @@ import java.util.List;
  * statement first uses it. A plain BEGIN travels with that statement; anything more (BEGIN's
  * isolation level and modes, SET TRANSACTION, the savepoints made so far) is replayed on the data
  * source first. SAVEPOINT, RELEASE, ROLLBACK TO and SET TRANSACTION go to every data source that
- * joined; the transaction ends with COMMIT or ROLLBACK on each of them. There is no two-phase
- * commit: a COMMIT that fails on one data source after others committed is reported as such.
+ * joined; the transaction ends with COMMIT or ROLLBACK on each of them. A transaction that wrote
+ * to two or more data sources commits in two phases ({@link PreparedCommit}) unless server.yaml
+ * chose transaction type LOCAL: then a COMMIT that fails on one data source after others committed
+ * is reported as such.
  *
  * @see <a href="https://www.postgresql.org/docs/current/sql-begin.html">BEGIN</a>
  */
 final class ShardedTransaction {
 
     private final ShardConnections connections;
+    private final TwoPhaseCommit twoPhase;
     private TransactionState state = TransactionState.IDLE;
     /** The client's BEGIN when it says more than BEGIN (isolation level, READ ONLY, DEFERRABLE), else null. */
     private String beginSql;
@@ -36,8 +40,9 @@ final class ShardedTransaction {
     /** A data source whose connection ended inside the block (its COMMIT is an error). */
     private String lostDataSource;
 
-    ShardedTransaction(ShardConnections connections) {
+    ShardedTransaction(ShardConnections connections, TwoPhaseCommit twoPhase) {
         this.connections = connections;
+        this.twoPhase = twoPhase;
     }
 
     TransactionState state() {
@@ -103,13 +108,16 @@ final class ShardedTransaction {
 
     /**
      * The connection to a data source inside the transaction for a statement whose BEGIN cannot
-     * travel with it (a COPY): the BEGIN runs first.
+     * travel with it (a COPY): the BEGIN runs first. The data source counts as written.
      */
     BackendConnection joinFirst(int dataSource) throws StatementFailure {
         BackendConnection connection = connections.acquire(dataSource);
         if (needsBegin(dataSource)) {
             ShardConnections.runOn(connection, beginSql == null ? "BEGIN" : beginSql);
             connections.join(dataSource);
+        }
+        if (state.inTransaction()) {
+            connections.markWritten(dataSource);
         }
         return connection;
     }
@@ -190,7 +198,9 @@ final class ShardedTransaction {
                 commit = false;
             }
         }
-        StatementFailure ended = connections.endJoined(commit);
+        int[] writers = commit ? PreparedCommit.writers(connections, twoPhase) : null;
+        StatementFailure ended = writers != null ? PreparedCommit.commit(connections, twoPhase, writers)
+                : connections.endJoined(commit);
         state = state.end();
         lostDataSource = null;
         beginSql = null;

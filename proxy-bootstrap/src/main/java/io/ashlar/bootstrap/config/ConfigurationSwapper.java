@@ -158,7 +158,11 @@ public final class ConfigurationSwapper {
         }
         put(propsNode, "proxy-frontend-authentication-timeout-seconds", number(props.authenticationTimeoutSeconds()));
         put(propsNode, "proxy-frontend-auth-delay-milliseconds", number(props.authDelayMilliseconds()));
+        put(propsNode, "transaction-log-directory", text(server.transaction().logDirectory().toString()));
         put(root, "props", mapping(propsNode));
+        List<NodeTuple> transaction = new ArrayList<>();
+        put(transaction, "defaultType", text(server.transaction().twoPhase() ? "XA" : "LOCAL"));
+        put(root, "transaction", mapping(transaction));
         return serialize(mapping(root));
     }
 

@@ -14,10 +14,11 @@ import java.util.Objects;
  * @param defaultAuthenticationMethod the method of users who name none ({@code defaultAuthenticator}'s, else
  *                                    {@link ProxyUser#PROTOCOL_DEFAULT}): what a user nobody configured is asked for
  * @param privilege which logical databases each user may use
+ * @param transaction how transactions over several data sources commit
  * @see <a href="https://shardingsphere.apache.org/document/5.4.1/en/user-manual/shardingsphere-proxy/yaml-config/">ShardingSphere-Proxy YAML configuration</a>
  */
 public record ServerConfig(ModeConfig mode, List<ProxyUser> users, ServerProps props, String defaultAuthenticationMethod,
-                           PrivilegeConfig privilege) {
+                           PrivilegeConfig privilege, TransactionConfig transaction) {
 
     /** The user of a server.yaml that names none, as in ShardingSphere's examples. */
     public static final ProxyUser DEFAULT_USER = new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT);
@@ -34,6 +35,7 @@ public record ServerConfig(ModeConfig mode, List<ProxyUser> users, ServerProps p
         Objects.requireNonNull(props, "props");
         Objects.requireNonNull(defaultAuthenticationMethod, "defaultAuthenticationMethod");
         Objects.requireNonNull(privilege, "privilege");
+        Objects.requireNonNull(transaction, "transaction");
         if (!props.frontendTls().enabled()) {
             for (ProxyUser each : users) {
                 if (each.sslRequired()) {
@@ -41,6 +43,17 @@ public record ServerConfig(ModeConfig mode, List<ProxyUser> users, ServerProps p
                 }
             }
         }
+    }
+
+    /** The default transaction configuration (two-phase commit, its log in the working directory). */
+    public ServerConfig(ModeConfig mode, List<ProxyUser> users, ServerProps props, String defaultAuthenticationMethod,
+                        PrivilegeConfig privilege) {
+        this(mode, users, props, defaultAuthenticationMethod, privilege, TransactionConfig.DEFAULTS);
+    }
+
+    /** The same server with another transaction configuration. */
+    public ServerConfig withTransaction(TransactionConfig newTransaction) {
+        return new ServerConfig(mode, users, props, defaultAuthenticationMethod, privilege, newTransaction);
     }
 
     /** Users who name their method or take the protocol's default, each allowed every logical database. */

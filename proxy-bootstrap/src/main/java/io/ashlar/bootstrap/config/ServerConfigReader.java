@@ -42,7 +42,15 @@ final class ServerConfigReader {
         MappingReader server = MappingReader.of(fileName, root.get()).expectKeys(KEYS);
         ModeConfig mode = server.mapping("mode").map(ModeReader::read).orElse(ModeConfig.STANDALONE);
         Optional<AuthorityReader.Authority> authority = Optional.empty();
+        Optional<ConfigNode> transactionRule = server.value("transaction");
         for (ConfigNode each : server.list("rules")) {
+            if (RuleTags.TRANSACTION.equals(each.localTag().orElse(""))) {
+                if (transactionRule.isPresent()) {
+                    throw server.error(each, "the transaction rule is configured twice: in 'transaction' and in a '!TRANSACTION' rule");
+                }
+                transactionRule = Optional.of(each);
+                continue;
+            }
             Optional<AuthorityReader.Authority> ruleAuthority = readGlobalRule(server, each);
             if (ruleAuthority.isPresent()) {
                 if (authority.isPresent()) {
@@ -59,8 +67,11 @@ final class ServerConfigReader {
             authority = Optional.of(AuthorityReader.read(authoritySection.get()));
         }
         for (String each : IGNORED_GLOBAL_KEYS) {
-            server.value(each).ifPresent(value -> ignoreGlobalRule(server, each, value));
+            if (!each.equals("transaction")) {
+                server.value(each).ifPresent(value -> ignoreGlobalRule(server, each, value));
+            }
         }
+        TransactionConfig transaction = transaction(server, transactionRule);
         ServerProps props = ServerPropsReader.read(server.mapping("props"));
         List<ProxyUser> users = authority.map(AuthorityReader.Authority::users).filter(each -> !each.isEmpty())
                 .orElse(List.of(ServerConfig.DEFAULT_USER));
@@ -73,7 +84,39 @@ final class ServerConfigReader {
         }
         return new ServerConfig(mode, users, props,
                 authority.map(AuthorityReader.Authority::defaultMethod).orElse(ProxyUser.PROTOCOL_DEFAULT),
-                authority.map(AuthorityReader.Authority::privilege).orElse(PrivilegeConfig.ALL_PERMITTED));
+                authority.map(AuthorityReader.Authority::privilege).orElse(PrivilegeConfig.ALL_PERMITTED), transaction);
+    }
+
+    /**
+     * The transaction rule's {@code defaultType} (XA unless it says LOCAL; {@code providerType} and {@code props} name
+     * ShardingSphere's XA libraries, which Ashlar does not need) and props' {@code transaction-log-directory}.
+     */
+    private static TransactionConfig transaction(MappingReader server, Optional<ConfigNode> rule) {
+        boolean twoPhase = TransactionConfig.DEFAULTS.twoPhase();
+        if (rule.isPresent()) {
+            if (!(rule.get() instanceof ConfigNode.Mapping)) {
+                throw server.error(rule.get(), "expected the transaction rule as a mapping with defaultType, got " + rule.get().describe());
+            }
+            MappingReader reader = MappingReader.of(server.fileName(), rule.get());
+            String type = reader.text("defaultType").map(String::strip).orElse("XA").toUpperCase(Locale.ROOT);
+            switch (type) {
+                case "XA" -> twoPhase = true;
+                case "LOCAL" -> {
+                    twoPhase = false;
+                    LOG.warn("{}: transaction type LOCAL: a transaction that wrote to several data sources commits on one after"
+                            + " another, and a failure or a crash between them leaves it committed on some only", server.fileName());
+                }
+                default -> throw server.error(reader.value("defaultType").orElseThrow(), "transaction type " + type
+                        + " is not supported: Ashlar runs XA (two-phase commit, its default) or LOCAL");
+            }
+            if (reader.has("providerType")) {
+                LOG.info("{}: transaction providerType is ignored: Ashlar's two-phase commit is its own", server.fileName());
+            }
+        }
+        java.nio.file.Path directory = server.mapping("props")
+                .flatMap(props -> props.nonBlankText(ServerPropsReader.TRANSACTION_LOG_DIRECTORY))
+                .map(text -> java.nio.file.Path.of(text.strip())).orElse(TransactionConfig.DEFAULTS.logDirectory());
+        return new TransactionConfig(twoPhase, directory);
     }
 
     /** One entry of server.yaml {@code rules:}; the users and privilege if it is the {@code !AUTHORITY} rule. */

@@ -29,7 +29,11 @@ final class ServerPropsReader {
             "proxy-frontend-database-protocol-type", "proxy-frontend-flush-threshold", "proxy-frontend-executor-size",
             "proxy-netty-backlog", "proxy-frontend-ssl-enabled", "proxy-statement-memory-limit", "proxy-frontend-ssl-version", "proxy-frontend-ssl-cipher",
             "proxy-frontend-ssl-cert-file", "proxy-frontend-ssl-key-file", "proxy-frontend-ssl-required",
-            "proxy-frontend-authentication-timeout-seconds", "proxy-frontend-auth-delay-milliseconds");
+            "proxy-frontend-authentication-timeout-seconds", "proxy-frontend-auth-delay-milliseconds",
+            "transaction-log-directory");
+
+    /** Ashlar's own: where the decisions of two-phase commits are kept (read with the transaction rule, {@link TransactionConfig}). */
+    static final String TRANSACTION_LOG_DIRECTORY = "transaction-log-directory";
 
     /** The TLS versions {@code proxy-frontend-ssl-version} may name. */
     private static final List<String> TLS_VERSIONS = List.of("TLSv1.2", "TLSv1.3");

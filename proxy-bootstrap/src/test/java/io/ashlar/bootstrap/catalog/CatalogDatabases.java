@@ -48,7 +48,7 @@ final class CatalogDatabases implements AutoCloseable {
     }
 
     static CatalogDatabases start() throws IOException, SQLException, InterruptedException {
-        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64").start();
         try {
             try (Connection connection = postgres.getPostgresDatabase().getConnection(); Statement statement = connection.createStatement()) {
                 statement.execute("CREATE DATABASE ds_0");

@@ -417,4 +417,18 @@ class ServerConfigTest {
         assertErrorContains("rules[0]: rule !SHARDING belongs in a config-*.yaml file", "rules:\n- !SHARDING\n  tables: {}\n");
         assertErrorContains("rules[0]: expected a tagged global rule such as !AUTHORITY, got a mapping", "rules:\n- users: []\n");
     }
+
+    @Test
+    void transactionTypeIsXaUnlessLocalIsChosen() {
+        assertEquals(TransactionConfig.DEFAULTS, load("props:\n  sql-show: false\n").transaction());
+        assertEquals(new TransactionConfig(false, java.nio.file.Path.of("transaction-log")),
+                load("transaction:\n  defaultType: LOCAL\n").transaction());
+        assertEquals(new TransactionConfig(true, java.nio.file.Path.of("/var/lib/ashlar/2pc")),
+                load("rules:\n- !TRANSACTION\n  defaultType: XA\n  providerType: Atomikos\nprops:\n  transaction-log-directory: /var/lib/ashlar/2pc\n")
+                        .transaction());
+        assertErrorContains("transaction type BASE is not supported: Ashlar runs XA (two-phase commit, its default) or LOCAL",
+                "transaction:\n  defaultType: BASE\n");
+        assertErrorContains("the transaction rule is configured twice",
+                "transaction:\n  defaultType: XA\nrules:\n- !TRANSACTION\n  defaultType: LOCAL\n");
+    }
 }

@@ -82,7 +82,7 @@ final class DriverDatabases implements AutoCloseable {
     /** Starts the server, creates and fills the databases, and starts the proxy on a free port. */
     static DriverDatabases start() throws IOException, SQLException, InterruptedException, GeneralSecurityException {
         TestCertificates certificates = TestCertificates.create(Files.createTempDirectory("ashlar-driver-tls"));
-        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64").start();
         try {
             try (Connection connection = postgres.getPostgresDatabase().getConnection(); Statement statement = connection.createStatement()) {
                 for (String each : SHARDS) {

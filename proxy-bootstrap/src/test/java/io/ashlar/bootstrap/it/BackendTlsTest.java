@@ -76,7 +76,7 @@ final class BackendTlsTest {
         assertTrue(OpenSsl.isAvailable(), () -> "netty-tcnative is not on the class path: " + OpenSsl.unavailabilityCause());
         dir = Files.createTempDirectory("ashlar-tls");
         certificates = TestCertificates.create(dir);
-        tlsServer = EmbeddedPostgres.builder()
+        tlsServer = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64")
                 .setServerConfig("ssl", "on")
                 .setServerConfig("ssl_cert_file", certificates.serverCert.toString())
                 .setServerConfig("ssl_key_file", certificates.serverKey.toString())
@@ -96,7 +96,7 @@ final class BackendTlsTest {
             s.execute("CREATE USER " + TestCertificates.CLIENT_USER);
             s.execute("CREATE USER plain_only");
         }
-        clearServer = EmbeddedPostgres.builder().start();
+        clearServer = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64").start();
         PROXIES.put("openssl", startProxy(null));
         PROXIES.put("jdk", startProxy("jdk"));
     }

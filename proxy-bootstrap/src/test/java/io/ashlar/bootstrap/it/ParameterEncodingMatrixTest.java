@@ -116,7 +116,7 @@ final class ParameterEncodingMatrixTest {
 
     @BeforeAll
     static void start() throws Exception {
-        postgres = EmbeddedPostgres.builder().start();
+        postgres = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64").start();
         StringBuilder yaml = new StringBuilder("databaseName: " + DATABASE + "\ndataSources:\n");
         for (String dataSource : DATA_SOURCES) {
             try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {

@@ -67,7 +67,7 @@ final class ProxiedPostgres implements AutoCloseable {
      * connections: with one, every session borrows the connection the previous one gave back.
      */
     static ProxiedPostgres start(Map<String, String> serverSettings, int maxPoolSize) throws IOException, InterruptedException {
-        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder();
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64");
         serverSettings.forEach(builder::setServerConfig);
         EmbeddedPostgres postgres = builder.start();
         try {
@@ -92,7 +92,7 @@ final class ProxiedPostgres implements AutoCloseable {
      * the server's {@code postgres} database.
      */
     static ProxiedPostgres startWithServerYaml(String serverYaml, String... moreDatabases) throws IOException, InterruptedException {
-        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64").start();
         try {
             String url = "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/" + BACKEND_DATABASE;
             List<LogicalDatabaseConfig> databases = new java.util.ArrayList<>();
@@ -119,7 +119,7 @@ final class ProxiedPostgres implements AutoCloseable {
      * shards with {@link #backend(String)}.
      */
     static ProxiedPostgres startSharded() throws IOException, InterruptedException, SQLException {
-        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64").start();
         try {
             StringBuilder yaml = new StringBuilder("databaseName: " + DATABASE + "\ndataSources:\n");
             for (String dataSource : new String[] {"ds_0", "ds_1"}) {

@@ -34,7 +34,7 @@ final class ClusterFixture implements AutoCloseable {
         TestingServer zooKeeper = new TestingServer(true);
         EmbeddedPostgres postgres;
         try {
-            postgres = EmbeddedPostgres.builder().start();
+            postgres = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64").start();
         } catch (IOException | RuntimeException e) {
             zooKeeper.close();
             throw e;

@@ -298,9 +298,10 @@ final class ShardedBatchTest {
 
     /**
      * A batch over both data sources, outside a transaction, whose COMMIT fails on one of them (a
-     * deferred unique constraint on ds_1's actual table only): the client is told, with the
-     * constraint's 23505, and none of that data source's rows stay. Before, the proxy's COMMIT at
-     * the client's Sync failed quietly and the client was told every row went in.
+     * deferred unique constraint on ds_1's actual table only, checked at its PREPARE TRANSACTION):
+     * the client is told, with the constraint's 23505, and no row stays on either data source: ds_0
+     * prepared and rolled back (two-phase commit). Before, ds_0 committed its rows before ds_1
+     * refused; and before that, the proxy's COMMIT at the client's Sync failed quietly.
      */
     @Test
     void batchOverTwoDataSourcesWhoseCommitFailsOnOneIsAnError() throws SQLException {
@@ -325,6 +326,16 @@ final class ShardedBatchTest {
             try (ResultSet rs = onDs1.executeQuery("SELECT count(*) FROM t_order_0 WHERE order_id >= 990000")) {
                 assertTrue(rs.next());
                 assertEquals(0, rs.getLong(1), "ds_1's rows of the failed batch");
+            }
+            try (Connection ds0 = databases.shard("ds_0"); Statement onDs0 = ds0.createStatement()) {
+                try (ResultSet rs = onDs0.executeQuery("SELECT count(*) FROM t_order_0 WHERE order_id >= 990000")) {
+                    assertTrue(rs.next());
+                    assertEquals(0, rs.getLong(1), "ds_0's rows of the failed batch (its transaction prepared, then rolled back)");
+                }
+                try (ResultSet rs = onDs0.executeQuery("SELECT count(*) FROM pg_prepared_xacts")) {
+                    assertTrue(rs.next());
+                    assertEquals(0, rs.getLong(1), "prepared transactions left");
+                }
             }
         } finally {
             try (Connection ds0 = databases.shard("ds_0"); Statement onDs0 = ds0.createStatement();

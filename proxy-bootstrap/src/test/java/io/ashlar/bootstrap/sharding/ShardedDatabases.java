@@ -59,7 +59,7 @@ final class ShardedDatabases implements AutoCloseable {
 
     /** The same, with the proxy's server.yaml (its props) given. */
     static ShardedDatabases start(ServerConfig server) throws IOException, SQLException, InterruptedException {
-        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64").start();
         try {
             try (Connection connection = postgres.getPostgresDatabase().getConnection(); Statement statement = connection.createStatement()) {
                 for (String each : ShardingLayout.DATA_SOURCES) {
