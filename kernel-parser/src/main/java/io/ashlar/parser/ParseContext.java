@@ -1,6 +1,7 @@
 package io.ashlar.parser;
 
 import io.ashlar.parser.lexer.Keyword;
+import io.ashlar.parser.lexer.SqlSyntaxException;
 import io.ashlar.parser.lexer.TokenKind;
 import io.ashlar.parser.lexer.TokenList;
 import io.ashlar.parser.statement.AnalysisGap;
@@ -67,6 +68,9 @@ final class ParseContext {
             result[i] = -1;
             TokenKind kind = tokens.kind(i);
             if (kind == TokenKind.LEFT_PAREN || kind == TokenKind.LEFT_BRACKET) {
+                if (depth == StatementAnalyzer.MAX_NESTING) {
+                    tooDeep(i);
+                }
                 stack[depth++] = i;
             } else if (kind == TokenKind.RIGHT_PAREN || kind == TokenKind.RIGHT_BRACKET) {
                 TokenKind open = kind == TokenKind.RIGHT_PAREN ? TokenKind.LEFT_PAREN : TokenKind.LEFT_BRACKET;
@@ -83,6 +87,25 @@ final class ParseContext {
             gaps.add(AnalysisGap.UNBALANCED_PARENTHESES);
         }
         return result;
+    }
+
+    /**
+     * Refuses a statement that nests one bracket more than the analyzer reads: as PostgreSQL does
+     * when its own parser's stack would run out, past its depth; with 54001 below it.
+     */
+    private void tooDeep(int opening) {
+        int depth = 0;
+        for (int i = 0; i < end; i++) {
+            TokenKind kind = tokens.kind(i);
+            if (kind == TokenKind.LEFT_PAREN || kind == TokenKind.LEFT_BRACKET) {
+                if (++depth == StatementAnalyzer.POSTGRESQL_PARSER_DEPTH) {
+                    throw SqlSyntaxException.tooDeep(tokens.start(i), tokens.text(i), true, StatementAnalyzer.MAX_NESTING);
+                }
+            } else if (kind == TokenKind.RIGHT_PAREN || kind == TokenKind.RIGHT_BRACKET) {
+                depth = Math.max(0, depth - 1);
+            }
+        }
+        throw SqlSyntaxException.tooDeep(tokens.start(opening), tokens.text(opening), false, StatementAnalyzer.MAX_NESTING);
     }
 
     // ---- token tests (all safe for any index)
@@ -273,15 +296,27 @@ final class ParseContext {
      * is followed by a set operation, ORDER BY, LIMIT and the like, or by the end of its enclosing group.
      */
     boolean startsQuery(int i) {
-        Keyword keyword = keyword(i);
-        if (keyword == Keyword.SELECT || keyword == Keyword.WITH || keyword == Keyword.VALUES
-                || keyword == Keyword.TABLE) {
-            return true;
+        // A loop, not a recursion over the parentheses: a statement's nesting must not cost stack here.
+        int first = i;
+        while (is(first, TokenKind.LEFT_PAREN)) {
+            first++;
         }
-        if (!is(i, TokenKind.LEFT_PAREN) || !startsQuery(i + 1)) {
+        Keyword keyword = keyword(first);
+        if (keyword != Keyword.SELECT && keyword != Keyword.WITH && keyword != Keyword.VALUES
+                && keyword != Keyword.TABLE) {
             return false;
         }
-        int close = close(i);
+        for (int open = i; open < first; open++) {
+            if (!closedAsQuery(open)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the parenthesis at {@code open} closes where a parenthesised query may end. */
+    private boolean closedAsQuery(int open) {
+        int close = close(open);
         if (close < 0) {
             return false;
         }

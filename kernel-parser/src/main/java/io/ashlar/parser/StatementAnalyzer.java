@@ -33,12 +33,30 @@ import java.util.Set;
  * <p>It is a hand-written reader of PostgreSQL's grammar, not a full parser: it never rejects a
  * lexically valid statement. What it cannot read is reported in {@link AnalyzedStatement#gaps()},
  * with what it could find, so that a single data source can still pass the statement through. The
- * only exception it throws is {@link SqlSyntaxException}, for lexical errors.
+ * only exception it throws is {@link SqlSyntaxException}, for lexical errors and for a statement
+ * nested deeper than {@link #MAX_NESTING} (its reading recurses; no stack overflow can come of it).
  *
  * <p>Analysis allocates freely and takes a few microseconds for ordinary statements; callers cache
  * the result per SQL text. The result is immutable and safe to share between threads.
  */
 public final class StatementAnalyzer {
+
+    /**
+     * The deepest parentheses and brackets may nest in a statement the analyzer reads. Its reading
+     * of nested queries and conditions recurses, and a session's stack must hold it with room to
+     * spare (with the route, rewrite and merge after it): PostgreSQL gives up at about the same depth
+     * for nested subqueries (its grammar's stack holds about 1,100), though it reads plain
+     * parentheses about ten times deeper.
+     */
+    public static final int MAX_NESTING = 1000;
+
+    /**
+     * The depth at which PostgreSQL's parser runs out of stack whatever the statement: bison's
+     * {@code YYMAXDEPTH} (10,000 states), at least one per level of nesting ({@code SELECT (((...1...)))}
+     * fails from 9,994 levels, {@code memory exhausted at or near ")"}).
+     */
+    public static final int POSTGRESQL_PARSER_DEPTH = 10_000;
+
     private StatementAnalyzer() {
     }
 

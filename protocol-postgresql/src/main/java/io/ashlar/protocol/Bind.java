@@ -12,9 +12,11 @@ import java.util.Objects;
  * arrays are the decoder's own and are not copied; treat them as read-only.
  *
  * <p>Format codes follow PostgreSQL's rule: none means all text, one applies to every value,
- * otherwise one per value ({@link #parameterFormat(int)}, {@link #resultFormat(int)}). A count
- * that matches none of these is left for the session to reject as PostgreSQL does (08P01
- * ERROR "bind message has 2 parameter formats but 3 parameters").
+ * otherwise one per value ({@link #parameterFormat(int)}, {@link #resultFormat(int)}). A parameter
+ * format count that matches none of these is a malformed Bind (08P01 ERROR "bind message has 2
+ * parameter formats but 3 parameters"), which PostgreSQL reports once it has found the statement
+ * and before it counts the statement's parameters. The codes themselves (0 text, 1 binary, anything else 22023) are the
+ * session's to check, as PostgreSQL checks them when it reads each value.
  *
  * <p>A decoded Bind keeps what follows its two names (format codes, values, result formats) as
  * the client sent it, checked but not taken apart: a relay that passes the message on, renaming
@@ -174,12 +176,107 @@ public final class Bind implements FrontendMessage {
         }
     }
 
+    /**
+     * The statement a malformed Bind's frame (type byte, length, body, as the client sent it)
+     * names, or null when its portal and statement names do not read.
+     */
+    public static String statementOf(byte[] frame, Charset text) {
+        int portalEnd = nul(frame, 5);
+        int statementEnd = portalEnd < 0 ? -1 : nul(frame, portalEnd + 1);
+        return statementEnd < 0 ? null : new String(frame, portalEnd + 1, statementEnd - portalEnd - 1, text);
+    }
+
+    /**
+     * How many values a malformed Bind's frame says it has, or -1 when what comes before that count
+     * (the names, the parameter format codes) does not read: PostgreSQL checks the count, and the
+     * transaction's state, before it reads the values.
+     */
+    public static int valueCountOf(byte[] frame) {
+        int portalEnd = nul(frame, 5);
+        int statementEnd = portalEnd < 0 ? -1 : nul(frame, portalEnd + 1);
+        if (statementEnd < 0 || statementEnd + 3 > frame.length) {
+            return -1;
+        }
+        int formats = ((frame[statementEnd + 1] & 0xff) << 8) | (frame[statementEnd + 2] & 0xff);
+        int countAt = statementEnd + 3 + 2 * formats;
+        return countAt + 2 > frame.length ? -1 : ((frame[countAt] & 0xff) << 8) | (frame[countAt + 1] & 0xff);
+    }
+
+    /**
+     * The first format code other than 0 and 1 that a malformed Bind's frame gives to a value that
+     * reads whole, or -1 when none: PostgreSQL reads each value, then refuses its format code (22023),
+     * before it finds what is wrong further on (a value cut short, bytes after the result formats).
+     */
+    public static int unsupportedFormatOf(byte[] frame) {
+        int count = valueCountOf(frame);
+        if (count < 0) {
+            return -1;
+        }
+        int statementEnd = nul(frame, nul(frame, 5) + 1);
+        int formats = int16(frame, statementEnd + 1);
+        int at = statementEnd + 3 + 2 * formats + 2;
+        for (int i = 0; i < count; i++) {
+            if (at + 4 > frame.length) {
+                return -1;
+            }
+            int length = ((frame[at] & 0xff) << 24) | ((frame[at + 1] & 0xff) << 16) | ((frame[at + 2] & 0xff) << 8)
+                    | (frame[at + 3] & 0xff);
+            at += 4 + Math.max(0, length);
+            if (length < -1 || at > frame.length) {
+                return -1;
+            }
+            int format = formats == 0 ? 0 : (short) int16(frame, statementEnd + 3 + 2 * (formats == 1 ? 0 : i));
+            if (format != 0 && format != 1) {
+                return format & 0xffff;
+            }
+        }
+        return -1;
+    }
+
+    private static int int16(byte[] frame, int at) {
+        return ((frame[at] & 0xff) << 8) | (frame[at + 1] & 0xff);
+    }
+
+    /**
+     * A malformed Bind's frame naming {@code statementName} instead (a relay's own name for the
+     * client's statement), the rest as the client sent it; null when its names do not read.
+     */
+    public static byte[] renamedFrame(byte[] frame, String statementName, Charset text) {
+        int portalEnd = nul(frame, 5);
+        int statementEnd = portalEnd < 0 ? -1 : nul(frame, portalEnd + 1);
+        if (statementEnd < 0) {
+            return null;
+        }
+        byte[] name = statementName.getBytes(text);
+        byte[] result = new byte[portalEnd + 1 + name.length + frame.length - statementEnd];
+        System.arraycopy(frame, 0, result, 0, portalEnd + 1);
+        System.arraycopy(name, 0, result, portalEnd + 1, name.length);
+        System.arraycopy(frame, statementEnd, result, portalEnd + 1 + name.length, frame.length - statementEnd);
+        ByteBuffer.wrap(result).putInt(1, result.length - 1);
+        return result;
+    }
+
+    private static int nul(byte[] frame, int from) {
+        for (int i = from; i < frame.length; i++) {
+            if (frame[i] == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     static FrontendMessage decodeBody(FrameReader body) {
         String portal = body.readName();
         String statement = body.readName();
         int tailStart = body.position();
-        body.skipInt16Array(body.readCount16());
-        body.skipValues(body.readCount16());
+        int formats = body.readCount16();
+        body.skipInt16Array(formats);
+        int values = body.readCount16();
+        if (!body.failed() && formats > 1 && formats != values) {
+            // PostgreSQL's exec_bind_message checks this after it finds the statement, before the values.
+            return new Malformed("bind message has " + formats + " parameter formats but " + values + " parameters");
+        }
+        body.skipValues(values);
         body.skipInt16Array(body.readCount16());
         if (body.failed()) {
             return body.finish(null);

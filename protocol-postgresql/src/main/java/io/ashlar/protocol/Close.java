@@ -40,9 +40,11 @@ public record Close(byte kind, String name) implements FrontendMessage {
     static FrontendMessage decodeBody(FrameReader body) {
         byte kind = body.readByte();
         String name = body.readName();
-        if (!body.failed() && kind != STATEMENT && kind != PORTAL) {
+        // The subtype is judged after the whole body is read, as in PostgreSQL's postgres.c.
+        FrontendMessage result = body.finish(new Close(kind, name));
+        if (result instanceof Close && kind != STATEMENT && kind != PORTAL) {
             return new Malformed("invalid CLOSE message subtype " + kind);
         }
-        return body.finish(new Close(kind, name));
+        return result;
     }
 }

@@ -22,7 +22,9 @@ public final class CopyDone implements FrontendMessage, BackendMessage {
     }
 
     static FrontendMessage decodeBody(FrameReader body) {
-        return body.finish(INSTANCE);
+        // PostgreSQL does not look at a CopyDone body, in a COPY or out of one: neither do we.
+        body.skipRemaining();
+        return INSTANCE;
     }
 
     public static CopyDone decode(ByteBuf in) {

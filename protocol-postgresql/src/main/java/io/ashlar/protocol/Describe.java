@@ -44,10 +44,12 @@ public record Describe(byte kind, String name) implements FrontendMessage {
     static FrontendMessage decodeBody(FrameReader body) {
         byte kind = body.readByte();
         String name = body.readName();
-        if (!body.failed() && kind != STATEMENT && kind != PORTAL) {
+        // The subtype is judged after the whole body is read, as in PostgreSQL's postgres.c.
+        FrontendMessage result = body.finish(!name.isEmpty() ? new Describe(kind, name)
+                : kind == PORTAL ? UNNAMED_PORTAL : UNNAMED_STATEMENT);
+        if (result instanceof Describe && kind != STATEMENT && kind != PORTAL) {
             return new Malformed("invalid DESCRIBE message subtype " + kind);
         }
-        Describe result = !name.isEmpty() ? new Describe(kind, name) : kind == PORTAL ? UNNAMED_PORTAL : UNNAMED_STATEMENT;
-        return body.finish(result);
+        return result;
     }
 }

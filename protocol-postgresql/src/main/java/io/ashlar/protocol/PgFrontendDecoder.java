@@ -1,6 +1,8 @@
 package io.ashlar.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
@@ -22,9 +24,17 @@ import java.util.List;
  * openGauss's BatchBind, {@value #PG_MAX_AUTH_TOKEN_LENGTH} for password/SASL messages).</li>
  * </ul>
  * A frame that is not complete yet is left in the buffer ("need more bytes"). Invalid input
- * becomes one {@link FrontendMessage.Malformed} value, never an exception; the decoder then
- * discards everything that follows ({@link State#DISCARD}) and the session answers FATAL and
- * closes. A CancelRequest also ends decoding: the connection carries nothing else.
+ * becomes one {@link FrontendMessage.Malformed} value, never an exception. Broken framing (a bad
+ * startup packet, an unknown type byte, a length below 4 or over the type's cap) is fatal: the
+ * decoder then discards everything that follows ({@link State#DISCARD}) and the session answers
+ * FATAL and closes. A whole frame whose body does not read is a Malformed of that message's type
+ * and decoding goes on with the next frame, as PostgreSQL raises an ERROR for it and reads on. A
+ * CancelRequest also ends decoding: the connection carries nothing else.
+ *
+ * <p>A frame over {@value MessageMemory#COUNTED_FROM} bytes is counted against the proxy's
+ * {@link MessageMemory} from its header on; one that does not fit is not kept: its bytes are
+ * dropped as they come ({@link State#SKIP}) and it becomes a {@link FrontendMessage.TooLarge}. One
+ * that fits is received into a buffer of its own size, allocated once.
  *
  * <p>One instance per channel (not {@code @Sharable}).
  *
@@ -51,24 +61,47 @@ public final class PgFrontendDecoder extends ByteToMessageDecoder {
         STARTUP,
         /** Typed messages, after a StartupMessage. */
         MESSAGES,
-        /** After a Malformed input or a CancelRequest: every byte is dropped. */
-        DISCARD
+        /** After broken framing or a CancelRequest: every byte is dropped. */
+        DISCARD,
+        /** The body of a message too large to keep is being dropped; then typed messages again. */
+        SKIP
     }
 
     private static final int TYPED_HEADER = 5;
 
     private final FrameReader reader = new FrameReader();
+    private final MessageMemory.Client memory;
     private State state = State.STARTUP;
+    /** Logged in: a PasswordMessage is no longer a valid message type. */
+    private boolean authenticated;
+    /** The size of the counted frame being received (its bytes are reserved), 0 when none. */
+    private int countedFrame;
+    /** {@link State#SKIP}: bytes of the refused message still to drop, and what it becomes then. */
+    private long skipLeft;
+    private FrontendMessage.TooLarge refused;
     private ClientDialect dialect = ClientDialect.POSTGRESQL;
     private boolean sslRequested;
     private boolean gssRequested;
 
-    /** A decoder waiting for the first startup packet. */
+    /** A decoder waiting for the first startup packet, with no limit on messages but PostgreSQL's. */
     public PgFrontendDecoder() {
+        this(MessageMemory.unlimited().client());
+    }
+
+    /** A decoder waiting for the first startup packet, counting large messages in {@code memory}. */
+    public PgFrontendDecoder(MessageMemory.Client memory) {
+        this.memory = memory;
+        setCumulator(this::cumulate);
     }
 
     /** A decoder already past startup, for tests of typed messages. */
     PgFrontendDecoder(State state, ClientDialect dialect) {
+        this(state, dialect, MessageMemory.unlimited().client());
+    }
+
+    /** A decoder already past startup, counting large messages in {@code memory}, for tests. */
+    PgFrontendDecoder(State state, ClientDialect dialect, MessageMemory.Client memory) {
+        this(memory);
         this.state = state;
         this.dialect = dialect;
     }
@@ -76,6 +109,11 @@ public final class PgFrontendDecoder extends ByteToMessageDecoder {
     /** Bytes received but not decoded yet (an incomplete frame). */
     public int bufferedBytes() {
         return actualReadableBytes();
+    }
+
+    /** The capacity of the buffer holding what is not decoded yet (0 when there is none), for tests. */
+    int bufferCapacity() {
+        return internalBuffer().capacity();
     }
 
     public State state() {
@@ -116,6 +154,19 @@ public final class PgFrontendDecoder extends ByteToMessageDecoder {
         state = State.DISCARD;
     }
 
+    /**
+     * The client logged in: from now on a PasswordMessage is an invalid message type, as in
+     * PostgreSQL, whose backend only reads one during authentication.
+     */
+    public void authenticated() {
+        authenticated = true;
+    }
+
+    /** This connection's account of large messages: the session says when it has taken one. */
+    public MessageMemory.Client memory() {
+        return memory;
+    }
+
     public boolean isOpenGauss() {
         return dialect.isOpenGauss();
     }
@@ -126,7 +177,19 @@ public final class PgFrontendDecoder extends ByteToMessageDecoder {
             case STARTUP -> decodeStartup(in, out);
             case MESSAGES -> decodeMessage(in, out);
             case DISCARD -> in.skipBytes(in.readableBytes());
+            case SKIP -> skip(in, out);
         }
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        memory.close();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        memory.close();
+        super.channelInactive(ctx);
     }
 
     private void decodeStartup(ByteBuf in, List<Object> out) {
@@ -198,27 +261,94 @@ public final class PgFrontendDecoder extends ByteToMessageDecoder {
         }
         int length = in.getInt(start + 1);
         if (length < 4 || length > limit) {
+            // PostgreSQL logs this (COMMERROR) and closes without a word; the client is told here.
             reject(in, out, new FrontendMessage.Malformed("invalid message length"));
             return;
         }
-        if (in.readableBytes() - 1 < length) {
+        int frame = 1 + length;
+        if (frame > MessageMemory.COUNTED_FROM && countedFrame == 0 && !admit(type, length, in, out)) {
             return;
         }
-        reader.reset(in, start + TYPED_HEADER, start + 1 + length);
+        if (in.readableBytes() < frame) {
+            return;
+        }
+        reader.reset(in, start + TYPED_HEADER, start + frame);
         FrontendMessage message = decodeBody(type, reader);
-        in.readerIndex(start + 1 + length);
-        if (message instanceof FrontendMessage.Malformed) {
-            in.skipBytes(in.readableBytes());
-            state = State.DISCARD;
+        if (message instanceof FrontendMessage.Malformed malformed) {
+            message = FrontendMessage.Malformed.body(type, malformed.reason(), ByteBufUtil.getBytes(in, start, frame));
+        }
+        in.readerIndex(start + frame);
+        if (countedFrame != 0) {
+            countedFrame = 0;
+            memory.decoded(message);
         }
         out.add(message);
+    }
+
+    /**
+     * A large frame's header arrived: its bytes are reserved, or it is refused and its bytes are
+     * dropped as they come. False when refused.
+     */
+    private boolean admit(byte type, int length, ByteBuf in, List<Object> out) {
+        FrontendMessage.TooLarge refusal = memory.reserveArriving(type, length);
+        if (refusal == null) {
+            countedFrame = 1 + length;
+            return true;
+        }
+        refused = refusal;
+        skipLeft = 1L + length;
+        state = State.SKIP;
+        skip(in, out);
+        return false;
+    }
+
+    private void skip(ByteBuf in, List<Object> out) {
+        int dropped = (int) Math.min(in.readableBytes(), skipLeft);
+        in.skipBytes(dropped);
+        skipLeft -= dropped;
+        if (skipLeft == 0) {
+            state = State.MESSAGES;
+            out.add(refused);
+            refused = null;
+        }
+    }
+
+    /**
+     * Netty's merging cumulator, but a counted frame (whose size the header told) is received
+     * into one buffer of its size, allocated once: growing a buffer step by step would copy the
+     * message over and over and hold two copies at each step. A large buffer left with a few bytes
+     * of the next message is swapped for a small one, so that it does not stay held.
+     */
+    private ByteBuf cumulate(ByteBufAllocator alloc, ByteBuf cumulation, ByteBuf in) {
+        int readable = cumulation.readableBytes();
+        int incoming = in.readableBytes();
+        // While a counted frame arrives, the cumulation starts at its first byte (nothing before it is left).
+        boolean growsForFrame = countedFrame > readable && cumulation.writerIndex() + incoming > cumulation.capacity();
+        boolean keptTooLarge = countedFrame == 0 && cumulation.capacity() > 8 * MessageMemory.COUNTED_FROM
+                && readable + incoming <= MessageMemory.COUNTED_FROM;
+        if (!growsForFrame && !keptTooLarge) {
+            return MERGE_CUMULATOR.cumulate(alloc, cumulation, in);
+        }
+        try {
+            ByteBuf result = alloc.buffer(Math.max(readable + incoming, growsForFrame ? countedFrame : 0));
+            ByteBuf toRelease = result;
+            try {
+                result.writeBytes(cumulation, cumulation.readerIndex(), readable).writeBytes(in, in.readerIndex(), incoming);
+                toRelease = cumulation;
+                return result;
+            } finally {
+                toRelease.release();
+            }
+        } finally {
+            in.release();
+        }
     }
 
     private int limitFor(byte type) {
         return switch (type) {
             case Query.TYPE, Parse.TYPE, Bind.TYPE, CopyData.TYPE, FunctionCall.TYPE -> PQ_LARGE_MESSAGE_LIMIT;
             case BatchBind.TYPE -> dialect.isOpenGauss() ? PQ_LARGE_MESSAGE_LIMIT : 0;
-            case PasswordMessage.TYPE -> PG_MAX_AUTH_TOKEN_LENGTH;
+            case PasswordMessage.TYPE -> authenticated ? 0 : PG_MAX_AUTH_TOKEN_LENGTH;
             case Describe.TYPE, Execute.TYPE, Close.TYPE, Sync.TYPE, Flush.TYPE, Terminate.TYPE, CopyDone.TYPE,
                  CopyFail.TYPE -> PQ_SMALL_MESSAGE_LIMIT;
             default -> 0;

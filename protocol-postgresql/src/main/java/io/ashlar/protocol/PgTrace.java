@@ -79,6 +79,8 @@ public final class PgTrace {
                 string(result.append(" E"), m.executePortal()).append(' ').append(m.maxRows());
             }
             case FrontendMessage.Malformed m -> string(string(result.append("Malformed"), m.sqlState()), m.reason());
+            case FrontendMessage.TooLarge m -> result.append("TooLarge ").append((char) m.type()).append(' ')
+                    .append(m.length()).append(' ').append(m.sqlState());
         }
         return result.toString();
     }

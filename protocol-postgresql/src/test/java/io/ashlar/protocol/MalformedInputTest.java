@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Bad input becomes exactly one {@link FrontendMessage.Malformed} with PostgreSQL's wording,
- * nothing is thrown, nothing after it is decoded, and no array is sized from a length the frame
- * does not back.
+ * nothing is thrown, and no array is sized from a length the frame does not back. Broken framing
+ * is fatal and nothing after it is decoded; a whole frame whose body does not read is a Malformed
+ * of its type, carrying the frame, and decoding goes on behind it.
  */
 final class MalformedInputTest {
 
@@ -39,6 +40,11 @@ final class MalformedInputTest {
     private static void assertMalformed(Supplier<PgFrontendDecoder> decoder, byte[] bytes,
                                         FrontendMessage.Malformed expected) {
         assertEquals(List.of(expected), everyWay(decoder, bytes));
+    }
+
+    /** The bytes are one whole frame whose body does not read: an ERROR of its type, with the frame kept. */
+    private static void assertMalformedBody(Supplier<PgFrontendDecoder> decoder, byte[] bytes, String reason) {
+        assertEquals(List.of(FrontendMessage.Malformed.body(bytes[0], reason, bytes)), everyWay(decoder, bytes));
     }
 
     @Test
@@ -72,79 +78,120 @@ final class MalformedInputTest {
 
     @Test
     void stringWithoutNul() {
-        assertMalformed(afterStartup(), concat(b('Q'), int32(8), ascii("abcd")),
-                new FrontendMessage.Malformed("invalid string in message"));
-        assertMalformed(afterStartup(), concat(b('P'), int32(9), str("s1"), ascii("sel")),
-                new FrontendMessage.Malformed("invalid string in message"));
+        assertMalformedBody(afterStartup(), concat(b('Q'), int32(8), ascii("abcd")), "invalid string in message");
+        assertMalformedBody(afterStartup(), concat(b('P'), int32(10), str("s1"), ascii("sel")), "invalid string in message");
     }
 
     @Test
     void bytesLeftAfterTheFields() {
-        assertMalformed(afterStartup(), concat(b('S'), int32(5), b(0)),
-                new FrontendMessage.Malformed("invalid message format"));
-        assertMalformed(afterStartup(), concat(b('Q'), int32(7), str("x"), b('y')),
-                new FrontendMessage.Malformed("invalid message format"));
+        assertMalformedBody(afterStartup(), concat(b('S'), int32(5), b(0)), "invalid message format");
+        assertMalformedBody(afterStartup(), concat(b('Q'), int32(7), str("x"), b('y')), "invalid message format");
+        assertMalformedBody(afterStartup(), concat(b('H'), int32(6), b(1, 2)), "invalid message format");
     }
 
     @Test
     void parameterCountLargerThanTheFrame() {
-        assertMalformed(afterStartup(), concat(
+        assertMalformedBody(afterStartup(), concat(
                 b('B'), int32(4 + 1 + 1 + 2 + 2),
                 str(""), str(""),                   // portal, statement
                 int16(0),                           // no formats
                 int16(65535)),                      // 65535 values claimed, none present
-                INSUFFICIENT);
-        assertMalformed(afterStartup(), concat(
+                INSUFFICIENT.reason());
+        assertMalformedBody(afterStartup(), concat(
                 b('P'), int32(4 + 1 + 2 + 2 + 4),
                 str(""), str("x"),
                 int16(2), int32(23)),               // two types claimed, one present
-                INSUFFICIENT);
+                INSUFFICIENT.reason());
     }
 
     @Test
     void valueLengthPastTheFrameOrNegative() {
-        assertMalformed(afterStartup(), concat(
+        assertMalformedBody(afterStartup(), concat(
                 b('B'), int32(4 + 1 + 1 + 2 + 2 + 4 + 2 + 2),
                 str(""), str(""), int16(0), int16(1),
                 int32(1000),                        // 1000 bytes claimed
                 b('a', 'b'),                        // two present
                 int16(0)),
-                INSUFFICIENT);
-        assertMalformed(afterStartup(), concat(
+                INSUFFICIENT.reason());
+        assertMalformedBody(afterStartup(), concat(
                 b('B'), int32(4 + 1 + 1 + 2 + 2 + 4 + 2),
                 str(""), str(""), int16(0), int16(1),
                 int32(-2),                          // only -1 (NULL) may be negative
                 int16(0)),
-                INSUFFICIENT);
+                INSUFFICIENT.reason());
     }
 
     @Test
     void batchBindClaimingBillionsOfRowsAllocatesNothing() {
-        assertMalformed(afterOpenGaussStartup(), concat(
+        assertMalformedBody(afterOpenGaussStartup(), concat(
                 b('U'), int32(4 + 4 + 1 + 1 + 2 + 2 + 2),
                 int32(Integer.MAX_VALUE),           // rows
                 str(""), str(""),
                 int16(0), int16(0),
                 int16(65535)),                      // parameters per row
-                INSUFFICIENT);
-        assertMalformed(afterOpenGaussStartup(), concat(
+                INSUFFICIENT.reason());
+        assertMalformedBody(afterOpenGaussStartup(), concat(
                 b('U'), int32(4 + 4), int32(-5)),
-                new FrontendMessage.Malformed("invalid batch bind row count -5"));
+                "invalid batch bind row count -5");
     }
 
     @Test
     void batchBindWithoutItsExecute() {
-        assertMalformed(afterOpenGaussStartup(), concat(
-                b('U'), int32(4 + 4 + 1 + 1 + 2 + 2 + 2 + 1 + 1 + 4),
+        assertMalformedBody(afterOpenGaussStartup(), concat(
+                b('U'), int32(4 + 4 + 1 + 2 + 2 + 2 + 2 + 1 + 1 + 4),
                 int32(0), str(""), str("s"), int16(0), int16(0), int16(0),
                 b('Q'), str(""), int32(0)),
-                new FrontendMessage.Malformed("invalid batch bind: expected Execute but found message type 81"));
+                "invalid batch bind: expected Execute but found message type 81");
     }
 
     @Test
     void describeWithUnknownKind() {
-        assertMalformed(afterStartup(), concat(b('D'), int32(6), b('X'), str("")),
-                new FrontendMessage.Malformed("invalid DESCRIBE message subtype 88"));
+        assertMalformedBody(afterStartup(), concat(b('D'), int32(6), b('X'), str("")), "invalid DESCRIBE message subtype 88");
+        assertMalformedBody(afterStartup(), concat(b('C'), int32(6), b('x'), str("")), "invalid CLOSE message subtype 120");
+    }
+
+    /** As in postgres.c, the body is read to its end before the subtype is judged. */
+    @Test
+    void describeWithUnknownKindAndBytesLeftIsAnInvalidFormat() {
+        assertMalformedBody(afterStartup(), concat(b('D'), int32(7), b('X'), str(""), b(1)), "invalid message format");
+    }
+
+    /** The format count is judged before the values are read, as exec_bind_message does. */
+    @Test
+    void bindWithTwoFormatsForThreeValues() {
+        assertMalformedBody(afterStartup(), concat(
+                b('B'), int32(4 + 1 + 2 + 2 + 2 + 2 + 2),
+                str(""), str("s"),
+                int16(2), int16(0), int16(1),       // two format codes
+                int16(3)),                          // three values claimed, none present
+                "bind message has 2 parameter formats but 3 parameters");
+    }
+
+    /** Format codes other than 0 and 1 are the session's to refuse (22023), as PostgreSQL refuses them per value. */
+    @Test
+    void bindFormatCodesAreNotJudgedByTheDecoder() {
+        List<FrontendMessage> messages = everyWay(afterStartup(), concat(
+                b('B'), int32(4 + 1 + 1 + 2 + 2 + 2 + 4 + 1 + 2 + 2),
+                str(""), str(""), int16(1), int16(7), int16(1), int32(1), b('1'), int16(1), int16(32)));
+        Bind bind = (Bind) messages.get(0);
+        assertEquals(7, bind.parameterFormat(0));
+        assertEquals(32, bind.resultFormat(0));
+    }
+
+    /** PostgreSQL reads neither a CopyDone's nor a Terminate's body. */
+    @Test
+    void copyDoneAndTerminateWithABody() {
+        assertEquals(List.of(CopyDone.INSTANCE, Terminate.INSTANCE),
+                everyWay(afterStartup(), concat(b('c'), int32(6), b(1, 2), b('X'), int32(5), b(9))));
+    }
+
+    /** After login PostgreSQL takes no PasswordMessage: its type byte is invalid then, and fatal. */
+    @Test
+    void passwordMessageAfterLogin() {
+        PgFrontendDecoder decoder = new PgFrontendDecoder(PgFrontendDecoder.State.MESSAGES, ClientDialect.POSTGRESQL);
+        decoder.authenticated();
+        assertEquals(List.of(new FrontendMessage.Malformed("invalid frontend message type 112")),
+                DecoderHarness.feed(decoder, List.of(concat(b('p'), int32(9), str("root")))));
     }
 
     @Test
@@ -263,6 +310,18 @@ final class MalformedInputTest {
                 b('S'), int32(4)));
         assertEquals(List.of(new Query("select 1"), new FrontendMessage.Malformed("invalid frontend message type 120")),
                 messages);
+    }
+
+    /** A malformed body is an ERROR at its place: what follows is decoded as usual. */
+    @Test
+    void messagesAfterAMalformedBodyAreDecoded() {
+        byte[] unterminated = concat(b('Q'), int32(8), ascii("abcd"));
+        List<FrontendMessage> messages = everyWay(afterStartup(), concat(
+                b('Q'), int32(13), str("select 1"),
+                unterminated,
+                b('S'), int32(4)));
+        assertEquals(List.of(new Query("select 1"), FrontendMessage.Malformed.body((byte) 'Q', "invalid string in message",
+                unterminated), Sync.INSTANCE), messages);
     }
 
     @Test

@@ -13,6 +13,7 @@ import io.ashlar.frontend.auth.PasswordVerifiers;
 import io.ashlar.frontend.server.FrontendContext;
 import io.ashlar.frontend.server.FrontendPolicy;
 import io.ashlar.frontend.tls.FrontendTls;
+import io.ashlar.protocol.MessageMemory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -67,8 +68,11 @@ final class FrontendSetup {
         AuthenticationMethod unknownUserMethod = AuthenticationMethod.fromConfig(server.defaultAuthenticationMethod())
                 .orElseThrow(() -> new ConfigurationException("server.yaml: unknown default authentication method "
                         + server.defaultAuthenticationMethod()));
+        // A client's message is held whole before it runs: it gets a statement's memory budget.
+        long maxMessage = Math.max(MessageMemory.COUNTED_FROM, props.statementMemoryLimit());
         FrontendPolicy policy = new FrontendPolicy(maxConnections, props.authenticationTimeoutSeconds() * 1000L,
-                props.authDelayMilliseconds(), props.frontendTls().required(), unknownUserMethod);
+                props.authDelayMilliseconds(), props.frontendTls().required(), unknownUserMethod, maxMessage,
+                FrontendPolicy.defaultMessageMemory(Runtime.getRuntime().maxMemory(), maxMessage));
         Optional<FrontendTls> tls = tls(props);
         return new FrontendContext(users, databases, policy, tls);
     }

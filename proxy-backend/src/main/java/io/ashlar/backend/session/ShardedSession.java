@@ -157,9 +157,12 @@ public final class ShardedSession implements BackendSession {
 
     /** A syntax error at {@code offset} plus the error's position in the text analysed. */
     static StatementFailure syntaxError(SqlSyntaxException e, int offset) {
-        return new StatementFailure(new ErrorFields(new byte[] {'S', 'V', 'C', 'M', 'P'},
-                new String[] {ErrorFields.ERROR, ErrorFields.ERROR, e.sqlState(), e.getMessage(),
-                        Integer.toString(offset + e.position())}));
+        String position = Integer.toString(offset + e.position());
+        return new StatementFailure(e.hint().isEmpty()
+                ? new ErrorFields(new byte[] {'S', 'V', 'C', 'M', 'P'},
+                        new String[] {ErrorFields.ERROR, ErrorFields.ERROR, e.sqlState(), e.getMessage(), position})
+                : new ErrorFields(new byte[] {'S', 'V', 'C', 'M', 'H', 'P'},
+                        new String[] {ErrorFields.ERROR, ErrorFields.ERROR, e.sqlState(), e.getMessage(), e.hint(), position}));
     }
 
     // ------------------------------------------------------------------ extended protocol

@@ -21,10 +21,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Hand-made protocol bytes over a raw socket: each malformed input gets a FATAL ErrorResponse
- * with SQLSTATE 08P01 ({@code protocol_violation}) and a closed connection, while a pgjdbc
- * session opened before (with a transaction open) keeps working. The raw client logs in as the
- * clear-text password user, so that no SCRAM exchange has to be written by hand.
+ * Hand-made protocol bytes over a raw socket, as PostgreSQL answers them: broken framing (an
+ * unknown type, an impossible length, a bad startup packet) gets a FATAL ErrorResponse with
+ * SQLSTATE 08P01 ({@code protocol_violation}) and a closed connection; a whole message whose body
+ * does not read gets an ERROR 08P01 and the session goes on. A pgjdbc session opened before (with a
+ * transaction open) keeps working throughout. The raw client logs in as the clear-text password
+ * user, so that no SCRAM exchange has to be written by hand. {@code MalformedInputDifferentialTest}
+ * compares a corpus of such inputs with PostgreSQL's own answers.
  *
  * @see <a href="https://www.postgresql.org/docs/current/protocol-message-formats.html">PostgreSQL: Message Formats</a>
  */
@@ -139,26 +142,91 @@ final class MalformedProtocolTest {
         assertBystanderWorks();
     }
 
+    /** The session goes on: a query answers its row. */
+    private static void assertStillServes(RawConnection client) throws IOException {
+        client.send(message('Q', cString("SELECT 'still here'")));
+        List<RawConnection.Message> answer = client.readUntilReady();
+        assertEquals("TDCZ", types(answer), answer::toString);
+    }
+
+    /** An ERROR 08P01 with that message. */
+    private static void assertProtocolError(RawConnection.Message error, String message) {
+        assertEquals('E', error.type(), error::toString);
+        assertEquals("ERROR", error.fields().get('S'), error::toString);
+        assertEquals("08P01", error.fields().get('C'), error::toString);
+        assertEquals(message, error.fields().get('M'), error::toString);
+    }
+
     @Test
-    void queryWithoutTerminatorIsAProtocolViolation() throws IOException, SQLException {
+    void queryWithoutTerminatorIsAnErrorAndTheSessionGoesOn() throws IOException, SQLException {
         try (RawConnection client = connect()) {
             logIn(client);
             client.send(message('Q', "SELECT 1".getBytes(StandardCharsets.US_ASCII)));
-            assertProtocolViolationThenClosed(client.readUntilClosed());
+            List<RawConnection.Message> answer = client.readUntilReady();
+            assertEquals("EZ", types(answer), answer::toString);
+            assertProtocolError(answer.get(0), "invalid string in message");
+            assertStillServes(client);
+        }
+        assertBystanderWorks();
+    }
+
+    /**
+     * Issue 13: after an error in a pipeline, a malformed message before the Sync got no answer and
+     * the connection hung. PostgreSQL skips it unread, as everything up to the Sync, and answers the Sync.
+     */
+    @Test
+    void malformedMessageAfterAnErrorInAPipelineIsSkippedToTheSync() throws IOException, SQLException {
+        try (RawConnection client = connect()) {
+            logIn(client);
+            client.send(concat(message('P', concat(cString(""), cString("SELEC"), new byte[] {0, 0})),
+                    message('B', new byte[] {0, 0, 0, 5}), message('S', new byte[0])));
+            List<RawConnection.Message> answer = client.readUntilReady();
+            assertEquals("EZ", types(answer), answer::toString);
+            assertEquals("42601", answer.get(0).fields().get('C'), answer::toString);
+            assertStillServes(client);
         }
         assertBystanderWorks();
     }
 
     @Test
-    void bindWithMoreFormatsThanItHasIsAProtocolViolation() throws IOException, SQLException {
+    void bindWithMoreFormatsThanItHasIsAnErrorUpToTheSync() throws IOException, SQLException {
         try (RawConnection client = connect()) {
             logIn(client);
             // Bind: portal "", statement "", 5 parameter format codes announced but none present.
             client.send(concat(message('P', concat(cString(""), cString("SELECT 1"), new byte[] {0, 0})),
-                    message('B', new byte[] {0, 0, 0, 5}), message('S', new byte[0])));
+                    message('B', new byte[] {0, 0, 0, 5}), RawConnection.execute("", 0), message('S', new byte[0])));
+            List<RawConnection.Message> answer = client.readUntilReady();
+            assertEquals("1EZ", types(answer), answer::toString);
+            assertProtocolError(answer.get(1), "insufficient data left in message");
+            assertStillServes(client);
+        }
+        assertBystanderWorks();
+    }
+
+    @Test
+    void bindWithFormatCodeTwoIsRefusedWith22023() throws IOException, SQLException {
+        try (RawConnection client = connect()) {
+            logIn(client);
+            client.send(concat(RawConnection.parse("", "SELECT $1::int"),
+                    RawConnection.bind("", "", new short[] {2}, new byte[][] {{'7'}}, new short[0]),
+                    RawConnection.execute("", 0), message('S', new byte[0])));
+            List<RawConnection.Message> answer = client.readUntilReady();
+            assertEquals("1EZ", types(answer), answer::toString);
+            assertEquals("22023", answer.get(1).fields().get('C'), answer::toString);
+            assertEquals("unsupported format code: 2", answer.get(1).fields().get('M'), answer::toString);
+            assertStillServes(client);
+        }
+        assertBystanderWorks();
+    }
+
+    @Test
+    void passwordMessageAfterLoginIsAnInvalidMessageType() throws IOException, SQLException {
+        try (RawConnection client = connect()) {
+            logIn(client);
+            client.send(message('p', cString("plain-secret")));
             List<RawConnection.Message> answer = client.readUntilClosed();
-            assertEquals('1', answer.get(0).type(), answer::toString);
-            assertProtocolViolationThenClosed(answer.subList(1, answer.size()));
+            assertProtocolViolationThenClosed(answer);
+            assertEquals("invalid frontend message type 112", answer.get(0).fields().get('M'));
         }
         assertBystanderWorks();
     }

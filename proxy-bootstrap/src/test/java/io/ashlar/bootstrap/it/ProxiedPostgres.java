@@ -28,6 +28,8 @@ import java.util.Map;
 final class ProxiedPostgres implements AutoCloseable {
 
     static final String DATABASE = "it_db";
+    /** The pooled database of {@link #startSharded(boolean)}. */
+    static final String POOLED_DATABASE = "pooled_db";
     static final String SCRAM_USER = "root";
     static final String MD5_USER = "md5_user";
     static final String PASSWORD_USER = "plain_user";
@@ -119,6 +121,20 @@ final class ProxiedPostgres implements AutoCloseable {
      * shards with {@link #backend(String)}.
      */
     static ProxiedPostgres startSharded() throws IOException, InterruptedException, SQLException {
+        return startSharded(false);
+    }
+
+    /**
+     * As {@link #startSharded()}, and with {@code withPooled} the proxy also serves {@value #POOLED_DATABASE}
+     * as a pooler over the server's {@code postgres} database: one server behind both kinds of session.
+     */
+    static ProxiedPostgres startSharded(boolean withPooled) throws IOException, InterruptedException, SQLException {
+        return startSharded(withPooled, ServerProps.DEFAULTS);
+    }
+
+    /** As {@link #startSharded(boolean)}, with the server.yaml {@code props} given. */
+    static ProxiedPostgres startSharded(boolean withPooled, ServerProps props) throws IOException, InterruptedException,
+            SQLException {
         EmbeddedPostgres postgres = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64").start();
         try {
             StringBuilder yaml = new StringBuilder("databaseName: " + DATABASE + "\ndataSources:\n");
@@ -163,8 +179,16 @@ final class ProxiedPostgres implements AutoCloseable {
                     """);
             LogicalDatabaseConfig database = io.ashlar.bootstrap.config.ProxyConfigurationLoader.loadDatabase(
                     "config-og.yaml", yaml.toString());
-            ServerConfig server = new ServerConfig(ModeConfig.STANDALONE, USERS, ServerProps.DEFAULTS);
-            ProxyRuntime proxy = ProxyRuntime.start(new ProxyConfiguration(server, List.of(database)), 0);
+            ServerConfig server = new ServerConfig(ModeConfig.STANDALONE, USERS, props);
+            List<LogicalDatabaseConfig> databases = new java.util.ArrayList<>(List.of(database));
+            if (withPooled) {
+                String url = "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/" + BACKEND_DATABASE;
+                databases.add(new LogicalDatabaseConfig(POOLED_DATABASE, Map.of("ds_0", new DataSourceConfig("ds_0", url,
+                        BACKEND_USER, "", DataSourceConfig.DEFAULT_CONNECTION_TIMEOUT_MILLISECONDS,
+                        DataSourceConfig.DEFAULT_IDLE_TIMEOUT_MILLISECONDS, DataSourceConfig.DEFAULT_MAX_LIFETIME_MILLISECONDS,
+                        DataSourceConfig.DEFAULT_MAX_POOL_SIZE, DataSourceConfig.DEFAULT_MIN_POOL_SIZE, Map.of())), List.of()));
+            }
+            ProxyRuntime proxy = ProxyRuntime.start(new ProxyConfiguration(server, databases), 0);
             return new ProxiedPostgres(postgres, proxy);
         } catch (RuntimeException | InterruptedException | SQLException | Error e) {
             postgres.close();

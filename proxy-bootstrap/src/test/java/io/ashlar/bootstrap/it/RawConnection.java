@@ -128,6 +128,11 @@ final class RawConnection implements AutoCloseable {
         return (java.security.cert.X509Certificate) ((javax.net.ssl.SSLSocket) socket).getSession().getPeerCertificates()[0];
     }
 
+    /** How long a read waits for the server before it fails with a {@link java.net.SocketTimeoutException}. */
+    void readTimeout(int milliseconds) throws IOException {
+        socket.setSoTimeout(milliseconds);
+    }
+
     void send(byte[] bytes) throws IOException {
         out.write(bytes);
         out.flush();

@@ -7,6 +7,8 @@ import io.ashlar.backend.pg.ServerLink;
 import io.ashlar.backend.session.SessionSettings;
 import io.ashlar.backend.session.SettingsTracker;
 import io.ashlar.frontend.server.ClientSession;
+import io.ashlar.frontend.server.MessageRefusals;
+import io.ashlar.protocol.AfterError;
 import io.ashlar.protocol.BatchBind;
 import io.ashlar.protocol.Bind;
 import io.ashlar.protocol.Close;
@@ -86,7 +88,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         /** An error the proxy raises through the backend (so that the backend skips to Sync as for its own). */
         RAISE,
         /** A message the proxy answers itself, at its place in the stream. */
-        SYNTHETIC
+        SYNTHETIC,
+        /** A client's message whose body does not read, sent on as it came: only the backend's error ends it. */
+        MALFORMED
     }
 
     /** One answer awaited. */
@@ -100,17 +104,28 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         final byte[] bytes;
         /** A Parse of a named statement (sent or answered by the proxy): its name, which the session drops if it fails or is skipped. */
         final String clientName;
+        /** A Parse of the unnamed statement: the statement it makes the unnamed one. */
+        final ClientStatement parsedUnnamed;
+        /** A Parse of the unnamed statement: the unnamed statement before it, the session's again if the Parse is skipped. */
+        final ClientStatement replacedUnnamed;
 
         Expect(Kind kind, boolean relay, ServerLink.PreparedKey key, byte[] bytes) {
             this(kind, relay, key, bytes, null);
         }
 
         Expect(Kind kind, boolean relay, ServerLink.PreparedKey key, byte[] bytes, String clientName) {
+            this(kind, relay, key, bytes, clientName, null, null);
+        }
+
+        Expect(Kind kind, boolean relay, ServerLink.PreparedKey key, byte[] bytes, String clientName,
+               ClientStatement parsedUnnamed, ClientStatement replacedUnnamed) {
+            this.parsedUnnamed = parsedUnnamed;
             this.kind = kind;
             this.relay = relay;
             this.key = key;
             this.bytes = bytes;
             this.clientName = clientName;
+            this.replacedUnnamed = replacedUnnamed;
         }
     }
 
@@ -139,6 +154,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     private static final Expect SILENT_EXPECT = new Expect(Kind.SILENT_QUERY, false, null, null);
     private static final Expect READ_BACK_EXPECT = new Expect(Kind.READ_BACK, false, null, null);
     private static final Expect RAISE_EXPECT = new Expect(Kind.RAISE, true, null, null);
+    private static final Expect MALFORMED_EXPECT = new Expect(Kind.MALFORMED, true, null, null);
     private static final byte[] PARSE_COMPLETE = bytes(ParseComplete.INSTANCE);
     private static final byte[] CLOSE_COMPLETE = bytes(CloseComplete.INSTANCE);
 
@@ -167,6 +183,8 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     private boolean skipping;
     /** Malformed input after messages still being answered: the session ends once they are. */
     private FrontendMessage.Malformed malformedLast;
+    /** A message waits at the head of {@link #waiting} for the answers to Parses before it ({@link #waitsForParses}). */
+    private boolean deferred;
     /** A connection error with no backend to report it: answered by the proxy up to the next Sync. */
     private ErrorFields pendingFailure;
     private boolean pinned;
@@ -248,22 +266,13 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             client.close();
             return;
         }
-        if (message instanceof FrontendMessage.Malformed malformed) {
-            if (link != null && !expected.isEmpty() || acquiring) {
-                // What came before it is answered first, as PostgreSQL answers a stream in order
-                // (a Flush makes the backend send what it holds for a Sync that will not come).
-                malformedLast = malformed;
-                if (link != null) {
-                    send(Flush.INSTANCE);
-                    link.flush();
-                }
-                return;
-            }
-            rejectMalformed(malformed);
+        if (message instanceof FrontendMessage.Malformed malformed && malformed.fatal() && waiting.isEmpty() && !queryRunning) {
+            endWith(malformed);
             return;
         }
         if (queryRunning && link != null && waiting.isEmpty()
-                && (message instanceof CopyData || message instanceof CopyDone || message instanceof CopyFail)) {
+                && (message instanceof CopyData || message instanceof CopyDone || message instanceof CopyFail
+                || AfterError.of(refusedType(message)) == AfterError.NOTHING)) {
             forward(message); // the running query is a COPY FROM STDIN: its data goes on at once
             return;
         }
@@ -311,6 +320,23 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         copyIn = !copyEnded;
     }
 
+    /**
+     * Broken framing, in its place in the stream (messages waiting behind a running query go to
+     * the backend first): the FATAL once what came before it is answered, as PostgreSQL answers a
+     * stream in order (a Flush makes the backend send what it holds for a Sync that will not come).
+     */
+    private void endWith(FrontendMessage.Malformed malformed) {
+        if (link != null && !expected.isEmpty() || acquiring) {
+            malformedLast = malformed;
+            if (link != null) {
+                send(Flush.INSTANCE);
+                link.flush();
+            }
+            return;
+        }
+        rejectMalformed(malformed);
+    }
+
     private void rejectMalformed(FrontendMessage.Malformed malformed) {
         writeToClient(ErrorResponse.fatal(malformed));
         flushClient();
@@ -328,11 +354,21 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     }
 
     private void forward(FrontendMessage message) {
+        if (message instanceof FrontendMessage.Malformed malformed && malformed.fatal()) {
+            endWith(malformed);
+            return;
+        }
         if (pendingFailure != null) {
             failWithoutBackend(message);
             return;
         }
-        if (skipping && !(message instanceof Sync)) {
+        if (skipping && !(message instanceof Sync) && !(message instanceof FrontendMessage.Malformed m && m.type() == Sync.TYPE)) {
+            return;
+        }
+        if (waitsForParses(message)) {
+            deferred = true;
+            waiting.addFirst(message);
+            send(Flush.INSTANCE); // the backend answers what it holds for the Sync not sent yet
             return;
         }
         switch (message) {
@@ -374,7 +410,88 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             case FunctionCall f -> raise(ErrorFields.error("0A000", "the function call protocol is not supported by Ashlar",
                     "Call the function with SELECT."), true);
             case BatchBind b -> raise(ErrorFields.error("08P01", "batch bind is an openGauss message"), false);
+            case FrontendMessage.Malformed m -> forwardMalformed(m);
+            case FrontendMessage.TooLarge t -> refuse(t);
             default -> raise(ErrorFields.error("08P01", "unexpected message " + message.getClass().getSimpleName()), false);
+        }
+    }
+
+    // ------------------------------------------------------------------ malformed input
+
+    /** The type of a message refused before it runs (malformed body, too large), or 0 for any other message. */
+    private static byte refusedType(FrontendMessage message) {
+        return message instanceof FrontendMessage.Malformed m ? m.type()
+                : message instanceof FrontendMessage.TooLarge t ? t.type() : 0;
+    }
+
+    /**
+     * A message whose body does not read goes to the backend as the client sent it, so that
+     * PostgreSQL judges it and answers as it answers a direct client: its ERROR, then the skip to
+     * Sync, or ReadyForQuery. A Bind goes naming the connection's own statement (PostgreSQL looks
+     * the statement up before it reads the format codes and values).
+     */
+    private void forwardMalformed(FrontendMessage.Malformed malformed) {
+        switch (AfterError.of(malformed.type())) {
+            case READY_FOR_QUERY -> {
+                send(malformed);
+                expected.addLast(QUERY_EXPECT);
+                queryRunning = true;
+            }
+            case SYNC -> {
+                skipping = false;
+                unsynced = false;
+                send(malformed);
+                if (!copyIn) {
+                    expected.addLast(copyEnded ? SYNC_AFTER_COPY_EXPECT : SYNC_EXPECT);
+                }
+            }
+            case NOTHING -> {
+                if (malformed.type() == CopyFail.TYPE) {
+                    endCopy(malformed); // a CopyFail that does not read fails the COPY with 08P01, outside one nothing
+                } else {
+                    send(malformed);
+                }
+            }
+            case SKIP_TO_SYNC -> {
+                unsynced = true;
+                if (malformed.type() == Bind.TYPE) {
+                    String statement = Bind.statementOf(malformed.frame(), StandardCharsets.ISO_8859_1);
+                    if (statement != null) {
+                        if (statement.isEmpty() && unnamed == null) {
+                            raise(ErrorFields.error("26000", "unnamed prepared statement does not exist"), false);
+                            return;
+                        }
+                        byte[] renamed = Bind.renamedFrame(malformed.frame(), serverName(statement), StandardCharsets.ISO_8859_1);
+                        send(FrontendMessage.Malformed.body(malformed.type(), malformed.reason(), renamed));
+                        expected.addLast(MALFORMED_EXPECT);
+                        skipping = true; // the backend refuses it, as the decoder did, and skips to Sync
+                        return;
+                    }
+                }
+                send(malformed);
+                expected.addLast(MALFORMED_EXPECT);
+                skipping = true;
+            }
+        }
+    }
+
+    /**
+     * A message too large to keep (its bytes were dropped): its ERROR raised by the backend at its
+     * place, so that the backend fails the transaction and skips to Sync as PostgreSQL would. CopyData
+     * in a COPY fails the COPY with a CopyFail (the backend then answers 57014, not 53200).
+     */
+    private void refuse(FrontendMessage.TooLarge refusal) {
+        switch (AfterError.of(refusal.type())) {
+            case READY_FOR_QUERY -> raise(MessageRefusals.error(refusal), true);
+            case NOTHING -> {
+                if (refusal.type() == CopyData.TYPE && (copyIn || queryRunning)) {
+                    endCopy(new CopyFail(FrontendMessage.TooLarge.MESSAGE + ": " + refusal.detail()));
+                }
+            }
+            default -> {
+                unsynced = true;
+                raise(MessageRefusals.error(refusal), false);
+            }
         }
     }
 
@@ -405,10 +522,11 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         ClientStatement statement = new ClientStatement(parse, new ServerLink.PreparedKey(parse.sql(), parse.parameterTypeOids()),
                 CommandTags.textEffect(parse.sql()), CommandTags.mentionsTemporary(parse.sql()));
         if (name.isEmpty()) {
+            ClientStatement replaced = unnamedOn == link ? unnamed : null;
             unnamed = statement;
             unnamedOn = link;
             send(parse);
-            expected.addLast(new Expect(Kind.PARSE, true, null, null));
+            expected.addLast(new Expect(Kind.PARSE, true, null, null, "", statement, replaced));
             return;
         }
         if (statements.containsKey(name)) {
@@ -501,7 +619,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             synthesize(CLOSE_COMPLETE);
             return;
         }
-        if (close.kind() == 'S') {
+        if (close.kind() == 'S' && close.name().isEmpty()) {
             unnamed = null;
             unnamedOn = null;
         }
@@ -526,7 +644,8 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
      */
     private void raise(ErrorFields error, boolean simple) {
         String sql = "DO $ashlar$BEGIN RAISE EXCEPTION USING ERRCODE = '" + error.sqlState() + "', MESSAGE = "
-                + literal(error.message()) + (error.field('H') == null || error.field('H').isEmpty() ? ""
+                + literal(error.message()) + (error.field('D').isEmpty() ? "" : ", DETAIL = " + literal(error.field('D')))
+                + (error.field('H') == null || error.field('H').isEmpty() ? ""
                 : ", HINT = " + literal(error.field('H')))
                 + "; END$ashlar$";
         if (simple) {
@@ -538,6 +657,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         send(new Bind("", "", new short[0], new byte[0][], new short[0]));
         send(new Execute("", 0));
         expected.addLast(RAISE_EXPECT);
+        // The DO fails: the backend skips to Sync, and so does the session now, so that nothing the
+        // client sent before its Sync is taken for run (nor a statement of it for prepared).
+        skipping = true;
         // The DO replaced the unnamed statement on this connection.
         unnamedOn = null;
     }
@@ -615,7 +737,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
      */
     private void failWithoutBackend(FrontendMessage message) {
         ErrorFields error = pendingFailure;
-        if (message instanceof Query || message instanceof Sync || message instanceof FunctionCall) {
+        AfterError after = AfterError.of(refusedType(message));
+        if (message instanceof Query || message instanceof Sync || message instanceof FunctionCall
+                || (refusedType(message) != 0 && (after == AfterError.READY_FOR_QUERY || after == AfterError.SYNC))) {
             if (error != null && !skipping) {
                 writeError(error);
             }
@@ -631,7 +755,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     }
 
     private void drainWaiting() {
-        while (link != null && !waiting.isEmpty() && !closed && !queryRunning) {
+        while (link != null && !waiting.isEmpty() && !closed && !queryRunning && !deferred) {
             forward(waiting.pollFirst());
         }
     }
@@ -674,7 +798,10 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             error(head, buf, start, length);
             if (malformedLast != null && expected.isEmpty()) {
                 rejectMalformed(malformedLast);
-            } else if (!queryRunning && !waiting.isEmpty() && link != null) {
+                return;
+            }
+            resumeDeferred();
+            if (!queryRunning && !waiting.isEmpty() && link != null) {
                 drainWaiting();
                 link.flush();
             }
@@ -733,6 +860,51 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             if (malformedLast != null && expected.isEmpty()) {
                 rejectMalformed(malformedLast);
             }
+            resumeDeferred();
+        }
+    }
+
+    /**
+     * Whether {@code message} waits for the answers to the Parses before it: the session's view of
+     * its statements is the one it would have if they succeed, and a Parse the backend skipped (after
+     * an error before it) or refused must not decide the answer. Only where that matters and is
+     * rare: a Parse of a name being prepared, and the unnamed statement used after a Sync that
+     * followed its Parse (in one pipeline segment, a skipped Parse and what uses it are skipped alike).
+     */
+    private boolean waitsForParses(FrontendMessage message) {
+        return switch (message) {
+            case Parse p -> !p.statementName().isEmpty() && statements.containsKey(p.statementName())
+                    && parsePending(p.statementName(), false);
+            case Bind b -> b.statement().isEmpty() && unnamed != null && parsePending("", true);
+            case Describe d -> d.kind() == 'S' && d.name().isEmpty() && unnamed != null && parsePending("", true);
+            default -> false;
+        };
+    }
+
+    /** Whether a Parse of {@code clientName} is awaited (with {@code thenSync}: the last one, and a Sync after it). */
+    private boolean parsePending(String clientName, boolean thenSync) {
+        boolean parse = false;
+        boolean syncAfter = false;
+        for (Expect each : expected) {
+            if (each.kind == Kind.PARSE && clientName.equals(each.clientName)) {
+                if (!thenSync) {
+                    return true;
+                }
+                parse = true;
+                syncAfter = false;
+            } else if (parse && each.kind == Kind.SYNC) {
+                syncAfter = true;
+            }
+        }
+        return syncAfter;
+    }
+
+    /** The message deferred by {@link #waitsForParses} goes on once the Parses before it are answered. */
+    private void resumeDeferred() {
+        if (deferred && link != null && !queryRunning && !waiting.isEmpty() && !waitsForParses(waiting.peekFirst())) {
+            deferred = false;
+            drainWaiting();
+            link.flush();
         }
     }
 
@@ -761,11 +933,20 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
 
     /** The backend discards everything up to Sync after an error: so go the answers awaited. */
     private void skipToSync() {
+        boolean failed = true;
         while (!expected.isEmpty() && expected.peekFirst().kind != Kind.SYNC) {
             Expect dropped = expected.pollFirst();
-            if (dropped.clientName != null) {
+            if (dropped.clientName != null && dropped.clientName.isEmpty()) {
+                // PostgreSQL drops the unnamed statement as a Parse of it starts: a failed one leaves
+                // none, a skipped one leaves the one before (unless a later Parse replaced it since).
+                if (unnamed == dropped.parsedUnnamed) {
+                    unnamed = failed ? null : dropped.replacedUnnamed;
+                    unnamedOn = unnamed == null ? null : link;
+                }
+            } else if (dropped.clientName != null) {
                 statements.remove(dropped.clientName); // a failed or skipped Parse prepared nothing
             }
+            failed = false;
             if (dropped.kind == Kind.PARSE && dropped.key != null) {
                 link.forget(dropped.key);
             } else if (dropped.kind == Kind.QUERY) {

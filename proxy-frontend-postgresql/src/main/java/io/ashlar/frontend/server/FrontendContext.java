@@ -7,6 +7,7 @@ import io.ashlar.frontend.auth.LoginUser;
 import io.ashlar.frontend.auth.PasswordVerifiers;
 import io.ashlar.frontend.tls.FrontendTls;
 import io.ashlar.protocol.ClientDialect;
+import io.ashlar.protocol.MessageMemory;
 import java.security.SecureRandom;
 import java.util.Map;
 import java.util.Optional;
@@ -29,6 +30,8 @@ public final class FrontendContext implements AutoCloseable {
     private final Map<String, LoginUser> users;
     private volatile Map<String, LogicalDatabase> databases;
     private final FrontendPolicy policy;
+    /** What clients' large messages hold, shared by every connection. */
+    private final MessageMemory messageMemory;
     private final Optional<FrontendTls> tls;
     /** The secret unknown users' made-up salts are derived from, made once per start and never sent. */
     private final byte[] unknownUserSecret = new byte[32];
@@ -43,7 +46,14 @@ public final class FrontendContext implements AutoCloseable {
     /** Logins that succeeded, per client dialect and exchange: [dialect.ordinal() * methods + method.ordinal()]. */
     private final LongAdder[] logins = new LongAdder[ClientDialect.values().length * LoginMethod.values().length];
 
-    /** A live session, the secret a CancelRequest must present, and its client's connection. */
+    /**
+     * The stack of the event loops' threads, which the sessions' virtual threads run on (a mounted
+     * virtual thread's frames are on its carrier's stack): room for a statement nested as deep as
+     * the analyzer reads, and for what is done with it after. Reserved, not taken, until used.
+     */
+    public static final long SESSION_STACK_BYTES = 16L << 20;
+
+        /** A live session, the secret a CancelRequest must present, and its client's connection. */
     record Registered(ClientSession session, int secretKey, io.netty.channel.Channel channel) {
     }
 
@@ -66,6 +76,7 @@ public final class FrontendContext implements AutoCloseable {
         this.users = Map.copyOf(users);
         this.databases = Map.copyOf(databases);
         this.policy = policy;
+        this.messageMemory = new MessageMemory(policy.maxMessageBytes(), policy.messageMemoryBytes());
         this.tls = tls;
         new SecureRandom().nextBytes(unknownUserSecret);
         for (int i = 0; i < logins.length; i++) {
@@ -90,6 +101,11 @@ public final class FrontendContext implements AutoCloseable {
 
     FrontendPolicy policy() {
         return policy;
+    }
+
+    /** The memory clients' large messages may take, shared by every connection. */
+    public MessageMemory messageMemory() {
+        return messageMemory;
     }
 
     /** TLS for clients, empty when SSLRequests are refused. */

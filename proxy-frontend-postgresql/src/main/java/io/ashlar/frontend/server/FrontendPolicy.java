@@ -2,13 +2,15 @@ package io.ashlar.frontend.server;
 
 import com.sun.management.UnixOperatingSystemMXBean;
 import io.ashlar.frontend.auth.AuthenticationMethod;
+import io.ashlar.protocol.MessageMemory;
 import java.lang.management.ManagementFactory;
 import java.util.Objects;
 
 /**
  * The rules at the proxy's door, read once at start: how many clients may be connected, how long
  * one may take to log in, how long a failed login waits before its answer, whether TLS is required,
- * and how a user nobody configured is asked for its password.
+ * how a user nobody configured is asked for its password, and how much memory clients' messages
+ * may take ({@link MessageMemory}).
  *
  * @param maxConnections most client connections at once, logged in or not (past it: 53300)
  * @param authenticationTimeoutMillis how long a connection may take from its first byte to its
@@ -18,15 +20,22 @@ import java.util.Objects;
  * @param tlsRequired whether every login must come over TLS
  * @param unknownUserMethod the exchange a user nobody configured goes through: the method of users
  *        who name none, so that the request does not tell whether the user exists
+ * @param maxMessageBytes the most bytes one client message may hold: a statement's memory budget,
+ *        {@code proxy-statement-memory-limit} (past it: 53200)
+ * @param messageMemoryBytes the most bytes all clients' large messages may hold at once (past it: 53200)
  */
 public record FrontendPolicy(int maxConnections, long authenticationTimeoutMillis, long authDelayMillis,
-                             boolean tlsRequired, AuthenticationMethod unknownUserMethod) {
+                             boolean tlsRequired, AuthenticationMethod unknownUserMethod, long maxMessageBytes,
+                             long messageMemoryBytes) {
 
     /** PostgreSQL's {@code authentication_timeout} default: one minute. */
     public static final long DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS = 60_000;
 
     /** The most clients the proxy accepts by default, whatever its open-file limit. */
     public static final int DEFAULT_MAX_CONNECTIONS_CAP = 10_000;
+
+    /** The default most bytes of one client message: a statement's default memory budget, 256 MiB. */
+    public static final long DEFAULT_MAX_MESSAGE_BYTES = 256L << 20;
 
     public FrontendPolicy {
         if (maxConnections < 1) {
@@ -39,6 +48,27 @@ public record FrontendPolicy(int maxConnections, long authenticationTimeoutMilli
             throw new IllegalArgumentException("authDelayMillis must not be negative, got " + authDelayMillis);
         }
         Objects.requireNonNull(unknownUserMethod, "unknownUserMethod");
+        if (maxMessageBytes < MessageMemory.COUNTED_FROM || messageMemoryBytes < MessageMemory.COUNTED_FROM) {
+            throw new IllegalArgumentException("message limits must be at least " + MessageMemory.COUNTED_FROM
+                    + " bytes, got " + maxMessageBytes + " and " + messageMemoryBytes);
+        }
+    }
+
+    /** The rules with the default limits on messages. */
+    public FrontendPolicy(int maxConnections, long authenticationTimeoutMillis, long authDelayMillis, boolean tlsRequired,
+                          AuthenticationMethod unknownUserMethod) {
+        this(maxConnections, authenticationTimeoutMillis, authDelayMillis, tlsRequired, unknownUserMethod,
+                DEFAULT_MAX_MESSAGE_BYTES, defaultMessageMemory(Runtime.getRuntime().maxMemory(), DEFAULT_MAX_MESSAGE_BYTES));
+    }
+
+    /**
+     * How much all clients' large messages may hold at once: an eighth of the heap (256 MiB with
+     * bin/ashlar's 2 GB), at least one message of the largest size. A message costs about three
+     * times its size while it passes (its bytes as received, the text decoded from them, the copy
+     * written to a data source), half of it on the heap.
+     */
+    public static long defaultMessageMemory(long maxHeap, long maxMessageBytes) {
+        return Math.max(maxMessageBytes, maxHeap / 8);
     }
 
     /**

@@ -3,7 +3,6 @@ package io.ashlar.frontend.server;
 import io.ashlar.backend.execute.ClientEncoding;
 import io.ashlar.backend.session.BackendSession;
 import io.ashlar.backend.session.LogicalDatabase;
-import io.ashlar.protocol.PgFrontendDecoder;
 import io.ashlar.backend.session.SessionSettings;
 import io.ashlar.frontend.auth.AuthStep;
 import io.ashlar.frontend.auth.Authenticator;
@@ -11,6 +10,19 @@ import io.ashlar.frontend.auth.Authenticators;
 import io.ashlar.frontend.auth.LoginUser;
 import io.ashlar.frontend.tls.FrontendTls;
 import io.ashlar.protocol.AuthenticationOk;
+import io.ashlar.protocol.BatchBind;
+import io.ashlar.protocol.FunctionCall;
+import io.ashlar.protocol.CopyFail;
+import io.ashlar.protocol.CopyDone;
+import io.ashlar.protocol.CopyData;
+import io.ashlar.protocol.Flush;
+import io.ashlar.protocol.Sync;
+import io.ashlar.protocol.Close;
+import io.ashlar.protocol.Execute;
+import io.ashlar.protocol.Describe;
+import io.ashlar.protocol.Bind;
+import io.ashlar.protocol.Parse;
+import io.ashlar.protocol.Query;
 import io.ashlar.protocol.BackendKeyData;
 import io.ashlar.protocol.CancelRequest;
 import io.ashlar.protocol.ClientDialect;
@@ -19,6 +31,8 @@ import io.ashlar.protocol.EncryptionRefused;
 import io.ashlar.protocol.ErrorResponse;
 import io.ashlar.protocol.ErrorResponseProtocol2;
 import io.ashlar.protocol.FrontendMessage;
+import io.ashlar.protocol.MessageMemory;
+import io.ashlar.protocol.PgFrontendDecoder;
 import io.ashlar.protocol.GSSENCRequest;
 import io.ashlar.protocol.NegotiateProtocolVersion;
 import io.ashlar.protocol.ParameterStatus;
@@ -86,6 +100,8 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     private io.ashlar.frontend.relay.RelaySession relay;
     private boolean counted;
     private final List<FrontendMessage> read = new ArrayList<>();
+    /** This connection's account of large messages (the decoder's), from the login on. */
+    private MessageMemory.Client messageMemory;
 
     PgConnectionHandler(FrontendContext context) {
         this.context = context;
@@ -141,6 +157,8 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
                 }
                 if (relay != null) {
                     relay.handle(message);
+                    // Passed on to the backend (or queued behind a connection being borrowed): no longer counted.
+                    messageMemory.taken(message);
                 } else {
                     read.add(message);
                 }
@@ -265,10 +283,10 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (!(message instanceof PasswordMessage password)) {
-            if (message instanceof FrontendMessage.Malformed m) {
+            if (message instanceof FrontendMessage.Malformed m && m.fatal()) {
                 fatal(ctx, m.sqlState(), m.reason());
             } else {
-                fatal(ctx, "08P01", "expected password response, got message type " + message.getClass().getSimpleName());
+                fatal(ctx, "08P01", "expected password response, got message type " + (typeOf(message) & 0xff));
             }
             return;
         }
@@ -299,6 +317,28 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         cancelAuthenticationTimeout();
         ctx.channel().config().setAutoRead(false);
         ctx.executor().schedule(() -> send(ctx, failure.toErrorResponse()), delay, TimeUnit.MILLISECONDS);
+    }
+
+    /** The type byte of a message that may come after the startup packet. */
+    private static byte typeOf(FrontendMessage message) {
+        return switch (message) {
+            case Query m -> Query.TYPE;
+            case Parse m -> Parse.TYPE;
+            case Bind m -> Bind.TYPE;
+            case Describe m -> Describe.TYPE;
+            case Execute m -> Execute.TYPE;
+            case Close m -> Close.TYPE;
+            case Sync m -> Sync.TYPE;
+            case Flush m -> Flush.TYPE;
+            case CopyData m -> CopyData.TYPE;
+            case CopyDone m -> CopyDone.TYPE;
+            case CopyFail m -> CopyFail.TYPE;
+            case FunctionCall m -> FunctionCall.TYPE;
+            case BatchBind m -> BatchBind.TYPE;
+            case FrontendMessage.Malformed m -> m.type();
+            case FrontendMessage.TooLarge m -> m.type();
+            default -> 0;
+        };
     }
 
     private void loggedIn(ChannelHandlerContext ctx) {
@@ -342,13 +382,15 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         int processId = context.nextProcessId();
         int secretKey = RANDOM.nextInt();
         BackendSession backend = null;
+        PgFrontendDecoder decoder = ctx.pipeline().get(PgFrontendDecoder.class);
+        messageMemory = decoder.memory();
         if (relayed) {
             ClientEncoding encoding = clientEncoding();
             if (!encoding.name().equals("UTF8")) {
                 // Every connection the session uses gets its client_encoding: the backend converts.
                 settings = settings.with("client_encoding", encoding.name());
             }
-            ctx.pipeline().get(PgFrontendDecoder.class).textCharset(java.nio.charset.StandardCharsets.ISO_8859_1);
+            decoder.textCharset(java.nio.charset.StandardCharsets.ISO_8859_1);
             relay = new io.ashlar.frontend.relay.RelaySession(ctx.channel(),
                     database.defaultDataSource().links().on(ctx.channel().eventLoop()), settings, processId,
                     () -> context.unregister(processId));
@@ -357,8 +399,10 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             backend = BackendSession.open(database, settings, ctx.channel().eventLoop(), identity(ctx, database));
             session = new FrontendSession(ctx.channel(), backend, context.sessionThreads(ctx.channel().eventLoop()), processId,
                     () -> context.unregister(processId), startup.dialect());
+            session.messageMemory(messageMemory);
             context.register(processId, session, secretKey, ctx.channel());
         }
+        decoder.authenticated();
 
         ctx.write(AuthenticationOk.INSTANCE);
         Map<String, String> backendParameters = database.backendParameters();

@@ -16,6 +16,8 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,6 +77,26 @@ public final class PgServer implements AutoCloseable {
         return Math.max(1, cores / 2);
     }
 
+    /**
+     * The worker event loops' threads, with a stack of {@value FrontendContext#SESSION_STACK_BYTES}
+     * bytes: the sessions of sharded databases are virtual threads that run on them, and a virtual
+     * thread's frames live on its carrier's stack while it runs. Reading a statement nested
+     * {@code StatementAnalyzer.MAX_NESTING} deep takes about 2 MB; the JVM's
+     * default of 1 MB would not hold it. The memory is reserved, and only what is used is taken.
+     */
+    private static final class LoopThreadFactory extends DefaultThreadFactory {
+
+        LoopThreadFactory() {
+            super(MultiThreadIoEventLoopGroup.class);
+        }
+
+        @Override
+        protected Thread newThread(Runnable runnable, String name) {
+            return new FastThreadLocalThread(threadGroup, runnable, name,
+                    FrontendContext.SESSION_STACK_BYTES);
+        }
+    }
+
     /** Binds and starts accepting clients. */
     public void start() throws InterruptedException {
         boolean epoll = Epoll.isAvailable();
@@ -82,7 +104,7 @@ public final class PgServer implements AutoCloseable {
         Class<? extends ServerChannel> channelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         int threads = workerThreads > 0 ? workerThreads : defaultLoops(Runtime.getRuntime().availableProcessors());
         boss = new MultiThreadIoEventLoopGroup(1, factory);
-        workers = new MultiThreadIoEventLoopGroup(threads, factory);
+        workers = new MultiThreadIoEventLoopGroup(threads, new LoopThreadFactory(), factory);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(channelClass)
@@ -96,7 +118,7 @@ public final class PgServer implements AutoCloseable {
                     protected void initChannel(SocketChannel channel) {
                         clients.add(channel);
                         channel.pipeline()
-                                .addLast("decoder", new PgFrontendDecoder())
+                                .addLast("decoder", new PgFrontendDecoder(context.messageMemory().client()))
                                 .addLast("encoder", BackendMessageEncoder.INSTANCE)
                                 .addLast("handler", new PgConnectionHandler(context));
                     }

@@ -4,6 +4,7 @@ import io.ashlar.backend.execute.CopyStream;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.session.BackendSession;
+import io.ashlar.frontend.server.MessageRefusals;
 import io.ashlar.protocol.CopyData;
 import io.ashlar.protocol.CopyDone;
 import io.ashlar.protocol.CopyFail;
@@ -31,8 +32,13 @@ final class CopyRelay {
     private final SessionInbox inbox;
     private final OutputBuffer out;
     private final BackendSession backend;
+    private final Runnable lostSync;
 
-    CopyRelay(SessionInbox inbox, OutputBuffer out, BackendSession backend) {
+    /**
+     * @param lostSync ends the session with FATAL 08P01, for a message that has no place in a COPY
+     */
+    CopyRelay(SessionInbox inbox, OutputBuffer out, BackendSession backend, Runnable lostSync) {
+        this.lostSync = lostSync;
         this.inbox = inbox;
         this.out = out;
         this.backend = backend;
@@ -103,9 +109,24 @@ final class CopyRelay {
                 cancelCopy(in);
                 inbox.putBackClientGone();
                 return;
-            } else {
+            } else if (message instanceof FrontendMessage.Malformed malformed) {
+                // A CopyFail that does not read fails the COPY with PostgreSQL's 08P01.
                 cancelCopy(in);
-                out.error(ErrorFields.error("08P01", "unexpected message type during COPY from stdin"));
+                out.error(MessageRefusals.error(malformed));
+                return;
+            } else if (message instanceof FrontendMessage.TooLarge refusal) {
+                // CopyData too large to keep: the COPY fails, as in PostgreSQL when it cannot hold it.
+                cancelCopy(in);
+                out.error(MessageRefusals.error(refusal));
+                return;
+            } else {
+                // Broken framing, or a message that has no place in a COPY: PostgreSQL raises its ERROR
+                // before it reads the message's body, and having lost its place in the stream, ends
+                // the session (postgres.c: "protocol synchronization was lost").
+                cancelCopy(in);
+                out.error(ErrorFields.error("08P01", message instanceof FrontendMessage.Malformed malformed
+                        ? malformed.reason() : "unexpected message type during COPY from stdin"));
+                lostSync.run();
                 return;
             }
         }

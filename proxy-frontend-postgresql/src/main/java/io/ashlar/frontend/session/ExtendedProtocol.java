@@ -95,11 +95,19 @@ final class ExtendedProtocol {
      * next Sync is skipped. A client that sent Parse/Describe/Flush, or a pipeline without a Sync
      * yet, waits for exactly this error before it sends more.
      */
-    private void fail(ErrorFields error) {
+    void fail(ErrorFields error) {
         out.error(error);
         out.flush();
         skipping = true;
         backend.abortTransaction();
+    }
+
+    /**
+     * The error of a message whose body does not read: for a Bind whose names read, a statement
+     * the session does not have comes first, as PostgreSQL looks it up before it reads the values.
+     */
+    ErrorFields malformed(FrontendMessage.Malformed malformed) {
+        return BindChecks.malformed(malformed, statements, backend.transactionStatus() == 'E');
     }
 
     /** A simple query replaces the unnamed statement and portal. */
@@ -111,8 +119,20 @@ final class ExtendedProtocol {
         }
     }
 
+    /**
+     * Whether the session's transaction block failed and {@code sql} does not end it: PostgreSQL
+     * refuses such a statement at Parse, Describe (of a statement that returns rows) and Execute.
+     */
+    private boolean refusedInFailedBlock(String sql) {
+        return backend.transactionStatus() == 'E' && !BindChecks.exitsTransaction(sql) && !sql.isBlank();
+    }
+
     void parse(Parse parse) {
         String name = parse.statementName();
+        if (refusedInFailedBlock(parse.sql())) {
+            fail(BindChecks.inFailedTransaction());
+            return;
+        }
         if (!name.isEmpty() && statements.containsKey(name)) {
             fail(ErrorFields.error("42P05", "prepared statement \"" + name + "\" already exists"));
             return;
@@ -196,28 +216,27 @@ final class ExtendedProtocol {
 
     void bind(Bind bind) {
         PreparedStatement statement = statements.get(bind.statement());
-        if (statement == null) {
-            fail(ErrorFields.error("26000", "prepared statement \"" + bind.statement() + "\" does not exist"));
+        if (statement != null && statement.description() == null && bind.resultFormats().length > 1
+                && !(statement.prepared.analysis() instanceof CannedAnswer)
+                && !(statement.prepared.analysis() instanceof CursorCommands.Command)) {
+            // One result format per column: PostgreSQL checks the count at Bind, so the columns are
+            // needed now (rare: a client that names a format per column has described the statement).
+            try {
+                statement.description(backend.describe(statement.prepared));
+            } catch (StatementFailure failure) {
+                fail(failure.fields());
+                return;
+            }
+        }
+        ErrorFields refused = statement == null ? BindChecks.missingStatement(bind.statement())
+                : BindChecks.refusal(bind, statement, backend.transactionStatus() == 'E', portals.containsKey(bind.portal()));
+        if (refused != null) {
+            fail(refused);
             return;
         }
         String portalName = bind.portal();
-        if (!portalName.isEmpty() && portals.containsKey(portalName)) {
-            fail(ErrorFields.error("42P03", "portal \"" + portalName + "\" already exists"));
-            return;
-        }
         byte[][] values = bind.parameterValues();
         short[] formats = bind.parameterFormats();
-        int required = statement.prepared.parameterTypes().length;
-        if (values.length != required) {
-            fail(ErrorFields.error("08P01", "bind message supplies " + values.length
-                    + " parameters, but prepared statement \"" + bind.statement() + "\" requires " + required));
-            return;
-        }
-        if (formats.length > 1 && formats.length != values.length) {
-            fail(ErrorFields.error("08P01", "bind message has " + formats.length
-                    + " parameter formats but " + values.length + " parameters"));
-            return;
-        }
         Portal portal = new Portal(statement, ParameterValues.of(statement.prepared.parameterTypes(), formats, values),
                 bind.resultFormats());
         Portal previous = portals.put(portalName, portal);
@@ -234,6 +253,14 @@ final class ExtendedProtocol {
     }
 
     void describe(Describe describe) {
+        if (backend.transactionStatus() == 'E') {
+            PreparedStatement statement = describe.kind() == 'S' ? statements.get(describe.name())
+                    : portals.containsKey(describe.name()) ? portals.get(describe.name()).statement : null;
+            if (statement != null && !statement.returnsNoRows() && refusedInFailedBlock(statement.sql)) {
+                fail(BindChecks.inFailedTransaction());
+                return;
+            }
+        }
         if (describe.kind() == 'S') {
             describeStatement(describe.name());
         } else {
@@ -298,6 +325,11 @@ final class ExtendedProtocol {
         QueryResult result = portal.result;
         if (result.hasRows()) {
             short[] formats = portal.formats(result.columns().length);
+            ErrorFields miscounted = BindChecks.resultFormatCount(portal.resultFormats, result.columns().length);
+            if (miscounted != null) {
+                fail(miscounted);
+                return;
+            }
             try {
                 ResultFormats.encoders(result.columns(), formats, backend);
             } catch (StatementFailure failure) {
@@ -353,6 +385,10 @@ final class ExtendedProtocol {
             fail(ErrorFields.error("34000", "portal \"" + execute.portal() + "\" does not exist"));
             return;
         }
+        if (portal.statement != null && refusedInFailedBlock(portal.statement.sql)) {
+            fail(BindChecks.inFailedTransaction());
+            return;
+        }
         if (!run(portal, false)) {
             return;
         }
@@ -371,12 +407,24 @@ final class ExtendedProtocol {
             out.commandComplete(result.tag());
             return;
         }
+        ErrorFields miscounted = BindChecks.resultFormatCount(portal.resultFormats, result.columns().length);
+        if (miscounted != null) {
+            fail(miscounted);
+            return;
+        }
         PortalRows rows = portal.rows();
         boolean resumed = rows.position() > 0;
         long limit = execute.maxRows() <= 0 ? Long.MAX_VALUE : execute.maxRows();
         long sent;
         try {
-            rowEncoders = ResultFormats.encoders(result.columns(), portal.formats(result.columns().length), backend);
+            short[] formats = portal.formats(result.columns().length);
+            ErrorFields unsupported = BindChecks.resultFormats(portal.resultFormats, formats);
+            if (unsupported != null && rows.forward(1, PortalRows.SKIP) > 0) {
+                // As in PostgreSQL: any code passes Bind and Describe; the first row sent in it fails.
+                fail(unsupported);
+                return;
+            }
+            rowEncoders = ResultFormats.encoders(result.columns(), formats, backend);
             sent = rows.forward(limit, toClient);
         } catch (StatementFailure failure) {
             fail(failure.fields());

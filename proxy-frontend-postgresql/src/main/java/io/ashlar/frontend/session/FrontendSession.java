@@ -3,6 +3,8 @@ package io.ashlar.frontend.session;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.ResultSink;
 import io.ashlar.backend.session.BackendSession;
+import io.ashlar.frontend.server.MessageRefusals;
+import io.ashlar.protocol.AfterError;
 import io.ashlar.protocol.BatchBind;
 import io.ashlar.protocol.Bind;
 import io.ashlar.protocol.ClientDialect;
@@ -15,6 +17,7 @@ import io.ashlar.protocol.Execute;
 import io.ashlar.protocol.Flush;
 import io.ashlar.protocol.FrontendMessage;
 import io.ashlar.protocol.FunctionCall;
+import io.ashlar.protocol.MessageMemory;
 import io.ashlar.protocol.Parse;
 import io.ashlar.protocol.Query;
 import io.ashlar.protocol.ReadyForQuery;
@@ -87,13 +90,18 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         ResultSink sink = new ClientResultSink(out, processId);
         Map<String, Portal> portals = new HashMap<>();
         this.cursors = new CursorCommands(portals, backend, sink);
-        this.simpleQuery = new SimpleQuery(out, backend, sink, cursors, new CopyRelay(inbox, out, backend), openGauss);
+        this.simpleQuery = new SimpleQuery(out, backend, sink, cursors, new CopyRelay(inbox, out, backend, this::lostSync), openGauss);
         this.extended = new ExtendedProtocol(inbox, out, backend, sink, cursors, portals, openGauss);
     }
 
     @Override
     public int processId() {
         return processId;
+    }
+
+    /** The count of this client's large messages, given back as the session is done with them; set before the first message. */
+    public void messageMemory(MessageMemory.Client clientMemory) {
+        inbox.memory(clientMemory);
     }
 
     /** Called on the event loop for each decoded message. */
@@ -135,17 +143,34 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
             } catch (RuntimeException e) {
                 LOG.error("session {}: unexpected failure handling {}", processId, message.getClass().getSimpleName(), e);
                 out.error(ErrorFields.error("XX000", "internal error in Ashlar: " + e));
-                if (message instanceof Query) {
-                    readyForQuery();
-                } else {
-                    extended.skipToSync();
-                }
+                afterFailure(message);
+            } catch (StackOverflowError e) {
+                // kernel-parser refuses statements nested deeper than it reads (54001 with its hint); a
+                // stack that overflows anyway fails the message as PostgreSQL's check_stack_depth fails
+                // a statement, and the session goes on: nothing ends it without a word.
+                LOG.warn("session {}: stack overflow handling {}", processId, message.getClass().getSimpleName());
+                out.error(ErrorFields.error("54001", "stack depth limit exceeded",
+                        "The statement is nested too deeply for Ashlar: simplify it."));
+                afterFailure(message);
             } catch (Throwable e) {
                 SessionFailure.end(processId, message, e, backend, out, channel);
                 close();
             } finally {
                 working = false;
+                inbox.done(message);
             }
+        }
+    }
+
+    /** After an error no part of the session answered: ReadyForQuery for a query, else the skip to Sync. */
+    private void afterFailure(FrontendMessage message) {
+        if (closed) {
+            return;
+        }
+        if (message instanceof Query) {
+            readyForQuery();
+        } else {
+            extended.skipToSync();
         }
     }
 
@@ -166,7 +191,9 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
             close();
             return;
         }
-        if (extended.skipping() && !(message instanceof Sync) && !(message instanceof Terminate)) {
+        if (extended.skipping() && !(message instanceof Sync) && !(message instanceof Terminate)
+                && !(message instanceof FrontendMessage.Malformed m && (m.fatal() || m.type() == Sync.TYPE))) {
+            // PostgreSQL reads no message's body while it skips to Sync; broken framing and Sync it still sees.
             return;
         }
         switch (message) {
@@ -194,6 +221,8 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
                 readyForQuery();
             }
             case BatchBind b -> extended.batchBind(b);
+            case FrontendMessage.Malformed m when !m.fatal() -> refused(m.type(), extended.malformed(m));
+            case FrontendMessage.TooLarge t -> refused(t.type(), MessageRefusals.error(t));
             case FrontendMessage.Malformed m -> {
                 out.error(ErrorFields.of(ErrorFields.FATAL, m.sqlState(), m.reason()));
                 out.flush();
@@ -210,6 +239,34 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         }
     }
 
+    /**
+     * A message PostgreSQL refuses before running anything of it (its body does not read, or it was
+     * too large to keep): the ERROR at its place, then what PostgreSQL does after an error in a
+     * message of its type.
+     */
+    private void refused(byte type, ErrorFields error) {
+        switch (AfterError.of(type)) {
+            case SKIP_TO_SYNC -> extended.fail(error);
+            case READY_FOR_QUERY, SYNC -> {
+                // The error ends the transaction it fell in (an implicit one rolls back, a block fails), then ReadyForQuery.
+                extended.fail(error);
+                sync();
+            }
+            case NOTHING -> { }
+        }
+    }
+
+    /**
+     * A message that has no place where it came (in a COPY): PostgreSQL raised its ERROR before
+     * reading the message's body, so it cannot find the next message and ends the session.
+     */
+    private void lostSync() {
+        out.error(ErrorFields.of(ErrorFields.FATAL, "08P01", "terminating connection because protocol synchronization was lost"));
+        out.flush();
+        close();
+        channel.close();
+    }
+
     private void simpleQuery(String sql) {
         extended.dropUnnamed();
         boolean failed = simpleQuery.run(sql);
@@ -224,6 +281,9 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
     }
 
     private void readyForQuery() {
+        if (closed) {
+            return; // a FATAL ended the session in the middle of the query (a COPY that lost its place)
+        }
         char status = backend.transactionStatus();
         lastStatus = status;
         out.write(ReadyForQuery.of(status));

@@ -21,8 +21,9 @@ final class ResultFormats {
     }
 
     /**
-     * Binary encoders per column (null entries for text; null when all are text). A format the
-     * proxy cannot produce fails as PostgreSQL fails an unknown one, naming the column.
+     * Binary encoders per column (null entries for text; null when all are text). A binary format
+     * the proxy cannot produce fails, naming the column; codes other than 0 and 1 are written as
+     * text here: the caller refuses them when a row is sent ({@link BindChecks#resultFormats}).
      */
     static ValueEncoder[] encoders(ColumnDescription[] columns, short[] formats, BackendSession backend) throws StatementFailure {
         ValueEncoder[] result = null;
@@ -47,8 +48,6 @@ final class ResultFormats {
                     result = new ValueEncoder[formats.length];
                 }
                 result[i] = encoder;
-            } else if (formats[i] != 0) {
-                throw new StatementFailure(ErrorFields.error("22023", "unsupported format code: " + formats[i]));
             }
         }
         return result;

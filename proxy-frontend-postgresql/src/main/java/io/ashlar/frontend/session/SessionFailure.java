@@ -8,7 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A session whose thread met an Error (OutOfMemoryError, StackOverflowError, ...) while it handled a message: what
+ * A session whose thread met an Error (OutOfMemoryError, ...; a StackOverflowError fails only its statement, see
+ * FrontendSession) while it handled a message: what
  * it held may be half built, so it ends, and only it. Its client hears why, as PostgreSQL's client hears of a
  * backend that ran out of memory (53200) or stack (54001), then the connection closes; what it ran on the backends
  * is cancelled and its connections go back (or are closed) as for any session that ends. Nothing of it reaches

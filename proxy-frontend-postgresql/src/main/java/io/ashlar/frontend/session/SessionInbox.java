@@ -1,6 +1,7 @@
 package io.ashlar.frontend.session;
 
 import io.ashlar.protocol.FrontendMessage;
+import io.ashlar.protocol.MessageMemory;
 import io.ashlar.protocol.Query;
 import java.util.Iterator;
 import java.util.List;
@@ -20,6 +21,9 @@ import java.util.concurrent.locks.LockSupport;
  * Sync follows, a batch's rows) and wait for more of a pipeline still on its way
  * ({@link #awaitMessagesAfter}).
  *
+ * <p>A large message is counted in the proxy's {@link MessageMemory} from its arrival until the
+ * session is done with it: the session says so ({@link #done}), or takes the next message.
+ *
  * <p>One thread adds (the client's event loop), one takes (the session's).
  */
 final class SessionInbox implements Iterable<FrontendMessage> {
@@ -34,6 +38,10 @@ final class SessionInbox implements Iterable<FrontendMessage> {
     /** How many messages have been added (written by the adding thread only). */
     private volatile long received;
     private volatile Thread waiter;
+    /** This client's account of large messages (the session thread's, once it starts). */
+    private MessageMemory.Client memory = MessageMemory.unlimited().client();
+    /** The message {@link #take()} returned last (the session thread's own). */
+    private FrontendMessage lastTaken = CLIENT_GONE;
 
     /**
      * @param threads makes the session's thread
@@ -42,6 +50,11 @@ final class SessionInbox implements Iterable<FrontendMessage> {
     SessionInbox(ThreadFactory threads, Runnable session) {
         this.threads = threads;
         this.session = session;
+    }
+
+    /** The client's account of large messages; set before the first message is added. */
+    void memory(MessageMemory.Client clientMemory) {
+        this.memory = clientMemory;
     }
 
     /** One message (on the event loop). */
@@ -79,9 +92,12 @@ final class SessionInbox implements Iterable<FrontendMessage> {
 
     /** The next message, waiting for it if none is here (on the session's thread). */
     FrontendMessage take() {
+        // The message taken before is done with (a COPY takes its data here, not in the session's loop).
+        memory.taken(lastTaken);
         while (true) {
             FrontendMessage message = queue.poll();
             if (message != null) {
+                lastTaken = message;
                 return message;
             }
             waiter = Thread.currentThread();
@@ -113,9 +129,16 @@ final class SessionInbox implements Iterable<FrontendMessage> {
         return queue.peek();
     }
 
-    /** Takes the next message without waiting (one the session already looked at). */
+    /** Takes the next message without waiting (one the session already looked at and is done with). */
     FrontendMessage poll() {
-        return queue.poll();
+        FrontendMessage result = queue.poll();
+        memory.taken(result);
+        return result;
+    }
+
+    /** The session is done with {@code message}, the one it took last: it is no longer counted. */
+    void done(FrontendMessage message) {
+        memory.taken(message);
     }
 
     boolean isEmpty() {
