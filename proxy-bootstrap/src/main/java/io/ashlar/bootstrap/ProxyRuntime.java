@@ -99,6 +99,7 @@ public final class ProxyRuntime implements AutoCloseable {
             }
             ShardingRules rules = compile(config, dataSources, dataSources);
             LogicalDatabase database = new LogicalDatabase(config.name(), dataSources, rules, memoryLimit);
+            database.ruleConfigs(config.rules());
             startCatalog(database);
             result.put(config.name(), database);
         }
@@ -187,11 +188,13 @@ public final class ProxyRuntime implements AutoCloseable {
         String what;
         if (current != null && current.dataSources().equals(dataSources)) {
             current.rules(rules);
+            current.ruleConfigs(config.rules());
             startCatalog(current);
             what = "rules";
         } else {
             Map<String, LogicalDatabase> next = new LinkedHashMap<>(databases);
             LogicalDatabase database = new LogicalDatabase(config.name(), dataSources, rules, memoryLimit);
+            database.ruleConfigs(config.rules());
             startCatalog(database);
             next.put(config.name(), database);
             swap(next);

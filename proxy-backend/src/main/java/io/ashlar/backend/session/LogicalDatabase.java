@@ -21,6 +21,7 @@ public final class LogicalDatabase implements AutoCloseable {
     private final PlanCache plans = new PlanCache();
     private final java.util.concurrent.atomic.AtomicReference<ShardingRules> rules = new java.util.concurrent.atomic.AtomicReference<>();
     private final long statementMemoryLimit;
+    private volatile List<Object> ruleConfigs = List.of();
 
     /** The default of server.yaml's {@code proxy-statement-memory-limit}: 256 MiB. */
     public static final long DEFAULT_STATEMENT_MEMORY_LIMIT = 256L << 20;
@@ -66,6 +67,16 @@ public final class LogicalDatabase implements AutoCloseable {
      */
     public void updateRules(java.util.function.UnaryOperator<ShardingRules> change) {
         rules.updateAndGet(change);
+    }
+
+    /** The rules as configured (the records of {@code io.ashlar.route.config}), for DistSQL that shows them. */
+    public List<Object> ruleConfigs() {
+        return ruleConfigs;
+    }
+
+    /** Remembers the rules as configured, beside their compiled form (at start and at each configuration change). */
+    public void ruleConfigs(List<Object> configs) {
+        this.ruleConfigs = List.copyOf(configs);
     }
 
     /** Swaps in new rules whole (a configuration change). */

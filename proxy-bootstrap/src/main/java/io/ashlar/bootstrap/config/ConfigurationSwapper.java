@@ -105,6 +105,9 @@ public final class ConfigurationSwapper {
             if (each.sslRequired()) {
                 put(user, "sslRequired", bool(true));
             }
+            if (each.admin()) {
+                put(user, "admin", bool(true));
+            }
             users.add(mapping(user));
         }
         List<NodeTuple> authority = new ArrayList<>();

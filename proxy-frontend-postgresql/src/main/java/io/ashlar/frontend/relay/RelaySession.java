@@ -199,6 +199,8 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     private boolean unsynced;
     /** The backend's own FATAL reached the client: the end of the connection says nothing more. */
     private boolean fatalRelayed;
+    /** The proxy's admin commands, or null where the session has none (tests that make sessions alone). */
+    private io.ashlar.frontend.admin.AdminConsole admin;
 
     /**
      * @param pool the data source's connections of the client channel's event loop
@@ -225,6 +227,11 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     @Override
     public int processId() {
         return processId;
+    }
+
+    /** Lets the session answer the proxy's admin commands (before its first message). */
+    public void admin(io.ashlar.frontend.admin.AdminConsole console) {
+        this.admin = console;
     }
 
     /** Remembers a value the client was told at login, so that later changes are reported once. */
@@ -265,6 +272,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (queryRunning && link != null && waiting.isEmpty()
                 && (message instanceof CopyData || message instanceof CopyDone || message instanceof CopyFail)) {
             forward(message); // the running query is a COPY FROM STDIN: its data goes on at once
+            return;
+        }
+        if (message instanceof Query query && admin != null && answeredByProxy(query)) {
             return;
         }
         if (link == null || !waiting.isEmpty() || queryRunning) {
@@ -376,6 +386,39 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             case BatchBind b -> raise(ErrorFields.error("08P01", "batch bind is an openGauss message"), false);
             default -> raise(ErrorFields.error("08P01", "unexpected message " + message.getClass().getSimpleName()), false);
         }
+    }
+
+    /**
+     * Answers an admin command itself when nothing the client sent before is still being answered (its answer
+     * would overtake theirs otherwise: such a command goes to the backend, which refuses it). A command that fails
+     * in a transaction block fails the block, as it would on PostgreSQL: the backend is made to raise the error.
+     */
+    private boolean answeredByProxy(Query query) {
+        if (!waiting.isEmpty() || queryRunning || !expected.isEmpty() || skipping || pendingFailure != null
+                || !io.ashlar.frontend.admin.AdminCommand.mayBe(query.sql())) {
+            return false;
+        }
+        io.ashlar.frontend.admin.AdminAnswer answer = admin.answer(query.sql());
+        if (answer == null) {
+            return false;
+        }
+        char status = link == null ? 'I' : link.status();
+        if (answer.error() != null && status != 'I') {
+            raise(answer.error(), true);
+            queryRunning = true;
+            link.flush();
+            return true;
+        }
+        if (answer.error() != null) {
+            writeError(answer.error());
+        } else {
+            for (io.ashlar.protocol.BackendMessage each : answer.messages()) {
+                writeToClient(each);
+            }
+        }
+        writeToClient(ReadyForQuery.of(status));
+        flushClient();
+        return true;
     }
 
     private void query(Query query) {

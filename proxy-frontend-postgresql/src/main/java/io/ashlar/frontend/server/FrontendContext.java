@@ -41,8 +41,8 @@ public final class FrontendContext implements AutoCloseable {
     /** Logins that succeeded, per client dialect and exchange: [dialect.ordinal() * methods + method.ordinal()]. */
     private final LongAdder[] logins = new LongAdder[ClientDialect.values().length * LoginMethod.values().length];
 
-    /** A live session and the secret a CancelRequest must present. */
-    record Registered(ClientSession session, int secretKey) {
+    /** A live session, the secret a CancelRequest must present, and who the client is (null where unknown). */
+    record Registered(ClientSession session, int secretKey, io.ashlar.frontend.admin.ClientInfo info) {
     }
 
     /**
@@ -113,7 +113,38 @@ public final class FrontendContext implements AutoCloseable {
     }
 
     void register(int processId, ClientSession session, int secretKey) {
-        sessions.put(processId, new Registered(session, secretKey));
+        register(processId, session, secretKey, null);
+    }
+
+    void register(int processId, ClientSession session, int secretKey, io.ashlar.frontend.admin.ClientInfo info) {
+        sessions.put(processId, new Registered(session, secretKey, info));
+    }
+
+    /** The logged-in clients, for SHOW CLIENTS. */
+    java.util.List<io.ashlar.frontend.admin.ClientInfo> clients() {
+        java.util.List<io.ashlar.frontend.admin.ClientInfo> result = new java.util.ArrayList<>(sessions.size());
+        for (Registered each : sessions.values()) {
+            if (each.info() != null) {
+                result.add(each.info());
+            }
+        }
+        result.sort(java.util.Comparator.comparingLong(io.ashlar.frontend.admin.ClientInfo::connectedMillis));
+        return result;
+    }
+
+    /** What the admin commands see of the proxy. */
+    io.ashlar.frontend.admin.AdminConsole.Proxy adminView() {
+        return new io.ashlar.frontend.admin.AdminConsole.Proxy() {
+            @Override
+            public Map<String, LogicalDatabase> databases() {
+                return databases;
+            }
+
+            @Override
+            public java.util.Collection<io.ashlar.frontend.admin.ClientInfo> clients() {
+                return FrontendContext.this.clients();
+            }
+        };
     }
 
     void unregister(int processId) {

@@ -341,12 +341,14 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             relay = new io.ashlar.frontend.relay.RelaySession(ctx.channel(),
                     database.defaultDataSource().links().on(ctx.channel().eventLoop()), settings, processId,
                     () -> context.unregister(processId));
-            context.register(processId, relay, secretKey);
+            relay.admin(adminConsole(ctx, database));
+            context.register(processId, relay, secretKey, clientInfo(ctx, database, processId, relay));
         } else {
             backend = BackendSession.open(database, settings, ctx.channel().eventLoop(), identity(ctx, database));
             session = new FrontendSession(ctx.channel(), backend, context.sessionThreads(ctx.channel().eventLoop()), processId,
                     () -> context.unregister(processId), startup.dialect());
-            context.register(processId, session, secretKey);
+            session.admin(adminConsole(ctx, database));
+            context.register(processId, session, secretKey, clientInfo(ctx, database, processId, session));
         }
 
         ctx.write(AuthenticationOk.INSTANCE);
@@ -378,6 +380,31 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         ctx.writeAndFlush(ReadyForQuery.IDLE);
         state = State.READY;
         cancelAuthenticationTimeout();
+    }
+
+    private io.ashlar.frontend.admin.AdminConsole adminConsole(ChannelHandlerContext ctx, LogicalDatabase database) {
+        return new io.ashlar.frontend.admin.AdminConsole(context.adminView(), loginUser.admin(), loginUser.databases(),
+                database, identity(ctx, database));
+    }
+
+    /** The client as SHOW CLIENTS lists it. */
+    private io.ashlar.frontend.admin.ClientInfo clientInfo(ChannelHandlerContext ctx, LogicalDatabase database, int processId,
+                                                           ClientSession session) {
+        String address = null;
+        int port = 0;
+        String localAddress = null;
+        int localPort = 0;
+        if (ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress remote) {
+            address = remote.getAddress().getHostAddress();
+            port = remote.getPort();
+        }
+        if (ctx.channel().localAddress() instanceof java.net.InetSocketAddress local) {
+            localAddress = local.getAddress().getHostAddress();
+            localPort = local.getPort();
+        }
+        String applicationName = valueOr(parameterValue(startup.parameters(), "application_name"), "");
+        return new io.ashlar.frontend.admin.ClientInfo(processId, startup.user(), database.name(), address, port,
+                localAddress, localPort, System.currentTimeMillis(), encrypted, applicationName, session::isQuiet);
     }
 
     /** Who the client is: its proxy user and logical database, and the proxy's address and port it reached. */

@@ -91,6 +91,11 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         this.extended = new ExtendedProtocol(inbox, out, backend, sink, cursors, portals, openGauss);
     }
 
+    /** Lets the session answer the proxy's admin commands (before its first message). */
+    public void admin(io.ashlar.frontend.admin.AdminConsole console) {
+        simpleQuery.admin(console);
+    }
+
     @Override
     public int processId() {
         return processId;
