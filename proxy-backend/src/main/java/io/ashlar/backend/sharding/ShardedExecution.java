@@ -57,6 +57,8 @@ public final class ShardedExecution {
     private boolean streamRows;
     /** What the statement may hold in memory (rows kept, in-memory merges); made per run. */
     private MemoryBudget budget;
+    /** When an EXPLAIN over several units began (its ANALYZE reports the proxy's time); 0 for other statements. */
+    private long explainStartedNanos;
 
     private ShardedExecution(LogicalDatabase database, AnalyzedStatement statement, RouteResult route,
                              RewriteResult rewrite, ParameterValues parameters) {
@@ -309,6 +311,9 @@ public final class ShardedExecution {
             return runStreamed(connections, begin);
         }
         List<RewrittenUnit> units = rewrite.units();
+        if (statement.kind() == StatementKind.OTHER && units.size() > 1 && statement.command().equals("explain")) {
+            explainStartedNanos = System.nanoTime();
+        }
         BufferedResult[] results = new BufferedResult[units.size()];
         // Every data source gets its units in one write before any answer is read: the data
         // sources work at the same time, on the session's thread alone.
@@ -519,6 +524,13 @@ public final class ShardedExecution {
             return results[0];
         }
         List<io.ashlar.backend.execute.ErrorFields> notices = notices(results);
+        if (explainStartedNanos != 0 && results[0].hasRows()) {
+            QueryResult plan = ExplainPlan.labelled(database, statement.sql(), rewrite.units(), results, notices,
+                    System.nanoTime() - explainStartedNanos);
+            if (plan != null) {
+                return plan;
+            }
+        }
         if (results[0].hasRows()) {
             return merged(results, notices);
         }

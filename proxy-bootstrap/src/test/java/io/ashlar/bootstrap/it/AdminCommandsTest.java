@@ -5,11 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ashlar.backend.config.LogicalDatabaseConfig;
 import io.ashlar.bootstrap.ProxyRuntime;
-import io.ashlar.bootstrap.config.ProxyConfiguration;
-import io.ashlar.bootstrap.config.ProxyConfigurationLoader;
-import io.ashlar.bootstrap.config.ServerConfig;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,11 +13,9 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,9 +35,10 @@ import org.junit.jupiter.api.Test;
 final class AdminCommandsTest {
 
     private static final Path PSQL = Path.of("/usr/bin/psql");
-    private static final String SHARDED = "sharding_db";
-    private static final String POOLED = "pool_db";
+    private static final String SHARDED = OpsProxy.SHARDED;
+    private static final String POOLED = OpsProxy.POOLED;
 
+    private static OpsProxy ops;
     private static EmbeddedPostgres postgres;
     private static ProxyRuntime proxy;
 
@@ -52,83 +47,28 @@ final class AdminCommandsTest {
         if (!Files.isExecutable(PSQL)) {
             throw new AssertionError(PSQL + " is not installed: apt-get install postgresql-client");
         }
-        postgres = EmbeddedPostgres.builder().start();
-        StringBuilder dataSources = new StringBuilder();
-        for (String each : new String[] {"demo_ds_0", "demo_ds_1"}) {
-            try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
-                s.execute("CREATE DATABASE " + each);
-            }
-            try (Connection c = backend(each); Statement s = c.createStatement()) {
-                for (String table : new String[] {"t_order_0", "t_order_1"}) {
-                    s.execute("CREATE TABLE " + table + " (order_id bigint PRIMARY KEY, user_id int, status text)");
-                }
-            }
-            dataSources.append("  ").append(each.substring(5)).append(":\n    url: jdbc:postgresql://127.0.0.1:")
-                    .append(postgres.getPort()).append('/').append(each).append("\n    username: postgres\n    password: \"\"\n");
-        }
-        String rules = Files.readString(Path.of("../kernel-route/src/test/resources/route/rules/sharding.yaml"));
-        rules = rules.substring(rules.indexOf("rules:"));
-        LogicalDatabaseConfig sharded = ProxyConfigurationLoader.loadDatabase("config-sharding.yaml",
-                "databaseName: " + SHARDED + "\ndataSources:\n" + dataSources + rules);
-        LogicalDatabaseConfig pooled = ProxyConfigurationLoader.loadDatabase("config-pool.yaml",
-                "databaseName: " + POOLED + "\ndataSources:\n  ds_0:\n    url: jdbc:postgresql://127.0.0.1:"
-                        + postgres.getPort() + "/demo_ds_0\n    username: postgres\n    password: \"\"\n");
-        ServerConfig server = ProxyConfigurationLoader.loadServer("server.yaml", """
-                authority:
-                  users:
-                    - user: root@%
-                      password: root
-                      admin: true
-                    - user: app@%
-                      password: app
-                  privilege:
-                    type: ALL_PERMITTED
-                """);
-        proxy = ProxyRuntime.start(new ProxyConfiguration(server, List.of(sharded, pooled)), 0);
+        ops = OpsProxy.start("");
+        postgres = ops.postgres;
+        proxy = ops.proxy;
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (postgres != null) {
-            postgres.close();
+        if (ops != null) {
+            ops.close();
         }
     }
 
     private static Connection backend(String database) throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/" + database, "postgres", "");
+        return ops.backend(database);
     }
 
     private static Connection connect(String database, String user, String mode) throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + database
-                + "?preferQueryMode=" + mode, user, user);
-    }
-
-    /** A result as text: the header (name:type per column), then one line per row. */
-    private static List<String> read(ResultSet rs) throws SQLException {
-        List<String> result = new ArrayList<>();
-        ResultSetMetaData meta = rs.getMetaData();
-        StringBuilder header = new StringBuilder();
-        for (int i = 1; i <= meta.getColumnCount(); i++) {
-            header.append(i > 1 ? "|" : "").append(meta.getColumnName(i)).append(':').append(meta.getColumnTypeName(i));
-        }
-        result.add(header.toString());
-        while (rs.next()) {
-            StringBuilder row = new StringBuilder();
-            for (int i = 1; i <= meta.getColumnCount(); i++) {
-                row.append(i > 1 ? "|" : "").append(rs.getString(i));
-            }
-            result.add(row.toString());
-        }
-        return result;
+        return ops.connect(database, user, mode);
     }
 
     private static List<String> query(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            return read(rs);
-        }
+        return OpsProxy.query(c, sql);
     }
 
     /** Runs psql -A (unaligned, '|' between values) on one command; its stdout. */
