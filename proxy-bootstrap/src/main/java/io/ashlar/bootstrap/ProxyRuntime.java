@@ -41,9 +41,14 @@ public final class ProxyRuntime implements AutoCloseable {
 
     /** server.yaml's proxy-statement-memory-limit, read at start: databases added later get it too. */
     private final long memoryLimit;
+    /** Whether sessions count what they do (server.yaml's metrics-port is set): databases added later count too. */
+    private final boolean metricsOn;
+    private MetricsEndpoint metrics;
 
-    private ProxyRuntime(Map<String, LogicalDatabase> databases, FrontendContext context, PgServer server, long memoryLimit) {
+    private ProxyRuntime(Map<String, LogicalDatabase> databases, FrontendContext context, PgServer server, long memoryLimit,
+                         boolean metricsOn) {
         this.memoryLimit = memoryLimit;
+        this.metricsOn = metricsOn;
         this.databases = Map.copyOf(databases);
         this.context = context;
         this.server = server;
@@ -59,6 +64,10 @@ public final class ProxyRuntime implements AutoCloseable {
         long memoryLimit = configuration.server().props().statementMemoryLimit();
         Map<String, LogicalDatabase> databases = openDatabases(configuration.databases(), memoryLimit);
         var props = configuration.server().props();
+        int metricsPort = props.observability().metricsPort();
+        if (metricsPort != 0) {
+            databases.values().forEach(each -> each.metrics(new io.ashlar.backend.metrics.DatabaseMetrics()));
+        }
         FrontendContext context;
         try {
             context = FrontendSetup.context(configuration.server(), databases);
@@ -75,9 +84,21 @@ public final class ProxyRuntime implements AutoCloseable {
             databases.values().forEach(LogicalDatabase::close);
             throw e;
         }
+        ProxyRuntime result = new ProxyRuntime(databases, context, server, memoryLimit, metricsPort != 0);
+        if (metricsPort != 0) {
+            String address = props.bindAddress().split(",")[0].strip();
+            try {
+                result.metrics = MetricsEndpoint.start(address, metricsPort, () -> result.databases, context::clients);
+            } catch (java.io.IOException e) {
+                result.close();
+                throw new ConfigurationException("server.yaml: metrics-port " + metricsPort + ": cannot listen on " + address
+                        + ":" + metricsPort + ": " + e.getMessage(), e);
+            }
+            LOG.info("metrics at http://{}:{}/metrics", address, metricsPort);
+        }
         LOG.info("Ashlar ready on port {} in {} ms: logical databases {}", server.port(),
                 (System.nanoTime() - started) / 1_000_000, databases.keySet());
-        return new ProxyRuntime(databases, context, server, memoryLimit);
+        return result;
     }
 
     private static Map<String, LogicalDatabase> openDatabases(List<LogicalDatabaseConfig> configs, long memoryLimit) {
@@ -195,6 +216,9 @@ public final class ProxyRuntime implements AutoCloseable {
             Map<String, LogicalDatabase> next = new LinkedHashMap<>(databases);
             LogicalDatabase database = new LogicalDatabase(config.name(), dataSources, rules, memoryLimit);
             database.ruleConfigs(config.rules());
+            if (metricsOn) {
+                database.metrics(new io.ashlar.backend.metrics.DatabaseMetrics());
+            }
             startCatalog(database);
             next.put(config.name(), database);
             swap(next);
@@ -268,6 +292,9 @@ public final class ProxyRuntime implements AutoCloseable {
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
+        }
+        if (metrics != null) {
+            metrics.close();
         }
         server.shutdown(SHUTDOWN_GRACE_MILLIS);
         context.close();

@@ -131,6 +131,15 @@ public final class LinkPool implements AutoCloseable {
         return new Usage(active, idle, opening, waiting, oldestWait / 1000, total.get(), stats);
     }
 
+    /** The backend's answer times of every loop, added up. */
+    public io.ashlar.backend.metrics.Histogram.Sum queryTimes() {
+        io.ashlar.backend.metrics.Histogram.Sum result = new io.ashlar.backend.metrics.Histogram.Sum();
+        for (LoopPool each : all.get()) {
+            result.add(each.stats.queryTimes());
+        }
+        return result;
+    }
+
     /**
      * What {@link #usage()} found.
      *

@@ -23,6 +23,13 @@ public final class LinkStats {
     long waitNanos;
     /** How many borrows waited (the others found an idle connection). */
     long waits;
+    /** The backend's answer times: request to ReadyForQuery. */
+    final io.ashlar.backend.metrics.Histogram queryTimes = new io.ashlar.backend.metrics.Histogram();
+
+    /** The backend's answer times, for the metrics endpoint. */
+    public io.ashlar.backend.metrics.Histogram queryTimes() {
+        return queryTimes;
+    }
 
     /** A consistent-enough copy for a report. */
     public Snapshot snapshot() {

@@ -355,6 +355,7 @@ public final class ServerLink extends ByteToMessageDecoder {
         to.queries++;
         if (requestStartNanos != 0) {
             to.queryNanos += now - requestStartNanos;
+            to.queryTimes.record(now - requestStartNanos);
             requestStartNanos = 0;
         }
         if (status == 'I') {

@@ -22,6 +22,8 @@ public final class LogicalDatabase implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicReference<ShardingRules> rules = new java.util.concurrent.atomic.AtomicReference<>();
     private final long statementMemoryLimit;
     private volatile List<Object> ruleConfigs = List.of();
+    /** Its sessions' counters, or null while metrics are off (server.yaml's metrics-port unset). */
+    private volatile io.ashlar.backend.metrics.DatabaseMetrics metrics;
 
     /** The default of server.yaml's {@code proxy-statement-memory-limit}: 256 MiB. */
     public static final long DEFAULT_STATEMENT_MEMORY_LIMIT = 256L << 20;
@@ -77,6 +79,16 @@ public final class LogicalDatabase implements AutoCloseable {
     /** Remembers the rules as configured, beside their compiled form (at start and at each configuration change). */
     public void ruleConfigs(List<Object> configs) {
         this.ruleConfigs = List.copyOf(configs);
+    }
+
+    /** The counters of its sessions, or null when metrics are off: sessions look once, when they open. */
+    public io.ashlar.backend.metrics.DatabaseMetrics metrics() {
+        return metrics;
+    }
+
+    /** Turns its metrics on (at start, before any session opens). */
+    public void metrics(io.ashlar.backend.metrics.DatabaseMetrics metrics) {
+        this.metrics = metrics;
     }
 
     /** Swaps in new rules whole (a configuration change). */

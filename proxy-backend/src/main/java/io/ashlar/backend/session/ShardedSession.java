@@ -75,6 +75,8 @@ public final class ShardedSession implements BackendSession {
     /** Told when a {@link StreamedResult} ends: made once, not per statement. */
     private final StreamedResult.End streamEnd = this::streamEnded;
     private boolean closed;
+    /** Where the route's time is counted (the client's loop's counters of this database), or null: metrics off. */
+    private final io.ashlar.backend.metrics.SessionCounters counters;
 
     /**
      * @param loop the client's event loop: the session's backend connections are borrowed there
@@ -87,6 +89,8 @@ public final class ShardedSession implements BackendSession {
         this.transaction = new ShardedTransaction(connections);
         this.sqlPrepared = new SqlPreparedStatements(database.plans());
         this.copy = new ShardedCopy(database, transaction, connections, logical, copySession());
+        io.ashlar.backend.metrics.DatabaseMetrics metrics = database.metrics();
+        this.counters = metrics == null ? null : metrics.on(loop);
     }
 
     // ------------------------------------------------------------------ simple protocol
@@ -388,7 +392,11 @@ public final class ShardedSession implements BackendSession {
     private QueryResult routed(Plan plan, ParameterValues parameters, int[] routeTypes, ResultSink sink) throws StatementFailure {
         ShardedExecution execution;
         try {
+            long started = counters == null ? 0 : System.nanoTime();
             execution = ShardedExecution.plan(database, plan, parameters, new RouteValues(parameters, routeTypes));
+            if (counters != null) {
+                counters.route(System.nanoTime() - started);
+            }
         } catch (RouteException e) {
             throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
         }

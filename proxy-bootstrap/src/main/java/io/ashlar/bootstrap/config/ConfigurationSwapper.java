@@ -161,6 +161,12 @@ public final class ConfigurationSwapper {
         }
         put(propsNode, "proxy-frontend-authentication-timeout-seconds", number(props.authenticationTimeoutSeconds()));
         put(propsNode, "proxy-frontend-auth-delay-milliseconds", number(props.authDelayMilliseconds()));
+        if (props.observability().metricsPort() != 0) {
+            put(propsNode, "metrics-port", number(props.observability().metricsPort()));
+        }
+        if (props.observability().slowQueryThresholdMillis() != 0) {
+            put(propsNode, "slow-query-threshold-milliseconds", number(props.observability().slowQueryThresholdMillis()));
+        }
         put(root, "props", mapping(propsNode));
         return serialize(mapping(root));
     }

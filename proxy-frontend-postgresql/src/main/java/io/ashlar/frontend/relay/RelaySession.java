@@ -201,6 +201,11 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     private boolean fatalRelayed;
     /** The proxy's admin commands, or null where the session has none (tests that make sessions alone). */
     private io.ashlar.frontend.admin.AdminConsole admin;
+    /** Where statements, transactions, errors and bytes sent are counted; null while metrics are off. */
+    private io.ashlar.backend.metrics.SessionCounters counters;
+    private io.ashlar.backend.metrics.DatabaseMetrics metrics;
+    /** When the request being answered began (its first message); 0 between requests. */
+    private long requestStarted;
 
     /**
      * @param pool the data source's connections of the client channel's event loop
@@ -229,6 +234,12 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         return processId;
     }
 
+    /** Counts what the session does (before its first message); {@code metrics} null: nothing is counted. */
+    public void metrics(io.ashlar.backend.metrics.DatabaseMetrics metrics, io.ashlar.backend.metrics.SessionCounters counters) {
+        this.metrics = metrics;
+        this.counters = counters;
+    }
+
     /** Lets the session answer the proxy's admin commands (before its first message). */
     public void admin(io.ashlar.frontend.admin.AdminConsole console) {
         this.admin = console;
@@ -250,6 +261,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             return;
         }
         inClientRead = true;
+        if (counters != null && requestStarted == 0) {
+            requestStarted = System.nanoTime();
+        }
         if (message instanceof Terminate) {
             close();
             client.close();
@@ -704,6 +718,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             default -> { }
         }
         Expect head = expected.peekFirst();
+        if (counters != null && head != null && head.relay && (type == 'C' || type == 'E')) {
+            countRelayed(type, buf, start, length);
+        }
         if (head == null) {
             // Nothing awaited (a backend that ends the connection says so with a FATAL error): the
             // client gets it as PostgreSQL's own client would, once, and then the connection ends.
@@ -921,11 +938,13 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             }
             reportParameters();
             writeToClient(ReadyForQuery.of(status));
+            counted(status);
             queryRunning = false;
         } else if (heldReady != 0 && (expected.isEmpty() || expected.peekFirst().relay)) {
             // The proxy's own statements after a settings change are done: the client's ReadyForQuery goes now.
             reportParameters();
             writeToClient(ReadyForQuery.of(heldReady));
+            counted(heldReady);
             heldReady = 0;
             queryRunning = false;
         }
@@ -941,6 +960,17 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         pool.release(done);
         // The connection's read-complete no longer reaches this session: what it relayed goes now.
         flushClient();
+    }
+
+    /** A ReadyForQuery of the client's went out: its request is over. */
+    private void counted(char status) {
+        if (counters != null) {
+            if (status == 'I') {
+                counters.transaction();
+            }
+            counters.request(System.nanoTime() - requestStarted);
+            requestStarted = 0;
+        }
     }
 
     private void readBackDone() {
@@ -1078,7 +1108,35 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         message.encode(toClient());
     }
 
+    /** A CommandComplete (its tag's first letters) or an ErrorResponse (its SQLSTATE) on its way to the client. */
+    private void countRelayed(byte type, ByteBuf buf, int start, int length) {
+        int body = start + 5;
+        int end = start + length;
+        if (type == 'C') {
+            int c0 = body < end ? buf.getByte(body) : 0;
+            int c1 = c0 != 0 && body + 1 < end ? buf.getByte(body + 1) : 0;
+            int c2 = c1 != 0 && body + 2 < end ? buf.getByte(body + 2) : 0;
+            counters.statement(c0, c1, c2);
+            return;
+        }
+        for (int i = body; i < end && buf.getByte(i) != 0; ) {
+            byte field = buf.getByte(i++);
+            int zero = buf.indexOf(i, end, (byte) 0);
+            if (zero < 0) {
+                return;
+            }
+            if (field == 'C') {
+                metrics.error(buf.toString(i, zero - i, java.nio.charset.StandardCharsets.US_ASCII));
+                return;
+            }
+            i = zero + 1;
+        }
+    }
+
     private void writeError(ErrorFields error) {
+        if (metrics != null) {
+            metrics.error(error.sqlState());
+        }
         writeToClient(new ErrorResponse(PgErrorFields.of(error.codes(), error.values())));
     }
 
@@ -1091,6 +1149,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (!client.isActive()) {
             out.release();
             return;
+        }
+        if (counters != null) {
+            counters.sent(out.readableBytes());
         }
         client.writeAndFlush(out, client.voidPromise());
         if (!client.isWritable() && link != null) {

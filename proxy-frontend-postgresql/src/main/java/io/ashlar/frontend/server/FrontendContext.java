@@ -120,8 +120,8 @@ public final class FrontendContext implements AutoCloseable {
         sessions.put(processId, new Registered(session, secretKey, info));
     }
 
-    /** The logged-in clients, for SHOW CLIENTS. */
-    java.util.List<io.ashlar.frontend.admin.ClientInfo> clients() {
+    /** The logged-in clients, for SHOW CLIENTS and the metrics. */
+    public java.util.List<io.ashlar.frontend.admin.ClientInfo> clients() {
         java.util.List<io.ashlar.frontend.admin.ClientInfo> result = new java.util.ArrayList<>(sessions.size());
         for (Registered each : sessions.values()) {
             if (each.info() != null) {

@@ -342,12 +342,18 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
                     database.defaultDataSource().links().on(ctx.channel().eventLoop()), settings, processId,
                     () -> context.unregister(processId));
             relay.admin(adminConsole(ctx, database));
+            if (database.metrics() != null) {
+                relay.metrics(database.metrics(), countBytesIn(ctx, database));
+            }
             context.register(processId, relay, secretKey, clientInfo(ctx, database, processId, relay));
         } else {
             backend = BackendSession.open(database, settings, ctx.channel().eventLoop(), identity(ctx, database));
             session = new FrontendSession(ctx.channel(), backend, context.sessionThreads(ctx.channel().eventLoop()), processId,
                     () -> context.unregister(processId), startup.dialect());
             session.admin(adminConsole(ctx, database));
+            if (database.metrics() != null) {
+                session.metrics(database.metrics(), countBytesIn(ctx, database));
+            }
             context.register(processId, session, secretKey, clientInfo(ctx, database, processId, session));
         }
 
@@ -380,6 +386,29 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         ctx.writeAndFlush(ReadyForQuery.IDLE);
         state = State.READY;
         cancelAuthenticationTimeout();
+    }
+
+    /**
+     * The counters of the client's loop for its database, which from now on also count the bytes the client sends
+     * (a handler ahead of the decoder: one add per read).
+     */
+    private static io.ashlar.backend.metrics.SessionCounters countBytesIn(ChannelHandlerContext ctx, LogicalDatabase database) {
+        io.ashlar.backend.metrics.SessionCounters counters = database.metrics().on(ctx.channel().eventLoop());
+        ctx.pipeline().addBefore("decoder", "bytes-in", new io.netty.channel.ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext handler, Object msg) {
+                if (msg instanceof io.netty.buffer.ByteBuf buf) {
+                    counters.received(buf.readableBytes());
+                }
+                handler.fireChannelRead(msg);
+            }
+
+            @Override
+            public boolean isSharable() {
+                return false;
+            }
+        });
+        return counters;
     }
 
     private io.ashlar.frontend.admin.AdminConsole adminConsole(ChannelHandlerContext ctx, LogicalDatabase database) {

@@ -62,6 +62,10 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
     private volatile boolean working;
     private volatile char lastStatus = 'I';
     private boolean closed;
+    /** Where requests and transactions are counted; null while metrics are off. */
+    private io.ashlar.backend.metrics.SessionCounters counters;
+    /** When the request being answered began (its first message handled); 0 between requests. */
+    private long requestStarted;
 
     /**
      * @param threads makes the session's thread (a virtual thread), started with the first message
@@ -89,6 +93,12 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         this.cursors = new CursorCommands(portals, backend, sink);
         this.simpleQuery = new SimpleQuery(out, backend, sink, cursors, new CopyRelay(inbox, out, backend), openGauss);
         this.extended = new ExtendedProtocol(inbox, out, backend, sink, cursors, portals, openGauss);
+    }
+
+    /** Counts what the session does (before its first message); {@code metrics} null: nothing is counted. */
+    public void metrics(io.ashlar.backend.metrics.DatabaseMetrics metrics, io.ashlar.backend.metrics.SessionCounters counters) {
+        this.counters = counters;
+        out.metrics(metrics, counters);
     }
 
     /** Lets the session answer the proxy's admin commands (before its first message). */
@@ -171,6 +181,9 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         if (extended.skipping() && !(message instanceof Sync) && !(message instanceof Terminate)) {
             return;
         }
+        if (counters != null && requestStarted == 0) {
+            requestStarted = System.nanoTime();
+        }
         switch (message) {
             case Query q -> simpleQuery(q.sql());
             case Parse p -> extended.parse(p);
@@ -228,6 +241,13 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
     private void readyForQuery() {
         char status = backend.transactionStatus();
         lastStatus = status;
+        if (counters != null) {
+            if (status == 'I') {
+                counters.transaction();
+            }
+            counters.request(System.nanoTime() - requestStarted);
+            requestStarted = 0;
+        }
         out.write(ReadyForQuery.of(status));
         out.flush();
     }
