@@ -43,6 +43,8 @@ public final class ProxyRuntime implements AutoCloseable {
     private final long memoryLimit;
     /** Whether sessions count what they do (server.yaml's metrics-port is set): databases added later count too. */
     private final boolean metricsOn;
+    /** sql-show and the slow-query log, for databases added later too; null while both are off. */
+    private io.ashlar.backend.metrics.StatementLog statementLog;
     private MetricsEndpoint metrics;
 
     private ProxyRuntime(Map<String, LogicalDatabase> databases, FrontendContext context, PgServer server, long memoryLimit,
@@ -68,6 +70,8 @@ public final class ProxyRuntime implements AutoCloseable {
         if (metricsPort != 0) {
             databases.values().forEach(each -> each.metrics(new io.ashlar.backend.metrics.DatabaseMetrics()));
         }
+        io.ashlar.backend.metrics.StatementLog statementLog = statementLog(props);
+        databases.values().forEach(each -> each.statementLog(statementLog));
         FrontendContext context;
         try {
             context = FrontendSetup.context(configuration.server(), databases);
@@ -85,6 +89,7 @@ public final class ProxyRuntime implements AutoCloseable {
             throw e;
         }
         ProxyRuntime result = new ProxyRuntime(databases, context, server, memoryLimit, metricsPort != 0);
+        result.statementLog = statementLog;
         if (metricsPort != 0) {
             String address = props.bindAddress().split(",")[0].strip();
             try {
@@ -99,6 +104,13 @@ public final class ProxyRuntime implements AutoCloseable {
         LOG.info("Ashlar ready on port {} in {} ms: logical databases {}", server.port(),
                 (System.nanoTime() - started) / 1_000_000, databases.keySet());
         return result;
+    }
+
+    /** sql-show and the slow-query log as server.yaml sets them, or null when both are off. */
+    private static io.ashlar.backend.metrics.StatementLog statementLog(io.ashlar.bootstrap.config.ServerProps props) {
+        long slow = props.observability().slowQueryThresholdMillis();
+        return props.sqlShow() || slow > 0 ? new io.ashlar.backend.metrics.StatementLog(props.sqlShow(), props.sqlSimple(), slow)
+                : null;
     }
 
     private static Map<String, LogicalDatabase> openDatabases(List<LogicalDatabaseConfig> configs, long memoryLimit) {
@@ -219,6 +231,7 @@ public final class ProxyRuntime implements AutoCloseable {
             if (metricsOn) {
                 database.metrics(new io.ashlar.backend.metrics.DatabaseMetrics());
             }
+            database.statementLog(statementLog);
             startCatalog(database);
             next.put(config.name(), database);
             swap(next);

@@ -22,6 +22,8 @@ public final class LogicalDatabase implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicReference<ShardingRules> rules = new java.util.concurrent.atomic.AtomicReference<>();
     private final long statementMemoryLimit;
     private volatile List<Object> ruleConfigs = List.of();
+    /** sql-show and the slow-query log, or null while both are off. */
+    private volatile io.ashlar.backend.metrics.StatementLog statementLog;
     /** Its sessions' counters, or null while metrics are off (server.yaml's metrics-port unset). */
     private volatile io.ashlar.backend.metrics.DatabaseMetrics metrics;
 
@@ -84,6 +86,16 @@ public final class LogicalDatabase implements AutoCloseable {
     /** The counters of its sessions, or null when metrics are off: sessions look once, when they open. */
     public io.ashlar.backend.metrics.DatabaseMetrics metrics() {
         return metrics;
+    }
+
+    /** sql-show and the slow-query log, or null when both are off: sessions look once, when they open. */
+    public io.ashlar.backend.metrics.StatementLog statementLog() {
+        return statementLog;
+    }
+
+    /** Turns sql-show or the slow-query log on (at start, before any session opens). */
+    public void statementLog(io.ashlar.backend.metrics.StatementLog log) {
+        this.statementLog = log;
     }
 
     /** Turns its metrics on (at start, before any session opens). */

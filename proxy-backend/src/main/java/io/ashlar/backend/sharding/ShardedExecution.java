@@ -196,6 +196,34 @@ public final class ShardedExecution {
         return streamRows;
     }
 
+    /** Logs the units as server.yaml's sql-show does (after the Logic SQL line). */
+    public void show(io.ashlar.backend.metrics.StatementLog log) {
+        List<RewrittenUnit> units = rewrite.units();
+        if (log.simple()) {
+            java.util.Set<String> names = new java.util.LinkedHashSet<>();
+            for (RewrittenUnit each : units) {
+                names.add(each.unit().dataSource());
+            }
+            log.actualSimple(names, units.size());
+            return;
+        }
+        for (RewrittenUnit each : units) {
+            log.actual(each.unit().dataSource(), each.sql(), unitParameters(each));
+        }
+    }
+
+    /** Where the statement went, for the slow-query log: {@code ds_0 ::: SELECT ...; ds_1 ::: ...}. */
+    public String describeUnits() {
+        StringBuilder result = new StringBuilder();
+        for (RewrittenUnit each : rewrite.units()) {
+            if (!result.isEmpty()) {
+                result.append("; ");
+            }
+            result.append(each.unit().dataSource()).append(" ::: ").append(each.sql());
+        }
+        return result.toString();
+    }
+
     /** The data sources the statement needs, by index, in the order the units name them. */
     public int[] dataSources() {
         return dataSources;

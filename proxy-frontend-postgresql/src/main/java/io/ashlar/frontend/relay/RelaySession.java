@@ -206,6 +206,11 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     private io.ashlar.backend.metrics.DatabaseMetrics metrics;
     /** When the request being answered began (its first message); 0 between requests. */
     private long requestStarted;
+    /** sql-show and the slow-query log, or null while both are off. */
+    private io.ashlar.backend.metrics.StatementLog statementLog;
+    private String database = "";
+    /** The SQL the request ran last (its query, or its last bound statement's), for the slow-query log. */
+    private String lastSql = "";
 
     /**
      * @param pool the data source's connections of the client channel's event loop
@@ -240,6 +245,12 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         this.counters = counters;
     }
 
+    /** Logs statements (sql-show) and slow requests (before its first message); {@code log} null: none. */
+    public void statementLog(io.ashlar.backend.metrics.StatementLog log, String database) {
+        this.statementLog = log;
+        this.database = database;
+    }
+
     /** Lets the session answer the proxy's admin commands (before its first message). */
     public void admin(io.ashlar.frontend.admin.AdminConsole console) {
         this.admin = console;
@@ -261,7 +272,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             return;
         }
         inClientRead = true;
-        if (counters != null && requestStarted == 0) {
+        if ((counters != null || statementLog != null) && requestStarted == 0) {
             requestStarted = System.nanoTime();
         }
         if (message instanceof Terminate) {
@@ -436,6 +447,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     }
 
     private void query(Query query) {
+        if (statementLog != null) {
+            shown(query.sql());
+        }
         CommandTags.Effect effect = CommandTags.textEffect(query.sql());
         note(effect, CommandTags.mentionsTemporary(query.sql()));
         // A simple query destroys the unnamed statement, as PostgreSQL does.
@@ -528,6 +542,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
         if (statement != null) {
             note(statement.effect(), statement.temporary());
+            if (statementLog != null) {
+                shown(statement.parse().sql());
+            }
         }
         String server = serverName(bind.statement());
         bind.encode(link.out(), StandardCharsets.ISO_8859_1, server);
@@ -964,12 +981,32 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
 
     /** A ReadyForQuery of the client's went out: its request is over. */
     private void counted(char status) {
+        if (requestStarted == 0) {
+            return;
+        }
+        long elapsed = System.nanoTime() - requestStarted;
+        requestStarted = 0;
         if (counters != null) {
             if (status == 'I') {
                 counters.transaction();
             }
-            counters.request(System.nanoTime() - requestStarted);
-            requestStarted = 0;
+            counters.request(elapsed);
+        }
+        if (statementLog != null && statementLog.slow(elapsed)) {
+            statementLog.slow(database, loginUser, elapsed, "units: " + pool.dataSourceName() + " ::: " + lastSql);
+        }
+    }
+
+    /** sql-show's lines of a statement the relay passes on as it is, and what the slow-query log names. */
+    private void shown(String sql) {
+        lastSql = sql;
+        if (statementLog.showsSql()) {
+            statementLog.logic(sql);
+            if (statementLog.simple()) {
+                statementLog.actualSimple(java.util.List.of(pool.dataSourceName()), 1);
+            } else {
+                statementLog.actual(pool.dataSourceName(), sql, io.ashlar.backend.datasource.ParameterValues.NONE);
+            }
         }
     }
 

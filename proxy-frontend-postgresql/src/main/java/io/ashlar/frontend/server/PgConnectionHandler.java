@@ -283,6 +283,8 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
      * passwords gets slower, and nobody else waits.
      */
     private void loginFailed(ChannelHandlerContext ctx, AuthStep.Failure failure) {
+        // PostgreSQL logs a refused login as one FATAL line; so does Ashlar, the reason in the line.
+        LOG.info("connection {}: login refused: {} ({})", ctx.channel().remoteAddress(), failure.message(), failure.sqlState());
         long delay = AuthStep.Failure.INVALID_PASSWORD.equals(failure.sqlState()) ? context.policy().authDelayMillis() : 0;
         if (delay == 0) {
             fatal(ctx, failure.toErrorResponse());
@@ -342,6 +344,9 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
                     database.defaultDataSource().links().on(ctx.channel().eventLoop()), settings, processId,
                     () -> context.unregister(processId));
             relay.admin(adminConsole(ctx, database));
+            if (database.statementLog() != null) {
+                relay.statementLog(database.statementLog(), database.name());
+            }
             if (database.metrics() != null) {
                 relay.metrics(database.metrics(), countBytesIn(ctx, database));
             }
@@ -351,6 +356,9 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             session = new FrontendSession(ctx.channel(), backend, context.sessionThreads(ctx.channel().eventLoop()), processId,
                     () -> context.unregister(processId), startup.dialect());
             session.admin(adminConsole(ctx, database));
+            if (database.statementLog() != null) {
+                session.statementLog(database.statementLog(), database.name(), startup.user());
+            }
             if (database.metrics() != null) {
                 session.metrics(database.metrics(), countBytesIn(ctx, database));
             }

@@ -66,6 +66,9 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
     private io.ashlar.backend.metrics.SessionCounters counters;
     /** When the request being answered began (its first message handled); 0 between requests. */
     private long requestStarted;
+    /** The slow-query log (and sql-show, which the backend session writes), or null while both are off. */
+    private io.ashlar.backend.metrics.StatementLog statementLog;
+    private String who = "";
 
     /**
      * @param threads makes the session's thread (a virtual thread), started with the first message
@@ -99,6 +102,12 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
     public void metrics(io.ashlar.backend.metrics.DatabaseMetrics metrics, io.ashlar.backend.metrics.SessionCounters counters) {
         this.counters = counters;
         out.metrics(metrics, counters);
+    }
+
+    /** Logs requests slower than the threshold (before its first message); {@code log} null: none. */
+    public void statementLog(io.ashlar.backend.metrics.StatementLog log, String database, String user) {
+        this.statementLog = log;
+        this.who = database + "\u0000" + user;
     }
 
     /** Lets the session answer the proxy's admin commands (before its first message). */
@@ -181,7 +190,7 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         if (extended.skipping() && !(message instanceof Sync) && !(message instanceof Terminate)) {
             return;
         }
-        if (counters != null && requestStarted == 0) {
+        if ((counters != null || statementLog != null) && requestStarted == 0) {
             requestStarted = System.nanoTime();
         }
         switch (message) {
@@ -241,12 +250,21 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
     private void readyForQuery() {
         char status = backend.transactionStatus();
         lastStatus = status;
-        if (counters != null) {
-            if (status == 'I') {
-                counters.transaction();
-            }
-            counters.request(System.nanoTime() - requestStarted);
+        if (requestStarted != 0) {
+            long elapsed = System.nanoTime() - requestStarted;
             requestStarted = 0;
+            if (counters != null) {
+                if (status == 'I') {
+                    counters.transaction();
+                }
+                counters.request(elapsed);
+            }
+            if (statementLog != null && statementLog.slow(elapsed)) {
+                int zero = who.indexOf('\u0000');
+                String last = backend.lastStatement();
+                statementLog.slow(who.substring(0, zero), who.substring(zero + 1), elapsed,
+                        last.isEmpty() ? "no statement routed (answered by the session, or the catalog database)" : last);
+            }
         }
         out.write(ReadyForQuery.of(status));
         out.flush();
