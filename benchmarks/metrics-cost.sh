@@ -97,7 +97,7 @@ run() { # $1 target $2 database $3 mode $4 seconds: prints "txns cpu_us_per_txn 
   txns=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' <<< "$out")
   tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<< "$out" | head -1)
   [ -n "$txns" ] && [ "$txns" -gt 0 ] || { echo "pgbench failed on $1 $2 $3: $out" >&2; exit 1; }
-  echo "$txns $(( (after - before) * 1000000 / HZ / txns )) $tps"
+  echo "$txns $(awk -v t=$((after - before)) -v hz="$HZ" -v n="$txns" 'BEGIN { printf "%.1f", t * 1000000 / hz / n }') $tps"
 }
 
 # Warm-up: every target, every database and mode, 10 s each.

