@@ -304,6 +304,41 @@ final class AdminCommandsTest {
         }
     }
 
+    /**
+     * pgjdbc's default, the extended protocol, on a sharded database: DistSQL as ShardingSphere's JDBC users run it,
+     * and a statement prepared on the server (past prepareThreshold) answered afresh at each execution.
+     */
+    @Test
+    void theExtendedProtocolGetsTheAnswersOnAShardedDatabase() throws Exception {
+        try (Connection root = connect(SHARDED, "root", "extended")) {
+            assertEquals(query(connect(SHARDED, "root", "simple"), "SHOW SHARDING ALGORITHMS"), query(root, "SHOW SHARDING ALGORITHMS"));
+            List<String> preview = query(root, "PREVIEW SELECT * FROM t_order WHERE user_id = 1 AND order_id = 2");
+            assertEquals("ds_1|SELECT * FROM t_order_0 WHERE user_id = 1 AND order_id = 2|null", preview.get(1));
+            long previous = -1;
+            try (java.sql.PreparedStatement stats = root.prepareStatement("SHOW STATS")) {
+                for (int i = 0; i < 7; i++) {
+                    query(root, "SELECT count(*) FROM t_order WHERE user_id = 1");
+                    long queries = 0;
+                    try (ResultSet rs = stats.executeQuery()) {
+                        while (rs.next()) {
+                            if (rs.getString("database").equals(SHARDED) && rs.getString("data_source").equals("ds_1")) {
+                                queries = rs.getLong("total_query_count");
+                            }
+                        }
+                    }
+                    assertTrue(queries > previous, "execution " + i + ": " + queries + " after " + previous);
+                    previous = queries;
+                }
+            }
+            SQLException unknown = assertThrows(SQLException.class, () -> query(root, "SHOW SHARDING NOTHING"));
+            assertEquals("42601", unknown.getSQLState());
+        }
+        try (Connection app = connect(SHARDED, "app", "extended")) {
+            SQLException denied = assertThrows(SQLException.class, () -> query(app, "SHOW POOLS"));
+            assertEquals("42501", denied.getSQLState());
+        }
+    }
+
     @Test
     void pgbouncersCommandsAnswerPgjdbcInEveryQueryModeOnAPooledDatabase() throws Exception {
         Map<String, Integer> types = new LinkedHashMap<>();

@@ -84,6 +84,27 @@ public final class AdminAnswer {
         return result;
     }
 
+    /** The columns as a backend would describe them (empty for a command without rows). */
+    public io.ashlar.backend.execute.ColumnDescription[] columns() {
+        io.ashlar.backend.execute.ColumnDescription[] result = new io.ashlar.backend.execute.ColumnDescription[fields.size()];
+        for (int i = 0; i < result.length; i++) {
+            RowDescription.Field each = fields.get(i);
+            result[i] = new io.ashlar.backend.execute.ColumnDescription(each.name(), 0, (short) 0, each.typeOid(),
+                    each.typeSize(), each.typeModifier());
+        }
+        return result;
+    }
+
+    /** The rows, each value in text format (null for NULL). */
+    public List<byte[][]> rows() {
+        return rows;
+    }
+
+    /** The command tag. */
+    public String tag() {
+        return tag.equals("SHOW") ? tag : tag + " " + rows.size();
+    }
+
     /** The messages of the result set up to its CommandComplete (an error is the caller's to write). */
     public List<BackendMessage> messages() {
         List<BackendMessage> result = new ArrayList<>(rows.size() + 2);
@@ -93,7 +114,7 @@ public final class AdminAnswer {
                 result.add(new DataRow(each));
             }
         }
-        result.add(new CommandComplete(tag.equals("SHOW") ? tag : tag + " " + rows.size()));
+        result.add(new CommandComplete(tag()));
         return result;
     }
 }

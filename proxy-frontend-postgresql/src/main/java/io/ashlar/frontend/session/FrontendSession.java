@@ -113,6 +113,7 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
     /** Lets the session answer the proxy's admin commands (before its first message). */
     public void admin(io.ashlar.frontend.admin.AdminConsole console) {
         simpleQuery.admin(console);
+        extended.admin(console);
     }
 
     @Override
