@@ -442,6 +442,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             }
         }
         writeToClient(ReadyForQuery.of(status));
+        counted(status);
         flushClient();
         return true;
     }
