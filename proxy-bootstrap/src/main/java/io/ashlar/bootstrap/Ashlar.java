@@ -70,6 +70,10 @@ public final class Ashlar {
                 default -> usage("unknown option " + args[i]);
             }
         }
+        String loggingProblem = conf == null ? null : LoggingSetup.apply(Path.of(conf));
+        if (loggingProblem != null) {
+            System.err.println("ashlar: " + loggingProblem);
+        }
         try {
             switch (args[0]) {
                 case "start" -> {

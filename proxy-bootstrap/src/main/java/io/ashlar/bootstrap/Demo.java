@@ -57,6 +57,12 @@ final class Demo {
                     + " AND o.user_id = i.user_id WHERE o.user_id = 2;");
             System.out.println("  INSERT INTO t_order (user_id, status) VALUES (7, 'NEW') RETURNING order_id;");
             System.out.println("  SELECT * FROM t_address;");
+            System.out.println("Behind the proxy (user postgres, no password), each data source's own server:");
+            for (int i = 0; i < servers.size(); i++) {
+                System.out.println("  ds_" + i + ": psql -h 127.0.0.1 -p " + servers.get(i).getPort() + " -U postgres postgres");
+            }
+            System.out.println("See where a statement goes: PREVIEW SELECT * FROM t_order WHERE user_id = 2;"
+                    + " the pools: SHOW POOLS; (docs/operations.md)");
             System.out.println("Ctrl-C stops the proxy and both PostgreSQL servers.");
         } catch (Exception | Error e) {
             everything.close();

@@ -49,7 +49,7 @@ final class FrontendSetup {
         for (ProxyUser user : server.users()) {
             DatabaseGrants grants = server.privilege().allPermitted() ? DatabaseGrants.ALL
                     : DatabaseGrants.only(server.privilege().databasesOf(user));
-            users.put(user.name(), new LoginUser(PasswordVerifiers.forUser(user), user.sslRequired(), grants));
+            users.put(user.name(), new LoginUser(PasswordVerifiers.forUser(user), user.sslRequired(), grants, user.admin()));
             if (!server.privilege().allPermitted()) {
                 LOG.info("user {} may use {}", user.name(), grants);
             }

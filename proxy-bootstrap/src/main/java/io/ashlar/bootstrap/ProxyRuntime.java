@@ -45,11 +45,17 @@ public final class ProxyRuntime implements AutoCloseable {
     private final long memoryLimit;
     /** How transactions over several data sources commit, shared by every logical database. */
     private final TwoPhaseCommit twoPhaseCommit;
+    /** Whether sessions count what they do (server.yaml's metrics-port is set): databases added later count too. */
+    private final boolean metricsOn;
+    /** sql-show and the slow-query log, for databases added later too; null while both are off. */
+    private io.ashlar.backend.metrics.StatementLog statementLog;
+    private MetricsEndpoint metrics;
 
     private ProxyRuntime(Map<String, LogicalDatabase> databases, FrontendContext context, PgServer server, long memoryLimit,
-                         TwoPhaseCommit twoPhaseCommit) {
+                         TwoPhaseCommit twoPhaseCommit, boolean metricsOn) {
         this.memoryLimit = memoryLimit;
         this.twoPhaseCommit = twoPhaseCommit;
+        this.metricsOn = metricsOn;
         this.databases = Map.copyOf(databases);
         this.context = context;
         this.server = server;
@@ -74,6 +80,12 @@ public final class ProxyRuntime implements AutoCloseable {
         // Before clients: what an earlier run left prepared is finished, and data sources that cannot prepare are known.
         twoPhaseCommit.recover(shardedDataSources(databases));
         var props = configuration.server().props();
+        int metricsPort = props.observability().metricsPort();
+        if (metricsPort != 0) {
+            databases.values().forEach(each -> each.metrics(new io.ashlar.backend.metrics.DatabaseMetrics()));
+        }
+        io.ashlar.backend.metrics.StatementLog statementLog = statementLog(props);
+        databases.values().forEach(each -> each.statementLog(statementLog));
         FrontendContext context;
         try {
             context = FrontendSetup.context(configuration.server(), databases);
@@ -92,9 +104,29 @@ public final class ProxyRuntime implements AutoCloseable {
             databases.values().forEach(LogicalDatabase::close);
             throw e;
         }
+        ProxyRuntime result = new ProxyRuntime(databases, context, server, memoryLimit, twoPhaseCommit, metricsPort != 0);
+        result.statementLog = statementLog;
+        if (metricsPort != 0) {
+            String address = props.bindAddress().split(",")[0].strip();
+            try {
+                result.metrics = MetricsEndpoint.start(address, metricsPort, () -> result.databases, context::clients);
+            } catch (java.io.IOException e) {
+                result.close();
+                throw new ConfigurationException("server.yaml: metrics-port " + metricsPort + ": cannot listen on " + address
+                        + ":" + metricsPort + ": " + e.getMessage(), e);
+            }
+            LOG.info("metrics at http://{}:{}/metrics", address, metricsPort);
+        }
         LOG.info("Ashlar ready on port {} in {} ms: logical databases {}", server.port(),
                 (System.nanoTime() - started) / 1_000_000, databases.keySet());
-        return new ProxyRuntime(databases, context, server, memoryLimit, twoPhaseCommit);
+        return result;
+    }
+
+    /** sql-show and the slow-query log as server.yaml sets them, or null when both are off. */
+    private static io.ashlar.backend.metrics.StatementLog statementLog(io.ashlar.bootstrap.config.ServerProps props) {
+        long slow = props.observability().slowQueryThresholdMillis();
+        return props.sqlShow() || slow > 0 ? new io.ashlar.backend.metrics.StatementLog(props.sqlShow(), props.sqlSimple(), slow)
+                : null;
     }
 
     /**
@@ -166,6 +198,7 @@ public final class ProxyRuntime implements AutoCloseable {
                 }
                 ShardingRules rules = compile(config, dataSources, dataSources);
                 LogicalDatabase database = new LogicalDatabase(config.name(), dataSources, rules, memoryLimit, twoPhaseCommit);
+                database.ruleConfigs(config.rules());
                 startCatalog(database);
                 result.put(config.name(), database);
             }
@@ -284,11 +317,17 @@ public final class ProxyRuntime implements AutoCloseable {
         String what;
         if (current != null && current.dataSources().equals(dataSources)) {
             current.rules(rules);
+            current.ruleConfigs(config.rules());
             startCatalog(current);
             what = "rules";
         } else {
             Map<String, LogicalDatabase> next = new LinkedHashMap<>(databases);
             LogicalDatabase database = new LogicalDatabase(config.name(), dataSources, rules, memoryLimit, twoPhaseCommit);
+            database.ruleConfigs(config.rules());
+            if (metricsOn) {
+                database.metrics(new io.ashlar.backend.metrics.DatabaseMetrics());
+            }
+            database.statementLog(statementLog);
             startCatalog(database);
             next.put(config.name(), database);
             swap(next);
@@ -382,6 +421,9 @@ public final class ProxyRuntime implements AutoCloseable {
     public void stop(long graceMillis) {
         if (!closed.compareAndSet(false, true)) {
             return;
+        }
+        if (metrics != null) {
+            metrics.close();
         }
         server.shutdown(graceMillis);
         context.close();

@@ -13,9 +13,12 @@ import java.util.Objects;
  * @param authenticationMethod {@code scram-sha-256}, {@code md5}, {@code password}, or {@link #PROTOCOL_DEFAULT}
  *     when the configuration names none
  * @param sslRequired whether the user may log in over TLS only (Ashlar's {@code sslRequired})
+ * @param admin whether the user may run the proxy's admin commands ({@code SHOW POOLS}, {@code SHOW CLIENTS}, ...):
+ *     ShardingSphere's {@code admin: true} (5.4 and later)
  * @see <a href="https://shardingsphere.apache.org/document/5.4.1/en/user-manual/shardingsphere-proxy/yaml-config/authority/">ShardingSphere-Proxy authority</a>
  */
-public record ProxyUser(String name, String host, String password, String authenticationMethod, boolean sslRequired) {
+public record ProxyUser(String name, String host, String password, String authenticationMethod, boolean sslRequired,
+                        boolean admin) {
 
     public static final String SCRAM_SHA_256 = "scram-sha-256";
     public static final String MD5 = "md5";
@@ -37,8 +40,13 @@ public record ProxyUser(String name, String host, String password, String authen
         authenticationMethod = authenticationMethod == null ? PROTOCOL_DEFAULT : authenticationMethod;
     }
 
-    /** A user who may log in with or without TLS. */
+    /** A user who may log in with or without TLS, and is no admin. */
     public ProxyUser(String name, String host, String password, String authenticationMethod) {
-        this(name, host, password, authenticationMethod, false);
+        this(name, host, password, authenticationMethod, false, false);
+    }
+
+    /** A user who is no admin. */
+    public ProxyUser(String name, String host, String password, String authenticationMethod, boolean sslRequired) {
+        this(name, host, password, authenticationMethod, sslRequired, false);
     }
 }

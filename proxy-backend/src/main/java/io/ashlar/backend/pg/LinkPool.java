@@ -46,6 +46,8 @@ public final class LinkPool implements AutoCloseable {
     private final ConcurrentHashMap<EventLoop, LoopPool> loops = new ConcurrentHashMap<>();
     /** The loop pools, for the per-release looks at the other loops (no iterator per look). */
     private final AtomicReference<LoopPool[]> all = new AtomicReference<>(new LoopPool[0]);
+    /** Every open connection of every loop, for SHOW SERVERS (changed per connection made or closed, never per statement). */
+    private final java.util.Set<ServerLink> openLinks = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     private final DataSourceHealth health;
     /** The ParameterStatus values of the first connection that logged in (server_version, ...); empty before. */
@@ -138,6 +140,78 @@ public final class LinkPool implements AutoCloseable {
         return total.get();
     }
 
+    /** Where the connections go and how they log in. */
+    public ConnectSpec spec() {
+        return spec;
+    }
+
+    /** The data source's settings. */
+    public DataSourceConfig config() {
+        return config;
+    }
+
+    /** The connections open now (logged in), idle or lent. */
+    public java.util.List<ServerLink> links() {
+        java.util.List<ServerLink> result = new java.util.ArrayList<>(openLinks.size());
+        for (ServerLink each : openLinks) {
+            if (each.isOpen()) {
+                result.add(each);
+            }
+        }
+        return result;
+    }
+
+    /**
+     * The pool now, over every loop, for SHOW POOLS and SHOW STATS. The counts are read without stopping the loops
+     * (see {@link LinkStats}): a moment old, never torn beyond that.
+     */
+    public Usage usage() {
+        int idle = 0;
+        int waiting = 0;
+        int opening = 0;
+        int held = 0;
+        long oldestWait = 0;
+        long now = System.nanoTime();
+        LinkStats.Snapshot stats = LinkStats.Snapshot.ZERO;
+        for (LoopPool each : all.get()) {
+            idle += Math.max(0, each.idle.size());
+            waiting += Math.max(0, each.waiters.size());
+            opening += Math.max(0, each.opening);
+            held += each.held;
+            Waiter first = each.waiters.peekFirst();
+            if (first != null) {
+                oldestWait = Math.max(oldestWait, now - first.since);
+            }
+            stats = stats.plus(each.stats.snapshot());
+        }
+        int active = Math.max(0, held - idle - opening);
+        return new Usage(active, idle, opening, waiting, oldestWait / 1000, total.get(), stats);
+    }
+
+    /** The backend's answer times of every loop, added up. */
+    public io.ashlar.backend.metrics.Histogram.Sum queryTimes() {
+        io.ashlar.backend.metrics.Histogram.Sum result = new io.ashlar.backend.metrics.Histogram.Sum();
+        for (LoopPool each : all.get()) {
+            result.add(each.stats.queryTimes());
+        }
+        return result;
+    }
+
+    /**
+     * What {@link #usage()} found.
+     *
+     * @param active connections lent to sessions
+     * @param idle connections idle in the pool
+     * @param opening connections logging in
+     * @param waiting sessions waiting for a connection
+     * @param maxWaitMicros how long the longest of them has waited
+     * @param total connections counted against {@code maxPoolSize}
+     * @param stats what the connections did since the pool was made
+     */
+    public record Usage(int active, int idle, int opening, int waiting, long maxWaitMicros, int total,
+                        LinkStats.Snapshot stats) {
+    }
+
     @Override
     public void close() {
         closed = true;
@@ -177,6 +251,9 @@ public final class LinkPool implements AutoCloseable {
         /** Connections of this loop: lent, idle or logging in (read by the other loops). */
         private volatile int held;
         private boolean giveUpScheduled;
+        /** Connections logging in (read by admin commands). */
+        private int opening;
+        private final LinkStats stats = new LinkStats();
 
         private LoopPool(EventLoop loop) {
             this.loop = loop;
@@ -247,7 +324,7 @@ public final class LinkPool implements AutoCloseable {
                 return;
             }
             if (reserve()) {
-                open(borrower);
+                open(borrower, now);
                 return;
             }
             if (waitMillis == 0) {
@@ -256,7 +333,7 @@ public final class LinkPool implements AutoCloseable {
                 return;
             }
             boolean full = waitMillis >= config.connectionTimeoutMilliseconds();
-            Waiter waiter = new Waiter(borrower);
+            Waiter waiter = new Waiter(borrower, now);
             waiters.addLast(waiter);
             waiter.timeout = loop.schedule(() -> {
                 if (waiter.answered) {
@@ -316,6 +393,7 @@ public final class LinkPool implements AutoCloseable {
             if (waiter != null) {
                 waiter.answered = true;
                 waiter.timeout.cancel(false);
+                waited(waiter.since);
                 waiter.borrower.acquired(link);
                 return;
             }
@@ -351,9 +429,10 @@ public final class LinkPool implements AutoCloseable {
 
         /** Closes a connection for good (broken, or its state unknown) and lets a waiter have a new one. */
         public void discard(ServerLink link) {
+            links.remove(link);
+            openLinks.remove(link);
             link.receiver(null);
             link.close("discarded by the pool");
-            links.remove(link);
             unreserve();
             if (!waiters.isEmpty()) {
                 serveWaiter();
@@ -453,6 +532,7 @@ public final class LinkPool implements AutoCloseable {
                     }
                     waiter.answered = true;
                     waiter.timeout.cancel(false);
+                    waited(waiter.since);
                     waiter.borrower.acquired(link);
                 }
 
@@ -464,20 +544,34 @@ public final class LinkPool implements AutoCloseable {
                         waiter.borrower.failed(error);
                     }
                 }
-            });
+            }, 0);
         }
 
-        private void open(Borrower borrower) {
+        /** A borrow that waited since {@code since} got its connection. */
+        private void waited(long since) {
+            stats.waits++;
+            stats.waitNanos += System.nanoTime() - since;
+        }
+
+        /** Opens a connection; {@code since}: when the borrower began to wait for it (0: a waiter's, counted there). */
+        private void open(Borrower borrower, long since) {
             opened.incrementAndGet();
             io.netty.util.concurrent.Promise<ServerLink> login = ServerLink.connect(loop, channelClass, spec);
             connecting.add(login);
+            opening++;
             login.addListener(connected -> {
                 connecting.remove(login);
+                opening--;
                 if (connected.isSuccess()) {
                     ServerLink link = (ServerLink) connected.getNow();
                     link.owner(this);
+                    link.stats = stats;
                     links.add(link);
+                    openLinks.add(link);
                     learnParameters(link);
+                    if (since != 0) {
+                        waited(since);
+                    }
                     borrower.acquired(link);
                 } else {
                     unreserve();
@@ -553,8 +647,9 @@ public final class LinkPool implements AutoCloseable {
 
         private void closeIdle() {
             for (ServerLink link = idle.pollFirst(); link != null; link = idle.pollFirst()) {
-                link.close("the pool is closing");
                 links.remove(link);
+                openLinks.remove(link);
+                link.close("the pool is closing");
                 unreserve();
             }
             if (sweeper != null) {
@@ -571,14 +666,17 @@ public final class LinkPool implements AutoCloseable {
     /** A session waiting for a connection. */
     private static final class Waiter {
         final Borrower borrower;
+        /** When it began to wait (System.nanoTime). */
+        final long since;
         ScheduledFuture<?> timeout;
         /** Told already: given a connection, failed, or timed out (its loop's field, no lock). */
         boolean answered;
         /** A connection is being opened for it. */
         boolean opening;
 
-        Waiter(Borrower borrower) {
+        Waiter(Borrower borrower, long since) {
             this.borrower = borrower;
+            this.since = since;
         }
     }
 

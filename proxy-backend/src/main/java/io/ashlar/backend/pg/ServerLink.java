@@ -111,6 +111,14 @@ public final class ServerLink extends ByteToMessageDecoder {
     private int nextPrepared;
     final long createdNanos = System.nanoTime();
     long idleSinceNanos = createdNanos;
+    /** When the connection was made, for SHOW SERVERS. */
+    final long createdMillis = System.currentTimeMillis();
+    /** Where this pooled connection counts what it does (null: not pooled, the health check's). */
+    LinkStats stats;
+    /** When the request being answered was sent (0: none is). */
+    private long requestStartNanos;
+    /** When the transaction being answered began (0: none is open). */
+    private long transactionStartNanos;
 
     private ServerLink(ConnectSpec spec, Promise<ServerLink> ready, boolean requestsTls) {
         this.spec = spec;
@@ -339,7 +347,12 @@ public final class ServerLink extends ByteToMessageDecoder {
 
     private void message(byte type, ByteBuf in, int start, int length) {
         switch (type) {
-            case 'Z' -> status = (char) in.getByte(start + 5);
+            case 'Z' -> {
+                status = (char) in.getByte(start + 5);
+                if (stats != null) {
+                    counted(status);
+                }
+            }
             case 'S' -> parameter(in, start + 5);
             case 'E' -> {
                 if (cancelPending && hasSqlState(in, start + 5, start + length, "57014")) {
@@ -360,6 +373,49 @@ public final class ServerLink extends ByteToMessageDecoder {
             // Nobody holds the link: a FATAL such as an administrator's shutdown; it is done.
             close("the backend ended the connection: " + errorMessage(in, start + 5, start + length));
         }
+    }
+
+    /** A ReadyForQuery ends the request (and, at status idle, the transaction) being answered. */
+    private void counted(char status) {
+        LinkStats to = stats;
+        long now = System.nanoTime();
+        to.queries++;
+        if (requestStartNanos != 0) {
+            to.queryNanos += now - requestStartNanos;
+            to.queryTimes.record(now - requestStartNanos);
+            requestStartNanos = 0;
+        }
+        if (status == 'I') {
+            to.transactions++;
+            if (transactionStartNanos != 0) {
+                to.transactionNanos += now - transactionStartNanos;
+                transactionStartNanos = 0;
+            }
+        }
+    }
+
+    /** Bytes on their way to the backend: the first of a request starts its clock. */
+    private void sending(int bytes) {
+        LinkStats to = stats;
+        if (to == null) {
+            return;
+        }
+        to.bytesSent += bytes;
+        if (requestStartNanos == 0) {
+            requestStartNanos = System.nanoTime();
+            if (transactionStartNanos == 0) {
+                transactionStartNanos = requestStartNanos;
+            }
+        }
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        LinkStats to = stats;
+        if (to != null && msg instanceof ByteBuf buf) {
+            to.bytesReceived += buf.readableBytes();
+        }
+        super.channelRead(ctx, msg);
     }
 
     @Override
@@ -709,6 +765,7 @@ public final class ServerLink extends ByteToMessageDecoder {
      * statements as method calls sends from its own thread).
      */
     public void send(ByteBuf messages) {
+        sending(messages.readableBytes());
         if (channel.isActive()) {
             channel.writeAndFlush(messages, channel.voidPromise());
         } else {
@@ -721,6 +778,7 @@ public final class ServerLink extends ByteToMessageDecoder {
         ByteBuf result = pending;
         if (result != null) {
             pending = null;
+            sending(result.readableBytes());
             if (channel.isActive()) {
                 channel.writeAndFlush(result, channel.voidPromise());
             } else {
@@ -812,6 +870,21 @@ public final class ServerLink extends ByteToMessageDecoder {
     /** The user this connection logged in as. */
     public String loginUser() {
         return spec.user();
+    }
+
+    /** When the connection was made (milliseconds since the epoch). */
+    public long createdMillis() {
+        return createdMillis;
+    }
+
+    /** Whether a session holds the connection now (else it is idle in its pool, or logging in). */
+    public boolean inUse() {
+        return receiver != null;
+    }
+
+    /** The proxy's end of the connection, or null before it is connected. */
+    public java.net.SocketAddress localAddress() {
+        return channel == null ? null : channel.localAddress();
     }
 
     /** The name under which a statement is prepared on this connection, or null. */

@@ -118,6 +118,14 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
     /** Cancels the statement running now, if any (called from another thread). */
     void cancel();
 
+    /**
+     * Where the session's last statement went and what its stages took, for the slow-query log (kept only while that
+     * log is on); empty when unknown.
+     */
+    default String lastStatement() {
+        return "";
+    }
+
     /** Ends the session: open transactions roll back, connections go back to their pools. */
     @Override
     void close();

@@ -23,6 +23,11 @@ public final class LogicalDatabase implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicReference<ShardingRules> rules = new java.util.concurrent.atomic.AtomicReference<>();
     private final long statementMemoryLimit;
     private final TwoPhaseCommit twoPhaseCommit;
+    private volatile List<Object> ruleConfigs = List.of();
+    /** sql-show and the slow-query log, or null while both are off. */
+    private volatile io.ashlar.backend.metrics.StatementLog statementLog;
+    /** Its sessions' counters, or null while metrics are off (server.yaml's metrics-port unset). */
+    private volatile io.ashlar.backend.metrics.DatabaseMetrics metrics;
 
     /** The default of server.yaml's {@code proxy-statement-memory-limit}: 256 MiB. */
     public static final long DEFAULT_STATEMENT_MEMORY_LIMIT = 256L << 20;
@@ -83,6 +88,36 @@ public final class LogicalDatabase implements AutoCloseable {
      */
     public void updateRules(java.util.function.UnaryOperator<ShardingRules> change) {
         rules.updateAndGet(change);
+    }
+
+    /** The rules as configured (the records of {@code io.ashlar.route.config}), for DistSQL that shows them. */
+    public List<Object> ruleConfigs() {
+        return ruleConfigs;
+    }
+
+    /** Remembers the rules as configured, beside their compiled form (at start and at each configuration change). */
+    public void ruleConfigs(List<Object> configs) {
+        this.ruleConfigs = List.copyOf(configs);
+    }
+
+    /** The counters of its sessions, or null when metrics are off: sessions look once, when they open. */
+    public io.ashlar.backend.metrics.DatabaseMetrics metrics() {
+        return metrics;
+    }
+
+    /** sql-show and the slow-query log, or null when both are off: sessions look once, when they open. */
+    public io.ashlar.backend.metrics.StatementLog statementLog() {
+        return statementLog;
+    }
+
+    /** Turns sql-show or the slow-query log on (at start, before any session opens). */
+    public void statementLog(io.ashlar.backend.metrics.StatementLog log) {
+        this.statementLog = log;
+    }
+
+    /** Turns its metrics on (at start, before any session opens). */
+    public void metrics(io.ashlar.backend.metrics.DatabaseMetrics metrics) {
+        this.metrics = metrics;
     }
 
     /** Swaps in new rules whole (a configuration change). */

@@ -75,6 +75,14 @@ public final class ShardedSession implements BackendSession {
     /** Told when a {@link StreamedResult} ends: made once, not per statement. */
     private final StreamedResult.End streamEnd = this::streamEnded;
     private boolean closed;
+    /** Where the route's time is counted (the client's loop's counters of this database), or null: metrics off. */
+    private final io.ashlar.backend.metrics.SessionCounters counters;
+    /** sql-show and the slow-query log, or null while both are off. */
+    private final io.ashlar.backend.metrics.StatementLog statementLog;
+    /** The last routed statement and its stages' times, kept for the slow-query log. */
+    private ShardedExecution lastExecution;
+    private long lastRouteNanos;
+    private long lastRunNanos;
 
     /**
      * @param loop the client's event loop: the session's backend connections are borrowed there
@@ -87,12 +95,27 @@ public final class ShardedSession implements BackendSession {
         this.transaction = new ShardedTransaction(connections, database.twoPhaseCommit());
         this.sqlPrepared = new SqlPreparedStatements(database.plans());
         this.copy = new ShardedCopy(database, transaction, connections, logical, copySession());
+        io.ashlar.backend.metrics.DatabaseMetrics metrics = database.metrics();
+        this.counters = metrics == null ? null : metrics.on(loop);
+        this.statementLog = database.statementLog();
+    }
+
+    @Override
+    public String lastStatement() {
+        ShardedExecution last = lastExecution;
+        if (last == null) {
+            return "";
+        }
+        return "route " + io.ashlar.backend.metrics.StatementLog.millis(lastRouteNanos) + " ms, backend "
+                + io.ashlar.backend.metrics.StatementLog.millis(lastRunNanos) + " ms (to the first rows of a streamed result);"
+                + " units: " + last.describeUnits();
     }
 
     // ------------------------------------------------------------------ simple protocol
 
     @Override
     public void executeSimple(String sql, ResultSink sink) throws StatementFailure {
+        lastExecution = null;
         List<StatementRange> ranges;
         TokenList tokens;
         try {
@@ -183,6 +206,7 @@ public final class ShardedSession implements BackendSession {
     @Override
     public QueryResult execute(Prepared statement, ParameterValues parameters, ResultSink statusSink,
                                boolean implicitTransaction) throws StatementFailure {
+        lastExecution = null;
         int[] routeTypes = routeTypes(statement);
         if (implicitTransaction) {
             transaction.beginImplicit();
@@ -395,7 +419,23 @@ public final class ShardedSession implements BackendSession {
     private QueryResult routed(Plan plan, ParameterValues parameters, int[] routeTypes, ResultSink sink) throws StatementFailure {
         ShardedExecution execution;
         try {
+            long started = counters == null && statementLog == null ? 0 : System.nanoTime();
             execution = ShardedExecution.plan(database, plan, parameters, new RouteValues(parameters, routeTypes));
+            if (started != 0) {
+                long routed = System.nanoTime() - started;
+                if (counters != null) {
+                    counters.route(routed);
+                }
+                if (statementLog != null) {
+                    lastExecution = execution;
+                    lastRouteNanos = routed;
+                    lastRunNanos = 0;
+                    if (statementLog.showsSql()) {
+                        statementLog.logic(plan.statement().sql());
+                        execution.show(statementLog);
+                    }
+                }
+            }
         } catch (RouteException e) {
             throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
         }
@@ -429,8 +469,12 @@ public final class ShardedSession implements BackendSession {
         }
         QueryResult result;
         running++;
+        long runStarted = statementLog == null ? 0 : System.nanoTime();
         try {
             result = logical.logical(execution.run(held, begin, settings.shortestFloats()), dataSources[0]);
+            if (runStarted != 0) {
+                lastRunNanos = System.nanoTime() - runStarted;
+            }
         } catch (StatementFailure failure) {
             connections.markJoined(dataSources, begin);
             afterFailure(startedImplicit);

@@ -57,6 +57,8 @@ public final class ShardedExecution {
     private boolean streamRows;
     /** What the statement may hold in memory (rows kept, in-memory merges); made per run. */
     private MemoryBudget budget;
+    /** When an EXPLAIN over several units began (its ANALYZE reports the proxy's time); 0 for other statements. */
+    private long explainStartedNanos;
 
     private ShardedExecution(LogicalDatabase database, AnalyzedStatement statement, RouteResult route,
                              RewriteResult rewrite, ParameterValues parameters) {
@@ -194,6 +196,34 @@ public final class ShardedExecution {
         return streamRows;
     }
 
+    /** Logs the units as server.yaml's sql-show does (after the Logic SQL line). */
+    public void show(io.ashlar.backend.metrics.StatementLog log) {
+        List<RewrittenUnit> units = rewrite.units();
+        if (log.simple()) {
+            java.util.Set<String> names = new java.util.LinkedHashSet<>();
+            for (RewrittenUnit each : units) {
+                names.add(each.unit().dataSource());
+            }
+            log.actualSimple(names, units.size());
+            return;
+        }
+        for (RewrittenUnit each : units) {
+            log.actual(each.unit().dataSource(), each.sql(), unitParameters(each));
+        }
+    }
+
+    /** Where the statement went, for the slow-query log: {@code ds_0 ::: SELECT ...; ds_1 ::: ...}. */
+    public String describeUnits() {
+        StringBuilder result = new StringBuilder();
+        for (RewrittenUnit each : rewrite.units()) {
+            if (!result.isEmpty()) {
+                result.append("; ");
+            }
+            result.append(each.unit().dataSource()).append(" ::: ").append(each.sql());
+        }
+        return result.toString();
+    }
+
     /** The data sources the statement needs, by index, in the order the units name them. */
     public int[] dataSources() {
         return dataSources;
@@ -309,6 +339,9 @@ public final class ShardedExecution {
             return runStreamed(connections, begin);
         }
         List<RewrittenUnit> units = rewrite.units();
+        if (statement.kind() == StatementKind.OTHER && units.size() > 1 && statement.command().equals("explain")) {
+            explainStartedNanos = System.nanoTime();
+        }
         BufferedResult[] results = new BufferedResult[units.size()];
         // Every data source gets its units in one write before any answer is read: the data
         // sources work at the same time, on the session's thread alone.
@@ -519,6 +552,13 @@ public final class ShardedExecution {
             return results[0];
         }
         List<io.ashlar.backend.execute.ErrorFields> notices = notices(results);
+        if (explainStartedNanos != 0 && results[0].hasRows()) {
+            QueryResult plan = ExplainPlan.labelled(database, statement.sql(), rewrite.units(), results, notices,
+                    System.nanoTime() - explainStartedNanos);
+            if (plan != null) {
+                return plan;
+            }
+        }
         if (results[0].hasRows()) {
             return merged(results, notices);
         }

@@ -34,6 +34,10 @@ import org.slf4j.LoggerFactory;
  * which limits each user to the databases mapped to it. {@code NATIVE} is refused: it would create users on the
  * data sources.
  *
+ * <p>{@code admin: true} (5.4 and later) lets the user run the proxy's admin commands ({@code SHOW POOLS},
+ * {@code SHOW CLIENTS}, ...: docs/operations.md); 5.1's {@code user@host:password} form has no such key, and its
+ * users are no admins.
+ *
  * <p>Ashlar's own user keys: {@code authenticationMethod} (above) and {@code sslRequired: true}, which refuses the
  * user's logins without TLS. A user with an empty password is kept, with a warning, and can never log in: PostgreSQL
  * accepts no empty password.
@@ -175,9 +179,6 @@ final class AuthorityReader {
         MappingReader user = MappingReader.of(authority.fileName(), node)
                 .expectKeys("user", "password", "admin", "authenticationMethodName", "authenticationMethod", "sslRequired");
         String[] nameAndHost = splitUser(user.requiredText("user"));
-        if (user.has("admin")) {
-            user.bool("admin", false);
-        }
         String method = defaultMethod;
         Optional<String> authenticatorName = user.nonBlankText("authenticationMethodName");
         if (authenticatorName.isPresent()) {
@@ -202,7 +203,8 @@ final class AuthorityReader {
         }
         String password = user.text("password").orElse("");
         warnIfEmpty(authority, nameAndHost[0], password);
-        return new ProxyUser(nameAndHost[0], nameAndHost[1], password, method, user.bool("sslRequired", false));
+        return new ProxyUser(nameAndHost[0], nameAndHost[1], password, method, user.bool("sslRequired", false),
+                user.bool("admin", false));
     }
 
     /** PostgreSQL's {@code CREATE ROLE x PASSWORD ''}: "empty string is not a valid password", and no login by password. */

@@ -105,6 +105,9 @@ public final class ConfigurationSwapper {
             if (each.sslRequired()) {
                 put(user, "sslRequired", bool(true));
             }
+            if (each.admin()) {
+                put(user, "admin", bool(true));
+            }
             users.add(mapping(user));
         }
         List<NodeTuple> authority = new ArrayList<>();
@@ -159,6 +162,12 @@ public final class ConfigurationSwapper {
         put(propsNode, "proxy-frontend-authentication-timeout-seconds", number(props.authenticationTimeoutSeconds()));
         put(propsNode, "proxy-frontend-auth-delay-milliseconds", number(props.authDelayMilliseconds()));
         put(propsNode, "transaction-log-directory", text(server.transaction().logDirectory().toString()));
+        if (props.observability().metricsPort() != 0) {
+            put(propsNode, "metrics-port", number(props.observability().metricsPort()));
+        }
+        if (props.observability().slowQueryThresholdMillis() != 0) {
+            put(propsNode, "slow-query-threshold-milliseconds", number(props.observability().slowQueryThresholdMillis()));
+        }
         put(root, "props", mapping(propsNode));
         List<NodeTuple> transaction = new ArrayList<>();
         put(transaction, "defaultType", text(server.transaction().twoPhase() ? "XA" : "LOCAL"));

@@ -20,8 +20,8 @@ import java.util.Objects;
 public record ServerConfig(ModeConfig mode, List<ProxyUser> users, ServerProps props, String defaultAuthenticationMethod,
                            PrivilegeConfig privilege, TransactionConfig transaction) {
 
-    /** The user of a server.yaml that names none, as in ShardingSphere's examples. */
-    public static final ProxyUser DEFAULT_USER = new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT);
+    /** The user of a server.yaml that names none, as in ShardingSphere's examples: the only user, so the admin. */
+    public static final ProxyUser DEFAULT_USER = new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT, false, true);
 
     /** The configuration without any server.yaml. */
     public static final ServerConfig DEFAULTS = new ServerConfig(ModeConfig.STANDALONE, List.of(DEFAULT_USER), ServerProps.DEFAULTS);

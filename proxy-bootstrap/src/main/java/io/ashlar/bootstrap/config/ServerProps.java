@@ -38,13 +38,14 @@ import java.util.Optional;
  *                                     {@code authentication_timeout} (60, 1 to 600)
  * @param authDelayMilliseconds {@code proxy-frontend-auth-delay-milliseconds} (Ashlar's own): how long the
  *                              answer to a wrong password waits, PostgreSQL's {@code auth_delay.milliseconds} (0)
+ * @param observability {@code metrics-port} and {@code slow-query-threshold-milliseconds} (Ashlar's own)
  * @see <a href="https://shardingsphere.apache.org/document/5.4.1/en/user-manual/shardingsphere-proxy/yaml-config/props/">ShardingSphere-Proxy properties</a>
  */
 public record ServerProps(int port, String bindAddress, int frontendMaxConnections, boolean sqlShow, boolean sqlSimple,
                           int backendQueryFetchSize, int maxConnectionsSizePerQuery,
                           Optional<String> frontendDatabaseProtocolType, int frontendFlushThreshold,
                           int frontendExecutorSize, int nettyBacklog, long statementMemoryLimit, FrontendTlsConfig frontendTls,
-                          int authenticationTimeoutSeconds, int authDelayMilliseconds) {
+                          int authenticationTimeoutSeconds, int authDelayMilliseconds, ObservabilityConfig observability) {
 
     public static final int DEFAULT_PORT = 5433;
 
@@ -78,12 +79,25 @@ public record ServerProps(int port, String bindAddress, int frontendMaxConnectio
         if (authDelayMilliseconds < 0) {
             throw new IllegalArgumentException("authDelayMilliseconds must not be negative");
         }
+        Objects.requireNonNull(observability, "observability");
+    }
+
+    /** Properties without metrics or a slow-query log. */
+    public ServerProps(int port, String bindAddress, int frontendMaxConnections, boolean sqlShow, boolean sqlSimple,
+                       int backendQueryFetchSize, int maxConnectionsSizePerQuery,
+                       Optional<String> frontendDatabaseProtocolType, int frontendFlushThreshold,
+                       int frontendExecutorSize, int nettyBacklog, long statementMemoryLimit, FrontendTlsConfig frontendTls,
+                       int authenticationTimeoutSeconds, int authDelayMilliseconds) {
+        this(port, bindAddress, frontendMaxConnections, sqlShow, sqlSimple, backendQueryFetchSize, maxConnectionsSizePerQuery,
+                frontendDatabaseProtocolType, frontendFlushThreshold, frontendExecutorSize, nettyBacklog, statementMemoryLimit,
+                frontendTls, authenticationTimeoutSeconds, authDelayMilliseconds, ObservabilityConfig.OFF);
     }
 
     /** The same properties listening on another port (the command line's {@code --port}). */
     public ServerProps withPort(int newPort) {
         return new ServerProps(newPort, bindAddress, frontendMaxConnections, sqlShow, sqlSimple, backendQueryFetchSize,
                 maxConnectionsSizePerQuery, frontendDatabaseProtocolType, frontendFlushThreshold, frontendExecutorSize,
-                nettyBacklog, statementMemoryLimit, frontendTls, authenticationTimeoutSeconds, authDelayMilliseconds);
+                nettyBacklog, statementMemoryLimit, frontendTls, authenticationTimeoutSeconds, authDelayMilliseconds,
+                observability);
     }
 }

@@ -29,8 +29,8 @@ final class ServerPropsReader {
             "proxy-frontend-database-protocol-type", "proxy-frontend-flush-threshold", "proxy-frontend-executor-size",
             "proxy-netty-backlog", "proxy-frontend-ssl-enabled", "proxy-statement-memory-limit", "proxy-frontend-ssl-version", "proxy-frontend-ssl-cipher",
             "proxy-frontend-ssl-cert-file", "proxy-frontend-ssl-key-file", "proxy-frontend-ssl-required",
-            "proxy-frontend-authentication-timeout-seconds", "proxy-frontend-auth-delay-milliseconds",
-            "transaction-log-directory");
+            "proxy-frontend-authentication-timeout-seconds", "proxy-frontend-auth-delay-milliseconds", "metrics-port",
+            "slow-query-threshold-milliseconds", "transaction-log-directory");
 
     /** Ashlar's own: where the decisions of two-phase commits are kept (read with the transaction rule, {@link TransactionConfig}). */
     static final String TRANSACTION_LOG_DIRECTORY = "transaction-log-directory";
@@ -97,9 +97,14 @@ final class ServerPropsReader {
                     "expected a number of seconds from 1 to 600 (PostgreSQL's authentication_timeout), got " + authenticationTimeout);
         }
         int authDelay = props.integer("proxy-frontend-auth-delay-milliseconds", 0, 0, "a number of milliseconds, 0 or more");
+        int metricsPort = props.integer("metrics-port", 0, 0, "a port number (1-65535), or 0 for none");
+        if (metricsPort > 65_535) {
+            throw props.error(props.value("metrics-port").orElseThrow(), "expected a port number (1-65535), got " + metricsPort);
+        }
+        int slowQuery = props.integer("slow-query-threshold-milliseconds", 0, 0, "a number of milliseconds, 0 for none");
         return new ServerProps(port, bindAddress, maxConnections, sqlShow, sqlSimple, fetchSize, perQuery,
                 protocolType(props), flushThreshold, executorSize, backlog, memoryLimit(props, defaults.statementMemoryLimit()),
-                frontendTls(props), authenticationTimeout, authDelay);
+                frontendTls(props), authenticationTimeout, authDelay, new ObservabilityConfig(metricsPort, slowQuery));
     }
 
     /**

@@ -32,11 +32,11 @@ class ExampleConfigTest {
         String shipped = Files.readString(projectRoot().resolve("conf/server.yaml"));
         String scram = shipped.replace("\n#  defaultAuthenticator: scram_sha256\n", "\n  defaultAuthenticator: scram_sha256\n");
         assertFalse(scram.equals(shipped), "conf/server.yaml no longer has the commented-out defaultAuthenticator line");
-        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.SCRAM_SHA_256),
+        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.SCRAM_SHA_256, false, true),
                 new ProxyUser("sharding", "%", "sharding", ProxyUser.SCRAM_SHA_256)),
                 ProxyConfigurationLoader.loadServer("server.yaml", scram).users());
         String oneUser = shipped.replace("\n#      authenticationMethodName: scram_sha256\n", "\n      authenticationMethodName: scram_sha256\n");
-        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT),
+        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT, false, true),
                 new ProxyUser("sharding", "%", "sharding", ProxyUser.SCRAM_SHA_256)),
                 ProxyConfigurationLoader.loadServer("server.yaml", oneUser).users());
     }
@@ -45,7 +45,7 @@ class ExampleConfigTest {
     void loadsTheExampleConfDirectory() {
         ProxyConfiguration config = ProxyConfigurationLoader.load(projectRoot().resolve("conf"));
         assertEquals(ModeConfig.STANDALONE, config.server().mode());
-        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT),
+        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT, false, true),
                 new ProxyUser("sharding", "%", "sharding", ProxyUser.PROTOCOL_DEFAULT)), config.server().users());
         assertEquals(ServerProps.DEFAULTS, new ServerProps(5433, "127.0.0.1", 0, false, false, -1, 1, Optional.empty(), 128, 0, 1024, 256L << 20,
                 FrontendTlsConfig.DISABLED, 60, 0));

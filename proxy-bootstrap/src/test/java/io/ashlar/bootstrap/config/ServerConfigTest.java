@@ -27,7 +27,7 @@ class ServerConfigTest {
 
     @Test
     void emptyOrUserlessServerYamlGivesRootRoot() {
-        ProxyUser root = new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT);
+        ProxyUser root = new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT, false, true);
         assertEquals(ServerConfig.DEFAULTS, load(""));
         assertEquals(ServerConfig.DEFAULTS, load("# nothing but a comment\n"));
         assertEquals(List.of(root), load("props:\n  sql-show: true\n").users());

@@ -39,7 +39,7 @@ class ShardingSphere54ConfigTest {
 
     @Test
     void readsUsersWithTheirAuthenticators() {
-        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.SCRAM_SHA_256),
+        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.SCRAM_SHA_256, false, true),
                 new ProxyUser("sharding", "%", "sharding", ProxyUser.MD5),
                 new ProxyUser("legacy", "10.0.0.%", "p@ss: #word", ProxyUser.PASSWORD)), config.server().users());
     }
@@ -111,7 +111,7 @@ class ShardingSphere54ConfigTest {
         assertEquals("JDBC", config55.server().mode().repository().orElseThrow().type());
         assertEquals(6543, config55.server().props().port());
         assertEquals("127.0.0.1", config55.server().props().bindAddress());
-        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT)), config55.server().users());
+        assertEquals(List.of(new ProxyUser("root", "%", "root", ProxyUser.PROTOCOL_DEFAULT, false, true)), config55.server().users());
         assertEquals(1, config55.databases().size());
         assertEquals("sharding_db", config55.databases().get(0).name());
     }

@@ -217,6 +217,18 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     private boolean unsynced;
     /** The backend's own FATAL reached the client: the end of the connection says nothing more. */
     private boolean fatalRelayed;
+    /** The proxy's admin commands, or null where the session has none (tests that make sessions alone). */
+    private io.ashlar.frontend.admin.AdminConsole admin;
+    /** Where statements, transactions, errors and bytes sent are counted; null while metrics are off. */
+    private io.ashlar.backend.metrics.SessionCounters counters;
+    private io.ashlar.backend.metrics.DatabaseMetrics metrics;
+    /** When the request being answered began (its first message); 0 between requests. */
+    private long requestStarted;
+    /** sql-show and the slow-query log, or null while both are off. */
+    private io.ashlar.backend.metrics.StatementLog statementLog;
+    private String database = "";
+    /** The SQL the request ran last (its query, or its last bound statement's), for the slow-query log. */
+    private String lastSql = "";
 
     /**
      * @param pool the data source's connections of the client channel's event loop
@@ -245,6 +257,23 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         return processId;
     }
 
+    /** Counts what the session does (before its first message); {@code metrics} null: nothing is counted. */
+    public void metrics(io.ashlar.backend.metrics.DatabaseMetrics metrics, io.ashlar.backend.metrics.SessionCounters counters) {
+        this.metrics = metrics;
+        this.counters = counters;
+    }
+
+    /** Logs statements (sql-show) and slow requests (before its first message); {@code log} null: none. */
+    public void statementLog(io.ashlar.backend.metrics.StatementLog log, String database) {
+        this.statementLog = log;
+        this.database = database;
+    }
+
+    /** Lets the session answer the proxy's admin commands (before its first message). */
+    public void admin(io.ashlar.frontend.admin.AdminConsole console) {
+        this.admin = console;
+    }
+
     /** Remembers a value the client was told at login, so that later changes are reported once. */
     public void reported(String name, String value) {
         reported.put(name, value);
@@ -261,6 +290,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             return;
         }
         inClientRead = true;
+        if ((counters != null || statementLog != null) && requestStarted == 0) {
+            requestStarted = System.nanoTime();
+        }
         if (message instanceof Terminate) {
             close();
             client.close();
@@ -274,6 +306,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 && (message instanceof CopyData || message instanceof CopyDone || message instanceof CopyFail
                 || AfterError.of(refusedType(message)) == AfterError.NOTHING)) {
             forward(message); // the running query is a COPY FROM STDIN: its data goes on at once
+            return;
+        }
+        if (message instanceof Query query && admin != null && answeredByProxy(query)) {
             return;
         }
         if (link == null || !waiting.isEmpty() || queryRunning) {
@@ -495,7 +530,44 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
     }
 
+    /**
+     * Answers an admin command itself when nothing the client sent before is still being answered (its answer
+     * would overtake theirs otherwise: such a command goes to the backend, which refuses it). A command that fails
+     * in a transaction block fails the block, as it would on PostgreSQL: the backend is made to raise the error.
+     */
+    private boolean answeredByProxy(Query query) {
+        if (!waiting.isEmpty() || queryRunning || !expected.isEmpty() || skipping || pendingFailure != null
+                || !io.ashlar.frontend.admin.AdminCommand.mayBe(query.sql())) {
+            return false;
+        }
+        io.ashlar.frontend.admin.AdminAnswer answer = admin.answer(query.sql());
+        if (answer == null) {
+            return false;
+        }
+        char status = link == null ? 'I' : link.status();
+        if (answer.error() != null && status != 'I') {
+            raise(answer.error(), true);
+            queryRunning = true;
+            link.flush();
+            return true;
+        }
+        if (answer.error() != null) {
+            writeError(answer.error());
+        } else {
+            for (io.ashlar.protocol.BackendMessage each : answer.messages()) {
+                writeToClient(each);
+            }
+        }
+        writeToClient(ReadyForQuery.of(status));
+        counted(status);
+        flushClient();
+        return true;
+    }
+
     private void query(Query query) {
+        if (statementLog != null) {
+            shown(query.sql());
+        }
         CommandTags.Effect effect = CommandTags.textEffect(query.sql());
         note(effect, CommandTags.mentionsTemporary(query.sql()));
         // A simple query destroys the unnamed statement, as PostgreSQL does.
@@ -589,6 +661,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
         if (statement != null) {
             note(statement.effect(), statement.temporary());
+            if (statementLog != null) {
+                shown(statement.parse().sql());
+            }
         }
         String server = serverName(bind.statement());
         bind.encode(link.out(), StandardCharsets.ISO_8859_1, server);
@@ -785,6 +860,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             default -> { }
         }
         Expect head = expected.peekFirst();
+        if (counters != null && head != null && head.relay && (type == 'C' || type == 'E')) {
+            countRelayed(type, buf, start, length);
+        }
         if (head == null) {
             // Nothing awaited (a backend that ends the connection says so with a FATAL error): the
             // client gets it as PostgreSQL's own client would, once, and then the connection ends.
@@ -1059,11 +1137,13 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             }
             reportParameters();
             writeToClient(ReadyForQuery.of(status));
+            counted(status);
             queryRunning = false;
         } else if (heldReady != 0 && (expected.isEmpty() || expected.peekFirst().relay)) {
             // The proxy's own statements after a settings change are done: the client's ReadyForQuery goes now.
             reportParameters();
             writeToClient(ReadyForQuery.of(heldReady));
+            counted(heldReady);
             heldReady = 0;
             queryRunning = false;
         }
@@ -1079,6 +1159,37 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         pool.release(done);
         // The connection's read-complete no longer reaches this session: what it relayed goes now.
         flushClient();
+    }
+
+    /** A ReadyForQuery of the client's went out: its request is over. */
+    private void counted(char status) {
+        if (requestStarted == 0) {
+            return;
+        }
+        long elapsed = System.nanoTime() - requestStarted;
+        requestStarted = 0;
+        if (counters != null) {
+            if (status == 'I') {
+                counters.transaction();
+            }
+            counters.request(elapsed);
+        }
+        if (statementLog != null && statementLog.slow(elapsed)) {
+            statementLog.slow(database, loginUser, elapsed, "units: " + pool.dataSourceName() + " ::: " + lastSql);
+        }
+    }
+
+    /** sql-show's lines of a statement the relay passes on as it is, and what the slow-query log names. */
+    private void shown(String sql) {
+        lastSql = sql;
+        if (statementLog.showsSql()) {
+            statementLog.logic(sql);
+            if (statementLog.simple()) {
+                statementLog.actualSimple(java.util.List.of(pool.dataSourceName()), 1);
+            } else {
+                statementLog.actual(pool.dataSourceName(), sql, io.ashlar.backend.datasource.ParameterValues.NONE);
+            }
+        }
     }
 
     private void readBackDone() {
@@ -1216,7 +1327,35 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         message.encode(toClient());
     }
 
+    /** A CommandComplete (its tag's first letters) or an ErrorResponse (its SQLSTATE) on its way to the client. */
+    private void countRelayed(byte type, ByteBuf buf, int start, int length) {
+        int body = start + 5;
+        int end = start + length;
+        if (type == 'C') {
+            int c0 = body < end ? buf.getByte(body) : 0;
+            int c1 = c0 != 0 && body + 1 < end ? buf.getByte(body + 1) : 0;
+            int c2 = c1 != 0 && body + 2 < end ? buf.getByte(body + 2) : 0;
+            counters.statement(c0, c1, c2);
+            return;
+        }
+        for (int i = body; i < end && buf.getByte(i) != 0; ) {
+            byte field = buf.getByte(i++);
+            int zero = buf.indexOf(i, end, (byte) 0);
+            if (zero < 0) {
+                return;
+            }
+            if (field == 'C') {
+                metrics.error(buf.toString(i, zero - i, java.nio.charset.StandardCharsets.US_ASCII));
+                return;
+            }
+            i = zero + 1;
+        }
+    }
+
     private void writeError(ErrorFields error) {
+        if (metrics != null) {
+            metrics.error(error.sqlState());
+        }
         writeToClient(new ErrorResponse(PgErrorFields.of(error.codes(), error.values())));
     }
 
@@ -1229,6 +1368,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (!client.isActive()) {
             out.release();
             return;
+        }
+        if (counters != null) {
+            counters.sent(out.readableBytes());
         }
         client.writeAndFlush(out, client.voidPromise());
         if (!client.isWritable() && link != null) {

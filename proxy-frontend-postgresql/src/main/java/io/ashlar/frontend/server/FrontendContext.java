@@ -53,8 +53,12 @@ public final class FrontendContext implements AutoCloseable {
      */
     public static final long SESSION_STACK_BYTES = 16L << 20;
 
-        /** A live session, the secret a CancelRequest must present, and its client's connection. */
-    record Registered(ClientSession session, int secretKey, io.netty.channel.Channel channel) {
+    /**
+     * A live session, the secret a CancelRequest must present, its client's connection and who the client is (null
+     * where unknown).
+     */
+    record Registered(ClientSession session, int secretKey, io.netty.channel.Channel channel,
+                      io.ashlar.frontend.admin.ClientInfo info) {
     }
 
     /** What a session is told when the proxy ends it, as PostgreSQL tells its sessions at a smart or fast shutdown. */
@@ -135,8 +139,36 @@ public final class FrontendContext implements AutoCloseable {
         return nextProcessId.getAndIncrement() & 0x7fffffff;
     }
 
-    void register(int processId, ClientSession session, int secretKey, io.netty.channel.Channel channel) {
-        sessions.put(processId, new Registered(session, secretKey, channel));
+    void register(int processId, ClientSession session, int secretKey, io.netty.channel.Channel channel,
+                  io.ashlar.frontend.admin.ClientInfo info) {
+        sessions.put(processId, new Registered(session, secretKey, channel, info));
+    }
+
+    /** The logged-in clients, for SHOW CLIENTS and the metrics. */
+    public java.util.List<io.ashlar.frontend.admin.ClientInfo> clients() {
+        java.util.List<io.ashlar.frontend.admin.ClientInfo> result = new java.util.ArrayList<>(sessions.size());
+        for (Registered each : sessions.values()) {
+            if (each.info() != null) {
+                result.add(each.info());
+            }
+        }
+        result.sort(java.util.Comparator.comparingLong(io.ashlar.frontend.admin.ClientInfo::connectedMillis));
+        return result;
+    }
+
+    /** What the admin commands see of the proxy. */
+    io.ashlar.frontend.admin.AdminConsole.Proxy adminView() {
+        return new io.ashlar.frontend.admin.AdminConsole.Proxy() {
+            @Override
+            public Map<String, LogicalDatabase> databases() {
+                return databases;
+            }
+
+            @Override
+            public java.util.Collection<io.ashlar.frontend.admin.ClientInfo> clients() {
+                return FrontendContext.this.clients();
+            }
+        };
     }
 
     void unregister(int processId) {

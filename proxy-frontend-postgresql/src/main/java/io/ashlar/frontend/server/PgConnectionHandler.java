@@ -308,6 +308,8 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
      * passwords gets slower, and nobody else waits.
      */
     private void loginFailed(ChannelHandlerContext ctx, AuthStep.Failure failure) {
+        // PostgreSQL logs a refused login as one FATAL line; so does Ashlar, the reason in the line.
+        LOG.info("connection {}: login refused: {} ({})", ctx.channel().remoteAddress(), failure.message(), failure.sqlState());
         long delay = AuthStep.Failure.INVALID_PASSWORD.equals(failure.sqlState()) ? context.policy().authDelayMillis() : 0;
         if (delay == 0) {
             fatal(ctx, failure.toErrorResponse());
@@ -394,13 +396,27 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             relay = new io.ashlar.frontend.relay.RelaySession(ctx.channel(),
                     database.defaultDataSource().links().on(ctx.channel().eventLoop()), settings, processId,
                     () -> context.unregister(processId));
-            context.register(processId, relay, secretKey, ctx.channel());
+            relay.admin(adminConsole(ctx, database));
+            if (database.statementLog() != null) {
+                relay.statementLog(database.statementLog(), database.name());
+            }
+            if (database.metrics() != null) {
+                relay.metrics(database.metrics(), countBytesIn(ctx, database));
+            }
+            context.register(processId, relay, secretKey, ctx.channel(), clientInfo(ctx, database, processId, relay));
         } else {
             backend = BackendSession.open(database, settings, ctx.channel().eventLoop(), identity(ctx, database));
             session = new FrontendSession(ctx.channel(), backend, context.sessionThreads(ctx.channel().eventLoop()), processId,
                     () -> context.unregister(processId), startup.dialect());
             session.messageMemory(messageMemory);
-            context.register(processId, session, secretKey, ctx.channel());
+            session.admin(adminConsole(ctx, database));
+            if (database.statementLog() != null) {
+                session.statementLog(database.statementLog(), database.name(), startup.user());
+            }
+            if (database.metrics() != null) {
+                session.metrics(database.metrics(), countBytesIn(ctx, database));
+            }
+            context.register(processId, session, secretKey, ctx.channel(), clientInfo(ctx, database, processId, session));
         }
         decoder.authenticated();
 
@@ -433,6 +449,54 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         ctx.writeAndFlush(ReadyForQuery.IDLE);
         state = State.READY;
         cancelAuthenticationTimeout();
+    }
+
+    /**
+     * The counters of the client's loop for its database, which from now on also count the bytes the client sends
+     * (a handler ahead of the decoder: one add per read).
+     */
+    private static io.ashlar.backend.metrics.SessionCounters countBytesIn(ChannelHandlerContext ctx, LogicalDatabase database) {
+        io.ashlar.backend.metrics.SessionCounters counters = database.metrics().on(ctx.channel().eventLoop());
+        ctx.pipeline().addBefore("decoder", "bytes-in", new io.netty.channel.ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext handler, Object msg) {
+                if (msg instanceof io.netty.buffer.ByteBuf buf) {
+                    counters.received(buf.readableBytes());
+                }
+                handler.fireChannelRead(msg);
+            }
+
+            @Override
+            public boolean isSharable() {
+                return false;
+            }
+        });
+        return counters;
+    }
+
+    private io.ashlar.frontend.admin.AdminConsole adminConsole(ChannelHandlerContext ctx, LogicalDatabase database) {
+        return new io.ashlar.frontend.admin.AdminConsole(context.adminView(), loginUser.admin(), loginUser.databases(),
+                database, identity(ctx, database));
+    }
+
+    /** The client as SHOW CLIENTS lists it. */
+    private io.ashlar.frontend.admin.ClientInfo clientInfo(ChannelHandlerContext ctx, LogicalDatabase database, int processId,
+                                                           ClientSession session) {
+        String address = null;
+        int port = 0;
+        String localAddress = null;
+        int localPort = 0;
+        if (ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress remote) {
+            address = remote.getAddress().getHostAddress();
+            port = remote.getPort();
+        }
+        if (ctx.channel().localAddress() instanceof java.net.InetSocketAddress local) {
+            localAddress = local.getAddress().getHostAddress();
+            localPort = local.getPort();
+        }
+        String applicationName = valueOr(parameterValue(startup.parameters(), "application_name"), "");
+        return new io.ashlar.frontend.admin.ClientInfo(processId, startup.user(), database.name(), address, port,
+                localAddress, localPort, System.currentTimeMillis(), encrypted, applicationName, session::isQuiet);
     }
 
     /** Who the client is: its proxy user and logical database, and the proxy's address and port it reached. */

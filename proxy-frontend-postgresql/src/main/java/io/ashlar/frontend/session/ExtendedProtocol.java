@@ -53,6 +53,8 @@ final class ExtendedProtocol {
     private final ResultSink sink;
     private final CursorCommands cursors;
     private final boolean openGauss;
+    /** The proxy's admin commands, or null where the session has none. */
+    private io.ashlar.frontend.admin.AdminConsole admin;
     private final Map<String, PreparedStatement> statements = new HashMap<>();
     private final Map<String, Portal> portals;
     private final ClientBatches batches;
@@ -127,6 +129,24 @@ final class ExtendedProtocol {
         return backend.transactionStatus() == 'E' && !BindChecks.exitsTransaction(sql) && !sql.isBlank();
     }
 
+    void admin(io.ashlar.frontend.admin.AdminConsole console) {
+        this.admin = console;
+    }
+
+    /** An admin command parsed in the extended protocol: answered afresh at each execution. */
+    private record AdminStatement(String sql) {
+    }
+
+    /** An admin command's answer as the proxy's own result, or null (its error reported). */
+    private CannedAnswer adminAnswer(String sql) {
+        io.ashlar.frontend.admin.AdminAnswer answer = admin.answer(sql);
+        if (answer == null || answer.error() != null) {
+            fail(answer == null ? ErrorFields.error("42601", "not an admin command: " + sql) : answer.error());
+            return null;
+        }
+        return new CannedAnswer(answer.columns(), answer.rows(), answer.tag());
+    }
+
     void parse(Parse parse) {
         String name = parse.statementName();
         if (refusedInFailedBlock(parse.sql())) {
@@ -149,6 +169,21 @@ final class ExtendedProtocol {
                     new BackendSession.Prepared(parse.sql(), new int[0], canned.get()), new int[0]);
             statement.description(new BackendSession.Description(new int[0],
                     canned.get().hasRows() ? Optional.of(canned.get().columns()) : Optional.empty()));
+            statements.put(name, statement);
+            out.write(ParseComplete.INSTANCE);
+            return;
+        }
+        if (admin != null && io.ashlar.frontend.admin.AdminCommand.mayBe(parse.sql())
+                && io.ashlar.frontend.admin.AdminCommand.parse(parse.sql()) != null) {
+            // Answered by the proxy, as in a simple query; its columns are known at Parse, its rows at each execution.
+            CannedAnswer answer = adminAnswer(parse.sql());
+            if (answer == null) {
+                return;
+            }
+            PreparedStatement statement = new PreparedStatement(
+                    new BackendSession.Prepared(parse.sql(), new int[0], new AdminStatement(parse.sql())), new int[0]);
+            statement.description(new BackendSession.Description(new int[0],
+                    answer.hasRows() ? Optional.of(answer.columns()) : Optional.empty()));
             statements.put(name, statement);
             out.write(ParseComplete.INSTANCE);
             return;
@@ -353,6 +388,14 @@ final class ExtendedProtocol {
         }
         if (portal.statement.prepared.analysis() instanceof CannedAnswer canned) {
             portal.result = canned.result();
+            return true;
+        }
+        if (portal.statement.prepared.analysis() instanceof AdminStatement statement) {
+            CannedAnswer answer = adminAnswer(statement.sql());
+            if (answer == null) {
+                return false;
+            }
+            portal.result = answer.result();
             return true;
         }
         try {

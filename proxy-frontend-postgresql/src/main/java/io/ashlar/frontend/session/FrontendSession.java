@@ -65,6 +65,13 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
     private volatile boolean working;
     private volatile char lastStatus = 'I';
     private boolean closed;
+    /** Where requests and transactions are counted; null while metrics are off. */
+    private io.ashlar.backend.metrics.SessionCounters counters;
+    /** When the request being answered began (its first message handled); 0 between requests. */
+    private long requestStarted;
+    /** The slow-query log (and sql-show, which the backend session writes), or null while both are off. */
+    private io.ashlar.backend.metrics.StatementLog statementLog;
+    private String who = "";
 
     /**
      * @param threads makes the session's thread (a virtual thread), started with the first message
@@ -92,6 +99,24 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         this.cursors = new CursorCommands(portals, backend, sink);
         this.simpleQuery = new SimpleQuery(out, backend, sink, cursors, new CopyRelay(inbox, out, backend, this::lostSync), openGauss);
         this.extended = new ExtendedProtocol(inbox, out, backend, sink, cursors, portals, openGauss);
+    }
+
+    /** Counts what the session does (before its first message); {@code metrics} null: nothing is counted. */
+    public void metrics(io.ashlar.backend.metrics.DatabaseMetrics metrics, io.ashlar.backend.metrics.SessionCounters counters) {
+        this.counters = counters;
+        out.metrics(metrics, counters);
+    }
+
+    /** Logs requests slower than the threshold (before its first message); {@code log} null: none. */
+    public void statementLog(io.ashlar.backend.metrics.StatementLog log, String database, String user) {
+        this.statementLog = log;
+        this.who = database + "\u0000" + user;
+    }
+
+    /** Lets the session answer the proxy's admin commands (before its first message). */
+    public void admin(io.ashlar.frontend.admin.AdminConsole console) {
+        simpleQuery.admin(console);
+        extended.admin(console);
     }
 
     @Override
@@ -196,6 +221,9 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
             // PostgreSQL reads no message's body while it skips to Sync; broken framing and Sync it still sees.
             return;
         }
+        if ((counters != null || statementLog != null) && requestStarted == 0) {
+            requestStarted = System.nanoTime();
+        }
         switch (message) {
             case Query q -> simpleQuery(q.sql());
             case Parse p -> extended.parse(p);
@@ -286,6 +314,22 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         }
         char status = backend.transactionStatus();
         lastStatus = status;
+        if (requestStarted != 0) {
+            long elapsed = System.nanoTime() - requestStarted;
+            requestStarted = 0;
+            if (counters != null) {
+                if (status == 'I') {
+                    counters.transaction();
+                }
+                counters.request(elapsed);
+            }
+            if (statementLog != null && statementLog.slow(elapsed)) {
+                int zero = who.indexOf('\u0000');
+                String last = backend.lastStatement();
+                statementLog.slow(who.substring(0, zero), who.substring(zero + 1), elapsed,
+                        last.isEmpty() ? "no statement routed (answered by the session, or the catalog database)" : last);
+            }
+        }
         out.write(ReadyForQuery.of(status));
         out.flush();
     }

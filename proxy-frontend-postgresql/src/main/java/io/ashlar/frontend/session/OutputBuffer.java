@@ -36,9 +36,17 @@ final class OutputBuffer {
     private final Channel channel;
     private ByteBuf buffer;
     private volatile Thread writableWaiter;
+    /** Where statements, errors and bytes sent are counted; null while metrics are off. */
+    private io.ashlar.backend.metrics.SessionCounters counters;
+    private io.ashlar.backend.metrics.DatabaseMetrics metrics;
 
     OutputBuffer(Channel channel) {
         this.channel = channel;
+    }
+
+    void metrics(io.ashlar.backend.metrics.DatabaseMetrics metrics, io.ashlar.backend.metrics.SessionCounters counters) {
+        this.metrics = metrics;
+        this.counters = counters;
     }
 
     ByteBuf buffer() {
@@ -55,6 +63,9 @@ final class OutputBuffer {
     }
 
     void error(ErrorFields fields) {
+        if (metrics != null) {
+            metrics.error(fields.sqlState());
+        }
         new ErrorResponse(PgErrorFields.of(fields.codes(), fields.values())).encode(buffer());
     }
 
@@ -63,6 +74,9 @@ final class OutputBuffer {
     }
 
     void commandComplete(String tag) {
+        if (counters != null) {
+            counters.statement(tag);
+        }
         ByteBuf out = buffer();
         if (tag != lastTag) {
             CommandComplete.encode(out, tag);
@@ -122,6 +136,9 @@ final class OutputBuffer {
         ByteBuf pending = buffer;
         if (pending != null) {
             buffer = null;
+            if (counters != null) {
+                counters.sent(pending.readableBytes());
+            }
             if (channel.isActive()) {
                 channel.writeAndFlush(pending, channel.voidPromise());
             } else {

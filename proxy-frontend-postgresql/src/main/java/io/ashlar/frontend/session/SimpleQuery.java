@@ -7,6 +7,9 @@ import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.ResultSink;
 import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.session.BackendSession;
+import io.ashlar.frontend.admin.AdminAnswer;
+import io.ashlar.frontend.admin.AdminCommand;
+import io.ashlar.frontend.admin.AdminConsole;
 import io.ashlar.frontend.types.ValueEncoder;
 import io.ashlar.parser.lexer.SqlSyntaxException;
 import io.ashlar.parser.lexer.StatementRange;
@@ -35,6 +38,8 @@ final class SimpleQuery {
     private final CursorCommands cursors;
     private final CopyRelay copy;
     private final boolean openGauss;
+    /** The proxy's admin commands, or null where the session has none (tests that make sessions alone). */
+    private AdminConsole admin;
 
     /**
      * @param sink where the backend session's results go (the client's output)
@@ -50,14 +55,29 @@ final class SimpleQuery {
         this.openGauss = openGauss;
     }
 
+    void admin(AdminConsole console) {
+        this.admin = console;
+    }
+
     /** Runs a query string; true when a statement of it failed (its error was written). */
     boolean run(String sql) {
         Optional<CannedAnswer> canned = openGauss ? OpenGaussConnectQueries.answer(sql) : Optional.empty();
         List<StatementRange> withCursors;
+        AdminAnswer adminAnswer;
         if (isBlank(sql)) {
             out.write(EmptyQueryResponse.INSTANCE);
         } else if (canned.isPresent()) {
             answer(canned.get());
+        } else if (admin != null && AdminCommand.mayBe(sql) && (adminAnswer = admin.answer(sql)) != null) {
+            if (adminAnswer.error() != null) {
+                // As any error in a transaction block, it aborts the block.
+                backend.abortTransaction();
+                out.error(adminAnswer.error());
+                return true;
+            }
+            for (io.ashlar.protocol.BackendMessage each : adminAnswer.messages()) {
+                out.write(each);
+            }
         } else if (ParameterCounter.startsWithKeyword(sql, "copy") && CopyRelay.mentionsClientStream(sql)) {
             copy.copy(sql);
         } else if (CursorCommands.mentionsCommand(sql) && (withCursors = cursorStatements(sql)) != null) {

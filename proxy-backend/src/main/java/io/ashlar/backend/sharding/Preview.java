@@ -1,0 +1,70 @@
+package io.ashlar.backend.sharding;
+
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.metadata.LogicalSession;
+import io.ashlar.backend.session.LogicalDatabase;
+import io.ashlar.backend.session.SessionIdentity;
+import io.ashlar.parser.lexer.SqlSyntaxException;
+import io.ashlar.rewrite.MergeTemplate;
+import io.ashlar.rewrite.RewriteResult;
+import io.ashlar.rewrite.RewrittenUnit;
+import io.ashlar.route.RouteEngine;
+import io.ashlar.route.RouteException;
+import io.ashlar.route.RouteParameters;
+import io.ashlar.route.RouteResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * ShardingSphere's {@code PREVIEW statement}: the data source and actual SQL of each unit the statement would run as,
+ * and how the proxy would merge their rows, from the same route and rewrite a session runs (the statement is not
+ * run). Parameters ({@code $1}) are unknown: a statement routed by one is shown on every unit it could go to.
+ *
+ * @param units one per unit, in the route's order
+ * @param mergePlan the merge tree a query over several units runs through (empty when the units' results need none)
+ * @see <a href="https://shardingsphere.apache.org/document/5.4.1/en/user-manual/shardingsphere-proxy/distsql/syntax/ral/">ShardingSphere RAL (PREVIEW)</a>
+ */
+public record Preview(List<Unit> units, Optional<String> mergePlan) {
+
+    private static final RouteEngine ROUTER = new RouteEngine();
+
+    /** One unit: its data source and the SQL it gets. */
+    public record Unit(String dataSource, String sql) {
+    }
+
+    /**
+     * The preview of {@code sql} on {@code database}, as a session of {@code identity} would run it.
+     *
+     * @throws StatementFailure when the text is no statement (42601) or the route refuses it (its SQLSTATE)
+     */
+    public static Preview of(LogicalDatabase database, SessionIdentity identity, String sql) throws StatementFailure {
+        if (database.rules().isEmpty()) {
+            return new Preview(List.of(new Unit(database.defaultDataSource().name(), sql)), Optional.empty());
+        }
+        Plan plan;
+        try {
+            plan = new LogicalSession(database, identity).adjust(database.plans().get(sql));
+        } catch (SqlSyntaxException e) {
+            throw new StatementFailure(ErrorFields.error("42601", e.getMessage()));
+        }
+        RewriteResult rewrite;
+        try {
+            RouteResult route = ROUTER.route(plan.statement(), RouteParameters.NONE, database.rules());
+            rewrite = plan.rewriter().rewrite(route, RouteParameters.NONE);
+        } catch (RouteException e) {
+            throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
+        }
+        if (rewrite.units().isEmpty()) {
+            // The session's own statements (SET, SHOW, LISTEN) run as they are on the default data source.
+            return new Preview(List.of(new Unit(database.defaultDataSource().name(), plan.statement().sql())),
+                    Optional.empty());
+        }
+        List<Unit> units = new ArrayList<>(rewrite.units().size());
+        for (RewrittenUnit each : rewrite.units()) {
+            units.add(new Unit(each.unit().dataSource(), each.sql()));
+        }
+        return new Preview(units, rewrite.merge().map(MergeTemplate::describe));
+    }
+}
