@@ -144,6 +144,8 @@ final class MetricsEndpoint implements AutoCloseable {
                 sources.put(label("database", name) + "," + label("data_source", each.name()), each);
             }
         });
+        family(out, "ashlar_data_source_up", "gauge", "1 while the data source is up, 0 while it is down (its statements fail at once).");
+        sources.forEach((labels, source) -> sample(out, "ashlar_data_source_up", labels, source.health().state().up() ? 1 : 0));
         family(out, "ashlar_pool_connections", "gauge", "Backend connections of a data source now, by state.");
         usages.forEach((labels, usage) -> {
             sample(out, "ashlar_pool_connections", labels + "," + label("state", "active"), usage.active());

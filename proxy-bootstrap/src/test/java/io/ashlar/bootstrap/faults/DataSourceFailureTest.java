@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -125,6 +126,11 @@ final class DataSourceFailureTest {
                 assertTrue(!state.up() && state.reason().contains("refused"), state::toString);
                 assertTrue(state.since().isAfter(java.time.Instant.now().minusSeconds(60)), state::toString);
                 assertTrue(health.get(0).up(), health::toString);
+                // SHOW STORAGE UNITS says so to a client: status, since when, why.
+                Map<String, String[]> units = storageUnits(c);
+                assertEquals("up", units.get("ds_0")[0], () -> String.join("|", units.get("ds_0")));
+                assertEquals("down", units.get("ds_1")[0], () -> String.join("|", units.get("ds_1")));
+                assertTrue(units.get("ds_1")[2].contains("refused"), () -> String.join("|", units.get("ds_1")));
             } finally {
                 servers.server(1).start();
             }
@@ -134,7 +140,22 @@ final class DataSourceFailureTest {
                     + " ms after its server was started again");
             assertEquals("one", value(c, "SELECT v FROM t WHERE id = 1"));
             assertTrue(dataSource("ds_1").health().state().up());
+            String[] back = storageUnits(c).get("ds_1");
+            assertEquals("up", back[0], () -> String.join("|", back));
+            assertTrue(back[2].contains("refused"), () -> String.join("|", back)); // why it was last down
         }
+    }
+
+    /** SHOW STORAGE UNITS: each data source's status, status_since and last_error by its name. */
+    private static Map<String, String[]> storageUnits(Connection c) throws SQLException {
+        Map<String, String[]> result = new java.util.HashMap<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW STORAGE UNITS")) {
+            while (rs.next()) {
+                result.put(rs.getString("name"), new String[] {rs.getString("status"), rs.getString("status_since"),
+                        String.valueOf(rs.getString("last_error"))});
+            }
+        }
+        return result;
     }
 
     @Test

@@ -55,7 +55,7 @@ final class FaultyServers implements AutoCloseable {
 
         void start() throws IOException {
             postgres = EmbeddedPostgres.builder().setDataDirectory(directory).setCleanDataDirectory(false).setPort(port)
-                    .setServerConfig("max_connections", "200").start();
+                    .setServerConfig("max_connections", "200").setServerConfig("max_prepared_transactions", "64").start();
         }
 
         /** Stops the server (fast shutdown: its backends end with FATAL 57P01, then it stops listening). */

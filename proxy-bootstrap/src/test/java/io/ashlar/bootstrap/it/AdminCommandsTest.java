@@ -202,15 +202,19 @@ final class AdminCommandsTest {
             List<String> units = query(app, "SHOW STORAGE UNITS");
             assertEquals("name:text|type:text|host:text|port:int4|db:text|connection_timeout_milliseconds:int8"
                     + "|idle_timeout_milliseconds:int8|max_lifetime_milliseconds:int8|max_pool_size:int4|min_pool_size:int4"
-                    + "|read_only:bool|other_attributes:text", units.get(0));
-            assertEquals("ds_0|PostgreSQL|127.0.0.1|" + postgres.getPort() + "|demo_ds_0|30000|60000|1800000|50|1|f|{}",
-                    units.get(1));
+                    + "|read_only:bool|other_attributes:text|status:text|status_since:text|last_error:text", units.get(0));
+            assertTrue(units.get(1).startsWith("ds_0|PostgreSQL|127.0.0.1|" + postgres.getPort()
+                    + "|demo_ds_0|30000|60000|1800000|50|1|f|{}|up|"), units.get(1));
+            assertTrue(units.get(1).endsWith(" UTC|null"), units.get(1)); // up since the start, never down: no last error
             assertEquals(3, units.size());
             assertEquals(units, query(app, "show schema resources;"));
             assertEquals(units, query(app, "SHOW RESOURCES"));
             assertEquals(units, query(app, "SHOW STORAGE UNITS FROM " + SHARDED));
-            assertEquals(List.of(units.get(0), "ds_0|PostgreSQL|127.0.0.1|" + postgres.getPort()
-                    + "|demo_ds_0|30000|60000|1800000|50|1|f|{}"), query(app, "SHOW STORAGE UNITS FROM " + POOLED));
+            List<String> pooled = query(app, "SHOW STORAGE UNITS FROM " + POOLED);
+            assertEquals(units.get(0), pooled.get(0));
+            assertTrue(pooled.get(1).startsWith("ds_0|PostgreSQL|127.0.0.1|" + postgres.getPort()
+                    + "|demo_ds_0|30000|60000|1800000|50|1|f|{}|up|"), pooled.get(1));
+            assertEquals(2, pooled.size());
             SQLException missing = assertThrows(SQLException.class, () -> query(app, "SHOW STORAGE UNITS FROM nowhere"));
             assertEquals("3D000", missing.getSQLState());
         }

@@ -141,6 +141,7 @@ final class MetricsEndpointTest {
         assertTrue(after.contains("\n# TYPE ashlar_pool_connections gauge\n"), after);
         assertTrue(after.contains("\nashlar_pool_connections{" + pool + ",state=\"idle\"} "), after);
         assertEquals(50, value(after, "ashlar_pool_max_connections{" + pool + "}"));
+        assertEquals(1, value(after, "ashlar_data_source_up{" + pool + "}"));
     }
 
     @Test

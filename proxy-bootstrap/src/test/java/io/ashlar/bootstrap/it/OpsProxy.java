@@ -40,7 +40,7 @@ final class OpsProxy implements AutoCloseable {
 
     /** Starts it; {@code props}: server.yaml {@code props:} lines (indented by two), or empty. */
     static OpsProxy start(String props) throws IOException, SQLException, InterruptedException {
-        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64").start();
         try {
             StringBuilder dataSources = new StringBuilder();
             for (String each : new String[] {"demo_ds_0", "demo_ds_1"}) {

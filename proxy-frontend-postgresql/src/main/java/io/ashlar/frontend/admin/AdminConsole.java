@@ -4,6 +4,7 @@ import io.ashlar.backend.datasource.BackendDataSource;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.pg.ConnectSpec;
+import io.ashlar.backend.pg.DataSourceHealth;
 import io.ashlar.backend.pg.LinkPool;
 import io.ashlar.backend.pg.LinkStats;
 import io.ashlar.backend.pg.ServerLink;
@@ -213,7 +214,8 @@ public final class AdminConsole {
     // ------------------------------------------------------------------ DistSQL
 
     /**
-     * ShardingSphere's SHOW STORAGE UNITS: a data source per row with its pool settings.
+     * ShardingSphere's SHOW STORAGE UNITS: a data source per row with its pool settings, then Ashlar's own columns: its
+     * health ({@code up} or {@code down}), since when, and why it is (or last was) down.
      *
      * @see <a href="https://shardingsphere.apache.org/document/5.4.1/en/user-manual/shardingsphere-proxy/distsql/syntax/rql/storage-unit-query/show-storage-unit/">SHOW STORAGE UNITS</a>
      */
@@ -225,14 +227,18 @@ public final class AdminConsole {
                 .column("idle_timeout_milliseconds", AdminAnswer.INT8)
                 .column("max_lifetime_milliseconds", AdminAnswer.INT8)
                 .column("max_pool_size", AdminAnswer.INT4).column("min_pool_size", AdminAnswer.INT4)
-                .column("read_only", AdminAnswer.BOOL).column("other_attributes", AdminAnswer.TEXT);
+                .column("read_only", AdminAnswer.BOOL).column("other_attributes", AdminAnswer.TEXT)
+                .column("status", AdminAnswer.TEXT).column("status_since", AdminAnswer.TEXT)
+                .column("last_error", AdminAnswer.TEXT);
         for (BackendDataSource each : database.dataSources()) {
             ConnectSpec spec = each.links().spec();
             var config = each.config();
+            DataSourceHealth.State health = each.health().state();
             result.row(each.name(), spec.openGauss() ? "openGauss" : "PostgreSQL", spec.host(), spec.port(),
                     spec.database(), config.connectionTimeoutMilliseconds(), config.idleTimeoutMilliseconds(),
                     config.maxLifetimeMilliseconds(), config.maxPoolSize(), config.minPoolSize(), false,
-                    json(withoutSecrets(config.driverProperties())));
+                    json(withoutSecrets(config.driverProperties())), health.up() ? "up" : "down",
+                    TIME.format(health.since()), health.reason().isEmpty() ? null : health.reason());
         }
         return result;
     }
