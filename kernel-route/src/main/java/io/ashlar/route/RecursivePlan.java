@@ -1,0 +1,272 @@
+package io.ashlar.route;
+
+import io.ashlar.parser.lexer.Lexer;
+import io.ashlar.parser.lexer.SqlSyntaxException;
+import io.ashlar.parser.lexer.TokenKind;
+import io.ashlar.parser.lexer.TokenList;
+import io.ashlar.parser.statement.AnalyzedStatement;
+import io.ashlar.parser.statement.SelectStatement;
+import io.ashlar.parser.statement.StatementKind;
+import io.ashlar.parser.statement.TableName;
+import io.ashlar.parser.statement.TableReference;
+import io.ashlar.parser.statement.TableRole;
+import io.ashlar.route.rule.BroadcastTable;
+import io.ashlar.route.rule.DataNode;
+import io.ashlar.route.rule.RuleTable;
+import io.ashlar.route.rule.ShardingRules;
+import io.ashlar.route.rule.ShardingTable;
+import io.ashlar.route.rule.SingleTable;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Recursive planning, finished by PostgreSQL, for a read the {@link RouteEngine} refused because it spans shards (a
+ * subquery, CTE or derived table over several shards, a join of tables that are not co-located, set operations,
+ * window functions, DISTINCT ON, aggregates the proxy cannot merge). Citus's recursive planning is the model, in its
+ * simplest form: every sharded table the statement reads becomes an <em>intermediate result</em> on one backend, the
+ * coordinator, holding the rows of all its actual tables; the coordinator then runs the statement itself with each
+ * sharded table's name replaced by its intermediate result, so that results, types, collations, NULL ordering and
+ * errors are PostgreSQL's own.
+ *
+ * <p>The plan is made only after the route refused the statement (SQLSTATE 0A000): routes that succeed never reach
+ * here and pay nothing for it. It declines (returns null) what it cannot answer exactly:
+ * <ul>
+ * <li>anything but a SELECT (writes across shards stay refused), and SELECT INTO;</li>
+ * <li>an analysis with gaps (a table it did not see would be read from the coordinator's own rows only);</li>
+ * <li>row locks (FOR UPDATE/SHARE would lock copies, not the rows), and sequence functions
+ * (nextval/setval/currval/lastval belong to the sequences' own handling);</li>
+ * <li>a schema-qualified table name other than {@code public}, and single tables on a data source that holds no
+ * actual table of every sharded table read (the intermediate results are made {@code LIKE} an actual table of the
+ * coordinator, for exact column types, modifiers and collations).</li>
+ * </ul>
+ * Stateless; a plan is made per execution (the intermediate results' names are unique per statement).
+ */
+public final class RecursivePlan {
+
+    /**
+     * One sharded table's intermediate result.
+     *
+     * @param table the sharded table
+     * @param name the temporary table standing for it on the coordinator
+     * @param like an actual table of it on the coordinator, whose columns the temporary table copies
+     * @param nodes every actual table whose rows it holds
+     */
+    public record Intermediate(ShardingTable table, String name, String like, List<DataNode> nodes) {
+    }
+
+    private final String coordinator;
+    private final List<Intermediate> intermediates;
+    private final String finishingSql;
+
+    private RecursivePlan(String coordinator, List<Intermediate> intermediates, String finishingSql) {
+        this.coordinator = coordinator;
+        this.intermediates = intermediates;
+        this.finishingSql = finishingSql;
+    }
+
+    /** The data source that holds the intermediate results and finishes the statement. */
+    public String coordinatorDataSource() {
+        return coordinator;
+    }
+
+    public List<Intermediate> intermediates() {
+        return intermediates;
+    }
+
+    /** The client's statement with the intermediate results in place of the sharded tables; parameters unchanged. */
+    public String finishingSql() {
+        return finishingSql;
+    }
+
+    /**
+     * Plans a statement the route refused with 0A000.
+     *
+     * @param prefix what the intermediate results' names start with, unique to the statement's execution in its
+     *        session (a lower-case SQL identifier)
+     * @return the plan, or null when the statement cannot be finished this way (the refusal then stands)
+     */
+    public static RecursivePlan plan(AnalyzedStatement statement, ShardingRules rules, String prefix) {
+        if (statement.kind() != StatementKind.SELECT || !(statement.body() instanceof SelectStatement select)
+                || !statement.isComplete() || select.locking().isPresent() || rules.isEmpty()) {
+            return null;
+        }
+        String sql = statement.sql();
+        TokenList tokens;
+        try {
+            tokens = Lexer.tokenize(sql);
+        } catch (SqlSyntaxException e) {
+            return null;
+        }
+        if (locksOrCallsSequences(tokens)) {
+            return null;
+        }
+        List<TableReference> references = statement.tables();
+        List<ShardingTable> tables = new ArrayList<>(2);
+        int singleDataSource = -1;
+        ShardingTable[] sharded = new ShardingTable[references.size()];
+        for (int i = 0; i < references.size(); i++) {
+            TableReference reference = references.get(i);
+            TableName name = reference.name();
+            String schema = name.schema().orElse("");
+            if (reference.role() == TableRole.COLUMN_QUALIFIER) {
+                if (!reference.range().equals(reference.nameRange()) && rule(rules, name) instanceof ShardingTable) {
+                    return null; // public.t_order.id: the qualifier would not name the intermediate result
+                }
+                continue;
+            }
+            if (reference.role() != TableRole.FROM) {
+                return null; // SELECT INTO, a writing CTE
+            }
+            if (schema.equals("pg_catalog") || schema.equals("information_schema") || schema.isEmpty() && name.name().startsWith("pg_")) {
+                continue;
+            }
+            RuleTable rule = rule(rules, name);
+            int dataSource;
+            switch (rule) {
+                case ShardingTable table -> {
+                    sharded[i] = table;
+                    if (!tables.contains(table)) {
+                        tables.add(table);
+                    }
+                    continue;
+                }
+                case BroadcastTable broadcast -> {
+                    continue;
+                }
+                case SingleTable single -> dataSource = single.dataSourceIndex();
+                case null -> {
+                    if (!schema.isEmpty() && !schema.equals("public")) {
+                        return null;
+                    }
+                    dataSource = rules.defaultDataSourceIndex();
+                }
+            }
+            if (singleDataSource >= 0 && singleDataSource != dataSource) {
+                return null;
+            }
+            singleDataSource = dataSource;
+        }
+        if (tables.isEmpty()) {
+            return null;
+        }
+        int coordinator = singleDataSource >= 0 ? singleDataSource : coordinatorFor(tables, rules);
+        if (coordinator < 0) {
+            return null;
+        }
+        String coordinatorName = rules.dataSources().get(coordinator);
+        List<Intermediate> intermediates = new ArrayList<>(tables.size());
+        for (int t = 0; t < tables.size(); t++) {
+            ShardingTable table = tables.get(t);
+            String like = null;
+            for (DataNode node : table.dataNodes()) {
+                if (node.dataSource().equals(coordinatorName)) {
+                    like = node.table();
+                    break;
+                }
+            }
+            if (like == null) {
+                return null;
+            }
+            intermediates.add(new Intermediate(table, prefix + "_" + (t + 1), like, table.dataNodes()));
+        }
+        return new RecursivePlan(coordinatorName, List.copyOf(intermediates), finishingSql(sql, tokens, references, sharded, tables, intermediates));
+    }
+
+    private static RuleTable rule(ShardingRules rules, TableName name) {
+        String schema = name.schema().orElse("");
+        return schema.isEmpty() || schema.equals("public") ? rules.find(name.name()).orElse(null) : null;
+    }
+
+    /** The default data source when it holds an actual table of every sharded table, else the first that does. */
+    private static int coordinatorFor(List<ShardingTable> tables, ShardingRules rules) {
+        if (holdsAll(tables, rules.defaultDataSource())) {
+            return rules.defaultDataSourceIndex();
+        }
+        List<String> names = rules.dataSources();
+        for (int i = 0; i < names.size(); i++) {
+            if (holdsAll(tables, names.get(i))) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean holdsAll(List<ShardingTable> tables, String dataSource) {
+        for (ShardingTable table : tables) {
+            boolean holds = false;
+            for (DataNode node : table.dataNodes()) {
+                if (node.dataSource().equals(dataSource)) {
+                    holds = true;
+                    break;
+                }
+            }
+            if (!holds) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Each sharded table's name replaced by its intermediate result, aliased to the name the statement used
+     * ({@code t_order} becomes {@code ashlar_ir_1_1 AS t_order}), so that qualified column references still resolve;
+     * an alias of the statement's own stays. After {@code TABLE} (which takes no alias) the name alone.
+     */
+    private static String finishingSql(String sql, TokenList tokens, List<TableReference> references, ShardingTable[] sharded,
+                                       List<ShardingTable> tables, List<Intermediate> intermediates) {
+        List<TableReference> replaced = new ArrayList<>();
+        List<ShardingTable> replacedTables = new ArrayList<>();
+        for (int i = 0; i < references.size(); i++) {
+            if (sharded[i] != null) {
+                int at = replaced.size();
+                while (at > 0 && replaced.get(at - 1).range().start() > references.get(i).range().start()) {
+                    at--;
+                }
+                replaced.add(at, references.get(i));
+                replacedTables.add(at, sharded[i]);
+            }
+        }
+        StringBuilder result = new StringBuilder(sql.length() + 32 * intermediates.size());
+        int copied = 0;
+        for (int i = 0; i < replaced.size(); i++) {
+            TableReference reference = replaced.get(i);
+            Intermediate intermediate = intermediates.get(tables.indexOf(replacedTables.get(i)));
+            int start = reference.range().start();
+            result.append(sql, copied, start).append(intermediate.name());
+            if (reference.alias().isEmpty() && !afterTableKeyword(tokens, start)) {
+                result.append(" AS ").append(reference.nameRange().text(sql));
+            }
+            copied = reference.range().end();
+        }
+        return result.append(sql, copied, sql.length()).toString();
+    }
+
+    private static boolean afterTableKeyword(TokenList tokens, int position) {
+        for (int i = 0, n = tokens.size(); i < n; i++) {
+            if (tokens.start(i) >= position) {
+                return i > 0 && tokens.kind(i - 1) == TokenKind.IDENTIFIER && tokens.textEqualsIgnoreCase(i - 1, "table");
+            }
+        }
+        return false;
+    }
+
+    /** FOR UPDATE / FOR NO KEY UPDATE / FOR SHARE / FOR KEY SHARE anywhere, or a call of a sequence function. */
+    private static boolean locksOrCallsSequences(TokenList tokens) {
+        for (int i = 0, n = tokens.size(); i < n; i++) {
+            if (tokens.kind(i) != TokenKind.IDENTIFIER) {
+                continue;
+            }
+            if (tokens.is(i + 1, TokenKind.LEFT_PAREN) && (tokens.textEqualsIgnoreCase(i, "nextval") || tokens.textEqualsIgnoreCase(i, "setval")
+                    || tokens.textEqualsIgnoreCase(i, "currval") || tokens.textEqualsIgnoreCase(i, "lastval"))) {
+                return true;
+            }
+            if (tokens.textEqualsIgnoreCase(i, "for") && tokens.is(i + 1, TokenKind.IDENTIFIER)
+                    && (tokens.textEqualsIgnoreCase(i + 1, "update") || tokens.textEqualsIgnoreCase(i + 1, "share")
+                    || tokens.textEqualsIgnoreCase(i + 1, "no") || tokens.textEqualsIgnoreCase(i + 1, "key"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
