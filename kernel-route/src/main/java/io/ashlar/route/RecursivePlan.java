@@ -53,6 +53,30 @@ public final class RecursivePlan {
      * @param nodes every actual table whose rows it holds
      */
     public record Intermediate(ShardingTable table, String name, String like, List<DataNode> nodes) {
+
+        /**
+         * The temporary table, with the actual table's column names, types, modifiers, NOT NULL and collations (no
+         * defaults, identities, generation expressions, constraints or indexes: the rows come from the actual tables
+         * as they are). ON COMMIT DROP: it never outlives the transaction it was made in.
+         */
+        public String createSql() {
+            return "CREATE TEMP TABLE " + name + " (LIKE " + quote(like) + ") ON COMMIT DROP";
+        }
+
+        /** What the coordinator runs to fill it from its own actual table: the rows never leave it. */
+        public String insertSql(DataNode node) {
+            return "INSERT INTO " + name + " SELECT * FROM " + quote(node.table());
+        }
+
+        /** What the coordinator runs to receive another data source's rows, relayed as that data source sent them. */
+        public String copyInSql() {
+            return "COPY " + name + " FROM STDIN (FORMAT binary)";
+        }
+
+        /** What a data source other than the coordinator runs to send an actual table's rows. */
+        public static String copyOutSql(DataNode node) {
+            return "COPY " + quote(node.table()) + " TO STDOUT (FORMAT binary)";
+        }
     }
 
     private final String coordinator;
@@ -240,6 +264,10 @@ public final class RecursivePlan {
             copied = reference.range().end();
         }
         return result.append(sql, copied, sql.length()).toString();
+    }
+
+    private static String quote(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
     }
 
     private static boolean afterTableKeyword(TokenList tokens, int position) {

@@ -60,8 +60,7 @@ final class IntermediateResults {
         BackendConnection target = join(coordinator);
         StringBuilder ddl = new StringBuilder(128);
         for (RecursivePlan.Intermediate each : plan.intermediates()) {
-            ddl.append(ddl.isEmpty() ? "" : ";").append("CREATE TEMP TABLE ").append(each.name()).append(" (LIKE ")
-                    .append(quote(each.like())).append(") ON COMMIT DROP");
+            ddl.append(ddl.isEmpty() ? "" : ";").append(each.createSql());
         }
         ShardConnections.runOn(target, ddl.toString());
         long relayed = 0;
@@ -70,10 +69,9 @@ final class IntermediateResults {
             for (DataNode node : each.nodes()) {
                 int slot = database.dataSourceIndex(node.dataSource());
                 if (slot == coordinator) {
-                    local.append(local.isEmpty() ? "" : ";").append("INSERT INTO ").append(each.name()).append(" SELECT * FROM ")
-                            .append(quote(node.table()));
+                    local.append(local.isEmpty() ? "" : ";").append(each.insertSql(node));
                 } else {
-                    relayed = relay(join(slot), node, target, each.name(), relayed, limit);
+                    relayed = relay(join(slot), node, target, each, relayed, limit);
                 }
             }
             if (!local.isEmpty()) {
@@ -110,17 +108,17 @@ final class IntermediateResults {
      *
      * @return the bytes relayed so far by the statement
      */
-    private long relay(BackendConnection shard, DataNode node, BackendConnection target, String name, long relayed,
+    private long relay(BackendConnection shard, DataNode node, BackendConnection target, RecursivePlan.Intermediate intermediate, long relayed,
                        long limit) throws StatementFailure {
         CopyStream.Out out;
         try {
-            out = (CopyStream.Out) shard.startCopy("COPY " + quote(node.table()) + " TO STDOUT (FORMAT binary)");
+            out = (CopyStream.Out) shard.startCopy(RecursivePlan.Intermediate.copyOutSql(node));
         } catch (SQLException e) {
             throw new StatementFailure(ErrorFields.from(e), e);
         }
         CopyStream.In in;
         try {
-            in = (CopyStream.In) target.startCopy("COPY " + name + " FROM STDIN (FORMAT binary)");
+            in = (CopyStream.In) target.startCopy(intermediate.copyInSql());
         } catch (SQLException e) {
             cancel(out);
             throw new StatementFailure(ErrorFields.from(e), e);
@@ -181,9 +179,5 @@ final class IntermediateResults {
             }
         }
         return Arrays.copyOf(result, count);
-    }
-
-    private static String quote(String identifier) {
-        return '"' + identifier.replace("\"", "\"\"") + '"';
     }
 }

@@ -373,8 +373,7 @@ public final class ShardedSession implements BackendSession {
         }
         StringBuilder ddl = new StringBuilder(inBlock ? "SAVEPOINT ashlar_describe" : "BEGIN");
         for (RecursivePlan.Intermediate each : recursive.intermediates()) {
-            ddl.append(";CREATE TEMP TABLE ").append(each.name()).append(" (LIKE \"").append(each.like().replace("\"", "\"\""))
-                    .append("\") ON COMMIT DROP");
+            ddl.append(';').append(each.createSql());
         }
         BufferedResult result = new BufferedResult();
         int[] types = statement.parameterTypes();
