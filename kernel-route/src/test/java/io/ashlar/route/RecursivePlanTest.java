@@ -1,0 +1,63 @@
+package io.ashlar.route;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.ashlar.parser.StatementAnalyzer;
+import io.ashlar.route.rule.ShardingRules;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** What a recursive plan makes of a read that spans shards, and what it declines. */
+class RecursivePlanTest {
+
+    private static ShardingRules rules;
+
+    @BeforeAll
+    static void compile() throws IOException {
+        rules = RuleYaml.compile(Path.of("src/test/resources/route/rules/sharding.yaml"));
+    }
+
+    private static RecursivePlan plan(String sql) {
+        return RecursivePlan.plan(StatementAnalyzer.analyze(sql), rules, "ir");
+    }
+
+    @Test
+    void shardedTablesBecomeIntermediateResultsUnderTheNamesTheStatementUses() {
+        RecursivePlan plan = plan("SELECT t_order.status, count(*) FROM t_order JOIN t_user u ON u.id = t_order.user_id"
+                + " WHERE t_order.order_id IN (SELECT order_id FROM public.t_order_item) GROUP BY 1");
+        assertEquals("SELECT t_order.status, count(*) FROM ir_1 AS t_order JOIN ir_2 u ON u.id = t_order.user_id"
+                + " WHERE t_order.order_id IN (SELECT order_id FROM ir_3 AS t_order_item) GROUP BY 1", plan.finishingSql());
+        assertEquals("ds_0", plan.coordinatorDataSource());
+        assertEquals(List.of("t_order", "t_user", "t_order_item"), plan.intermediates().stream().map(each -> each.table().logicTable()).toList());
+        assertEquals(4, plan.intermediates().get(0).nodes().size());
+        assertEquals("CREATE TEMP TABLE ir_1 (LIKE \"t_order_0\") ON COMMIT DROP", plan.intermediates().get(0).createSql());
+    }
+
+    @Test
+    void oneTableReadTwiceIsOneIntermediateResultAndTableTakesNoAlias() {
+        assertEquals("SELECT user_id FROM ir_1 AS t_order INTERSECT TABLE ir_1",
+                plan("SELECT user_id FROM t_order INTERSECT TABLE t_order").finishingSql());
+        assertEquals("WITH x AS (SELECT * FROM ir_1 AS \"t_order\") SELECT * FROM x JOIN ir_1 o USING (order_id)",
+                plan("WITH x AS (SELECT * FROM \"t_order\") SELECT * FROM x JOIN t_order o USING (order_id)").finishingSql());
+    }
+
+    @Test
+    void aSingleTableMakesItsDataSourceTheCoordinator() {
+        assertEquals("ds_1", plan("SELECT c.*, o.order_id FROM t_config c LEFT JOIN t_order o ON o.user_id = c.id").coordinatorDataSource());
+        assertNull(plan("SELECT * FROM t_config c, t_local l, t_order o"));
+    }
+
+    @Test
+    void writesLocksSequencesAndSelectIntoAreDeclined() {
+        assertNull(plan("DELETE FROM t_order WHERE order_id IN (SELECT order_id FROM t_order_item)"));
+        assertNull(plan("SELECT * FROM t_order WHERE order_id IN (SELECT order_id FROM t_order_item) FOR UPDATE"));
+        assertNull(plan("SELECT nextval('s'), order_id FROM t_order WHERE order_id IN (SELECT order_id FROM t_order_item)"));
+        assertNull(plan("SELECT * INTO t_new FROM t_order WHERE order_id IN (SELECT order_id FROM t_order_item)"));
+        assertNull(plan("SELECT 1"));
+    }
+}
