@@ -65,17 +65,34 @@ public final class RecursivePlan {
 
         /** What the coordinator runs to fill it from its own actual table: the rows never leave it. */
         public String insertSql(DataNode node) {
-            return "INSERT INTO " + name + " SELECT * FROM " + quote(node.table());
+            return insertSql(node, "");
+        }
+
+        /**
+         * @param columns empty for every column in the actual tables' order, or a column list ({@code ("a", "b")}) where
+         *        the actual tables order their columns differently: binary COPY matches fields by position only
+         */
+        public String insertSql(DataNode node, String columns) {
+            return "INSERT INTO " + name + columns + " SELECT " + (columns.isEmpty() ? "*" : columns.substring(2, columns.length() - 1))
+                    + " FROM " + quote(node.table());
         }
 
         /** What the coordinator runs to receive another data source's rows, relayed as that data source sent them. */
         public String copyInSql() {
-            return "COPY " + name + " FROM STDIN (FORMAT binary)";
+            return copyInSql("");
+        }
+
+        public String copyInSql(String columns) {
+            return "COPY " + name + columns + " FROM STDIN (FORMAT binary)";
         }
 
         /** What a data source other than the coordinator runs to send an actual table's rows. */
         public static String copyOutSql(DataNode node) {
-            return "COPY " + quote(node.table()) + " TO STDOUT (FORMAT binary)";
+            return copyOutSql(node, "");
+        }
+
+        public static String copyOutSql(DataNode node, String columns) {
+            return "COPY " + quote(node.table()) + columns + " TO STDOUT (FORMAT binary)";
         }
     }
 

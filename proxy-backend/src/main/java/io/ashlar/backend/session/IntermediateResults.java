@@ -65,13 +65,14 @@ final class IntermediateResults {
         ShardConnections.runOn(target, ddl.toString());
         long relayed = 0;
         for (RecursivePlan.Intermediate each : plan.intermediates()) {
+            String columns = columnList(each);
             StringBuilder local = new StringBuilder();
             for (DataNode node : each.nodes()) {
                 int slot = database.dataSourceIndex(node.dataSource());
                 if (slot == coordinator) {
-                    local.append(local.isEmpty() ? "" : ";").append(each.insertSql(node));
+                    local.append(local.isEmpty() ? "" : ";").append(each.insertSql(node, columns));
                 } else {
-                    relayed = relay(join(slot), node, target, each, relayed, limit);
+                    relayed = relay(join(slot), node, target, each, columns, relayed, limit);
                 }
             }
             if (!local.isEmpty()) {
@@ -108,17 +109,17 @@ final class IntermediateResults {
      *
      * @return the bytes relayed so far by the statement
      */
-    private long relay(BackendConnection shard, DataNode node, BackendConnection target, RecursivePlan.Intermediate intermediate, long relayed,
+    private long relay(BackendConnection shard, DataNode node, BackendConnection target, RecursivePlan.Intermediate intermediate, String columns, long relayed,
                        long limit) throws StatementFailure {
         CopyStream.Out out;
         try {
-            out = (CopyStream.Out) shard.startCopy(RecursivePlan.Intermediate.copyOutSql(node));
+            out = (CopyStream.Out) shard.startCopy(RecursivePlan.Intermediate.copyOutSql(node, columns));
         } catch (SQLException e) {
             throw new StatementFailure(ErrorFields.from(e), e);
         }
         CopyStream.In in;
         try {
-            in = (CopyStream.In) target.startCopy(intermediate.copyInSql());
+            in = (CopyStream.In) target.startCopy(intermediate.copyInSql(columns));
         } catch (SQLException e) {
             cancel(out);
             throw new StatementFailure(ErrorFields.from(e), e);
@@ -150,6 +151,23 @@ final class IntermediateResults {
         } catch (SQLException ignored) {
             // the statement's own error is the one the client gets; a broken connection is dropped after it
         }
+    }
+
+    /**
+     * Empty when the actual tables of the intermediate result's table all have the logical table's columns in its order
+     * (the common case: every column, as the tables have them); else the logical table's columns, named, so that each
+     * actual table sends them in the same order (binary COPY matches fields by position only).
+     */
+    private String columnList(RecursivePlan.Intermediate intermediate) {
+        io.ashlar.backend.metadata.LogicalTable table = database.catalog().schema().table("public." + intermediate.table().logicTable());
+        if (table == null || !table.columnsDiffer()) {
+            return "";
+        }
+        StringBuilder result = new StringBuilder(" (");
+        for (io.ashlar.backend.metadata.ColumnMetadata column : table.metadata().columns()) {
+            result.append(result.length() == 2 ? "" : ", ").append('"').append(column.name().replace("\"", "\"\"")).append('"');
+        }
+        return result.append(')').toString();
     }
 
     /** The session's connection to a data source, in the transaction in force (a read: it does not count as written). */

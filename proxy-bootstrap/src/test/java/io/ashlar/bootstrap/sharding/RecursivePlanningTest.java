@@ -124,6 +124,32 @@ final class RecursivePlanningTest {
     }
 
     @Test
+    void actualTablesWhoseColumnsAreInAnotherOrderAreCopiedColumnByName() throws Exception {
+        for (String dataSource : ShardingLayout.DATA_SOURCES) {
+            boolean other = dataSource.endsWith("1");
+            try (Connection connection = databases.shard(dataSource); Statement statement = connection.createStatement()) {
+                for (int t = 0; t < 2; t++) {
+                    statement.execute("CREATE TABLE t_ddl_" + t + (other ? " (id INT PRIMARY KEY, b INT, a TEXT)" : " (id INT PRIMARY KEY, a TEXT, b INT)"));
+                    // id on data source id % 2, table (id / 2) % 2
+                    int id = 2 * t + (other ? 1 : 0);
+                    statement.execute("INSERT INTO t_ddl_" + t + " (id, a, b) VALUES (" + id + ", 'a" + id + "', " + 10 * id + ")");
+                }
+            }
+        }
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            statement.execute("REFRESH TABLE METADATA t_ddl");
+            assertEquals(List.of("a0,a1,a2,a3|60"), rows(statement, "SELECT string_agg(a, ',' ORDER BY id), sum(b) FROM t_ddl"));
+            assertEquals(List.of("1|a1|10", "3|a3|30"), rows(statement, "SELECT id, a, b FROM t_ddl WHERE id IN (SELECT id FROM t_ddl WHERE b IN (10, 30)) ORDER BY id"));
+        } finally {
+            for (String dataSource : ShardingLayout.DATA_SOURCES) {
+                try (Connection connection = databases.shard(dataSource); Statement statement = connection.createStatement()) {
+                    statement.execute("DROP TABLE t_ddl_0, t_ddl_1");
+                }
+            }
+        }
+    }
+
+    @Test
     void previewShowsAOneShardQueryUnchangedAndWhatEachDataSourceReceivesForARecursiveOne() throws Exception {
         try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
             assertEquals(List.of("ds_1|SELECT o.order_id, i.price FROM t_order_1 o JOIN t_order_item_1 i USING (order_id, user_id)"
