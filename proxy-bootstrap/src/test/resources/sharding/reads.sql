@@ -662,6 +662,22 @@ SELECT u.name, count(o.order_id), sum(o.amount) FROM t_user u LEFT JOIN t_order 
 SELECT count(*) FROM t_order o JOIN t_log l ON l.user_id = o.user_id JOIN t_user u ON u.user_id = o.user_id;
 -- a single table with sharded tables on several shards: finished on the single table's data source
 SELECT s.id, count(o.order_id) FROM t_single s LEFT JOIN t_order o ON o.user_id = s.id GROUP BY s.id;
+-- conditions leave some actual tables out of the intermediate results (the route's nodes per table)
+SELECT count(*), string_agg(u.name, ',' ORDER BY o.order_id) FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE o.user_id = 3;
+-- @params int:3
+SELECT count(*), string_agg(status, ',' ORDER BY order_id) FROM t_order WHERE user_id = ?;
+SELECT order_id FROM t_order WHERE user_id = 3 AND order_id IN (SELECT order_id FROM t_order_item);
+SELECT user_id FROM t_order WHERE user_id = 3 UNION SELECT user_id FROM t_order WHERE user_id = 4 UNION SELECT user_id FROM t_user WHERE user_id = 5;
+WITH x AS (SELECT * FROM t_order WHERE user_id = 3) SELECT count(*) FROM x JOIN t_order o2 ON o2.order_id = x.order_id;
+SELECT count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE o.user_id = 3 OR u.user_id = 4;
+SELECT u.user_id, (SELECT max(amount) FROM t_order o WHERE o.user_id = u.user_id AND u.user_id = 4) FROM t_user u;
+-- outer joins: conditions in ON, on the nullable side, IS NULL
+SELECT u.user_id, count(o.order_id) FROM t_user u LEFT JOIN t_order o ON o.user_id = u.user_id AND o.user_id = 3 GROUP BY u.user_id;
+SELECT u.user_id FROM t_user u LEFT JOIN t_order o ON o.user_id = u.user_id WHERE o.user_id IS NULL;
+SELECT u.user_id, o.order_id FROM t_user u LEFT JOIN t_order o ON o.user_id = u.user_id WHERE o.user_id = 5 OR o.user_id IS NULL;
+SELECT count(*), count(o.order_id), count(u.user_id) FROM t_user u FULL JOIN t_order o ON o.user_id = u.user_id WHERE u.user_id = 5;
+SELECT count(*), count(o.order_id) FROM t_order o RIGHT JOIN t_user u ON u.user_id = o.user_id WHERE u.user_id IN (2, 3);
+SELECT count(*) FROM t_user u LEFT JOIN t_order o ON o.user_id = u.user_id WHERE u.user_id = 5 AND o.amount > 10;
 -- errors are PostgreSQL's own
 SELECT order_id FROM t_order WHERE order_id IN (SELECT nonexistent FROM t_order_item);
 SELECT string_agg(amount, ',') FROM t_order;

@@ -12,6 +12,7 @@ import io.ashlar.parser.statement.TableReference;
 import io.ashlar.parser.statement.TableRole;
 import io.ashlar.route.rule.BroadcastTable;
 import io.ashlar.route.rule.DataNode;
+import io.ashlar.route.rule.NodeSet;
 import io.ashlar.route.rule.RuleTable;
 import io.ashlar.route.rule.ShardingRules;
 import io.ashlar.route.rule.ShardingTable;
@@ -128,6 +129,17 @@ public final class RecursivePlan {
      * @return the plan, or null when the statement cannot be finished this way (the refusal then stands)
      */
     public static RecursivePlan plan(AnalyzedStatement statement, ShardingRules rules, String prefix) {
+        return plan(statement, rules, RouteParameters.NONE, prefix);
+    }
+
+    /**
+     * Plans a statement the route refused with 0A000, each intermediate result holding only the actual tables the
+     * statement's conditions leave (the nodes the route computes for it: the union, over every block that reads the
+     * table, of what that block's WHERE allows), so that {@code WHERE user_id = 3} copies one data source's tables.
+     *
+     * @param parameters the values bound to the statement's parameters (unknown ones leave every node)
+     */
+    public static RecursivePlan plan(AnalyzedStatement statement, ShardingRules rules, RouteParameters parameters, String prefix) {
         if (statement.kind() != StatementKind.SELECT || !(statement.body() instanceof SelectStatement select)
                 || !statement.isComplete() || select.locking().isPresent() || rules.isEmpty()) {
             return null;
@@ -196,6 +208,12 @@ public final class RecursivePlan {
             return null;
         }
         String coordinatorName = rules.dataSources().get(coordinator);
+        StatementTables placed = new StatementTables(statement, rules, parameters, -1);
+        try {
+            placed.place();
+        } catch (RouteException e) {
+            placed = null;
+        }
         List<Intermediate> intermediates = new ArrayList<>(tables.size());
         for (int t = 0; t < tables.size(); t++) {
             ShardingTable table = tables.get(t);
@@ -209,9 +227,38 @@ public final class RecursivePlan {
             if (like == null) {
                 return null;
             }
-            intermediates.add(new Intermediate(table, prefix + "_" + (t + 1), like, table.dataNodes()));
+            intermediates.add(new Intermediate(table, prefix + "_" + (t + 1), like, nodes(table, placed)));
         }
         return new RecursivePlan(coordinatorName, List.copyOf(intermediates), finishingSql(sql, tokens, references, sharded, tables, intermediates));
+    }
+
+    /**
+     * The actual tables of a sharded table the statement needs: those of the nodes its partition was placed on (a
+     * partition's tables are aligned node for node), every one when the placement is unknown.
+     */
+    private static List<DataNode> nodes(ShardingTable table, StatementTables placed) {
+        if (placed == null) {
+            return table.dataNodes();
+        }
+        int partition = -1;
+        for (int i = 0; i < placed.kinds.length; i++) {
+            if (placed.ruleTables[i] == table && placed.partitionOf[i] >= 0) {
+                partition = placed.partitionOf[i];
+                break;
+            }
+        }
+        if (partition < 0 || !placed.touched[partition] || placed.positions[partition].capacity() != table.nodeCount()) {
+            return table.dataNodes();
+        }
+        NodeSet positions = placed.positions[partition];
+        if (positions.isFull()) {
+            return table.dataNodes();
+        }
+        List<DataNode> result = new ArrayList<>(positions.size());
+        for (int node = positions.next(0); node >= 0; node = positions.next(node + 1)) {
+            result.add(table.node(node));
+        }
+        return List.copyOf(result);
     }
 
     private static RuleTable rule(ShardingRules rules, TableName name) {

@@ -47,6 +47,18 @@ class RecursivePlanTest {
     }
 
     @Test
+    void anIntermediateResultHoldsTheActualTablesTheConditionsOfEveryBlockReadingItLeave() {
+        RecursivePlan plan = plan("SELECT string_agg(status, ',') FROM t_order WHERE user_id = 1 AND order_id IN (SELECT order_id FROM t_order_item)");
+        assertEquals("[ds_1.t_order_0, ds_1.t_order_1]", plan.intermediates().get(0).nodes().toString());
+        assertEquals(4, plan.intermediates().get(1).nodes().size());
+        RecursivePlan twice = plan("SELECT user_id FROM t_order WHERE user_id = 1 AND order_id = 4 EXCEPT SELECT user_id FROM t_order WHERE user_id = 2");
+        assertEquals("[ds_0.t_order_0, ds_0.t_order_1, ds_1.t_order_0]", twice.intermediates().get(0).nodes().toString());
+        RecursivePlan parameter = RecursivePlan.plan(StatementAnalyzer.analyze("SELECT string_agg(status, ',') FROM t_order WHERE user_id = $1"),
+                rules, RouteGoldenTest.parameters("2"), "ir");
+        assertEquals("[ds_0.t_order_0, ds_0.t_order_1]", parameter.intermediates().get(0).nodes().toString());
+    }
+
+    @Test
     void aSingleTableMakesItsDataSourceTheCoordinator() {
         assertEquals("ds_1", plan("SELECT c.*, o.order_id FROM t_config c LEFT JOIN t_order o ON o.user_id = c.id").coordinatorDataSource());
         assertNull(plan("SELECT * FROM t_config c, t_local l, t_order o"));

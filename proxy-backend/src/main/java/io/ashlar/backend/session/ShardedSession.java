@@ -335,7 +335,8 @@ public final class ShardedSession implements BackendSession {
             try {
                 target = ShardedExecution.representative(database, adjusted, new UnknownParameters(statement.parameterTypes().length, 0));
             } catch (RouteException e) {
-                RecursivePlan recursive = unroutable.plannable() ? recursivePlan(adjusted) : null;
+                RecursivePlan recursive = unroutable.plannable()
+                        ? recursivePlan(adjusted, new UnknownParameters(statement.parameterTypes().length, null)) : null;
                 if (recursive == null) {
                     throw new StatementFailure(ErrorFields.error(unroutable.sqlState(), unroutable.getMessage()));
                 }
@@ -483,7 +484,7 @@ public final class ShardedSession implements BackendSession {
                 }
             }
         } catch (RouteException e) {
-            RecursivePlan recursive = e.plannable() ? recursivePlan(plan) : null;
+            RecursivePlan recursive = e.plannable() ? recursivePlan(plan, new RouteValues(parameters, routeTypes)) : null;
             if (recursive == null) {
                 throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
             }
@@ -579,8 +580,8 @@ public final class ShardedSession implements BackendSession {
     }
 
     /** A read the route refused because it spans shards, as a recursive plan; null where it cannot be one. */
-    private RecursivePlan recursivePlan(Plan plan) {
-        return RecursivePlan.plan(plan.statement(), database.rules(), "ashlar_ir_" + (++intermediateSerial));
+    private RecursivePlan recursivePlan(Plan plan, RouteParameters parameters) {
+        return RecursivePlan.plan(plan.statement(), database.rules(), parameters, "ashlar_ir_" + (++intermediateSerial));
     }
 
     /**
