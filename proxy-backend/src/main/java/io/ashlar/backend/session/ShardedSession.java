@@ -528,6 +528,12 @@ public final class ShardedSession implements BackendSession {
             }
         } catch (StatementFailure failure) {
             connections.markJoined(dataSources, begin);
+            RecursivePlan recursive = !startedImplicit && unmergeable(failure) ? recursivePlan(plan, new RouteValues(parameters, routeTypes)) : null;
+            if (recursive != null) {
+                // The merge refused the shards' answers by their column types (AVG of real, SUM of interval, floats
+                // at a low extra_float_digits) before anything reached the client: PostgreSQL finishes it instead.
+                return recursive(recursive, parameters, sink);
+            }
             afterFailure(startedImplicit);
             throw logical.logical(failure);
         } finally {
@@ -577,6 +583,13 @@ public final class ShardedSession implements BackendSession {
         }
         afterStatement();
         return result;
+    }
+
+    /** Whether a run failed because the merge cannot combine the shards' answers of the types they have. */
+    private static boolean unmergeable(StatementFailure failure) {
+        ErrorFields fields = failure.fields();
+        return fields.sqlState().equals("0A000") && (fields.message().startsWith("cannot merge the shards' results")
+                || fields.message().startsWith("float results merged across shards"));
     }
 
     /** A read the route refused because it spans shards, as a recursive plan; null where it cannot be one. */
