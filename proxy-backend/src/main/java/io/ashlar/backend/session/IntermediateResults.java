@@ -62,7 +62,16 @@ final class IntermediateResults {
         for (RecursivePlan.Intermediate each : plan.intermediates()) {
             ddl.append(ddl.isEmpty() ? "" : ";").append(each.createSql());
         }
-        ShardConnections.runOn(target, ddl.toString());
+        try {
+            ShardConnections.runOn(target, ddl.toString());
+        } catch (StatementFailure failure) {
+            if (!failure.fields().sqlState().equals("25006")) {
+                throw failure;
+            }
+            throw new StatementFailure(ErrorFields.error("25006", failure.fields().message(), "this read spans shards: PostgreSQL"
+                    + " finishes it over temporary tables on " + plan.coordinatorDataSource() + ", which a read-only transaction"
+                    + " cannot create; run it outside the read-only transaction"), failure);
+        }
         long relayed = 0;
         for (RecursivePlan.Intermediate each : plan.intermediates()) {
             String columns = columnList(each);

@@ -95,6 +95,12 @@ final class RecursivePlanningTest {
             proxy.rollback();
             assertEquals(List.of("0|null"), rows(statement, read));
             proxy.commit();
+            proxy.setAutoCommit(true);
+            statement.execute("BEGIN READ ONLY");
+            SQLException readOnly = assertThrows(SQLException.class, () -> statement.executeQuery(read));
+            assertEquals("25006", readOnly.getSQLState(), readOnly.getMessage());
+            assertTrue(readOnly.getMessage().contains("run it outside the read-only transaction"), readOnly.getMessage());
+            statement.execute("ROLLBACK");
         }
         assertNoIntermediateResultsLeft();
     }
