@@ -669,6 +669,15 @@ SELECT user_id FROM t_order WHERE user_id = 3 UNION SELECT user_id FROM t_order 
 WITH x AS (SELECT * FROM t_order WHERE user_id = 3) SELECT count(*) FROM x JOIN t_order o2 ON o2.order_id = x.order_id;
 SELECT count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE o.user_id = 3 OR u.user_id = 4;
 SELECT u.user_id, (SELECT max(amount) FROM t_order o WHERE o.user_id = u.user_id AND u.user_id = 4) FROM t_user u;
+-- conditions on one table's columns, qualified by its name or alias, go to its shards (ORed over disjuncts and occurrences)
+SELECT count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE o.amount > 500 AND u.score < 50;
+SELECT count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE (o.amount > 500 AND u.score < 50) OR (o.status = 'PAID' AND u.city IS NOT NULL);
+SELECT o.order_id FROM t_order o WHERE o.created_at >= '2024-03-01'::timestamp AND o.order_id IN (SELECT i.order_id FROM t_order_item i WHERE i.price BETWEEN 10 AND 50);
+SELECT count(*), sum(o.amount - o2.amount) FROM t_order o JOIN t_order o2 ON o2.user_id = o.user_id WHERE o.amount > 900 AND o2.amount < 100;
+SELECT count(*) FROM t_user u WHERE u.score > 50 AND u.user_id IN (SELECT o.user_id FROM t_order o WHERE o.note LIKE 'a%' AND o.amount <> 5 AND NOT o.amount = 7);
+SELECT count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id AND o.amount > 800 AND o.status IN ('PAID', 'SHIPPED');
+SELECT count(*), count(o.order_id) FROM t_user u LEFT JOIN t_order o ON o.user_id = u.user_id WHERE o.amount > 100 OR u.score > 90;
+SELECT t_order.status, count(*) FROM t_order JOIN t_user ON t_user.user_id = t_order.user_id WHERE t_order.discount < 0.5 AND t_user.joined > DATE '2020-01-01' GROUP BY 1;
 -- outer joins: conditions in ON, on the nullable side, IS NULL
 SELECT u.user_id, count(o.order_id) FROM t_user u LEFT JOIN t_order o ON o.user_id = u.user_id AND o.user_id = 3 GROUP BY u.user_id;
 SELECT u.user_id FROM t_user u LEFT JOIN t_order o ON o.user_id = u.user_id WHERE o.user_id IS NULL;

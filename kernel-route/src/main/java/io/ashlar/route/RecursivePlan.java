@@ -5,6 +5,12 @@ import io.ashlar.parser.lexer.SqlSyntaxException;
 import io.ashlar.parser.lexer.TokenKind;
 import io.ashlar.parser.lexer.TokenList;
 import io.ashlar.parser.statement.AnalyzedStatement;
+import io.ashlar.parser.statement.ColumnReference;
+import io.ashlar.parser.statement.Conjunction;
+import io.ashlar.parser.statement.LiteralValue;
+import io.ashlar.parser.statement.QueryBlock;
+import io.ashlar.parser.statement.ShardingCondition;
+import io.ashlar.parser.statement.SqlValue;
 import io.ashlar.parser.statement.SelectStatement;
 import io.ashlar.parser.statement.StatementKind;
 import io.ashlar.parser.statement.TableName;
@@ -52,8 +58,14 @@ public final class RecursivePlan {
      * @param name the temporary table standing for it on the coordinator
      * @param like an actual table of it on the coordinator, whose columns the temporary table copies
      * @param nodes every actual table whose rows it holds
+     * @param filter a condition on the actual table's columns every row the statement can use satisfies (pushed to the
+     *        shards), or empty
      */
-    public record Intermediate(ShardingTable table, String name, String like, List<DataNode> nodes) {
+    public record Intermediate(ShardingTable table, String name, String like, List<DataNode> nodes, String filter) {
+
+        public Intermediate(ShardingTable table, String name, String like, List<DataNode> nodes) {
+            this(table, name, like, nodes, "");
+        }
 
         /**
          * The temporary table, with the actual table's column names, types, modifiers, NOT NULL and collations (no
@@ -74,8 +86,12 @@ public final class RecursivePlan {
          *        the actual tables order their columns differently: binary COPY matches fields by position only
          */
         public String insertSql(DataNode node, String columns) {
-            return "INSERT INTO " + name + columns + " SELECT " + (columns.isEmpty() ? "*" : columns.substring(2, columns.length() - 1))
-                    + " FROM " + quote(node.table());
+            return "INSERT INTO " + name + columns + " " + select(node, columns);
+        }
+
+        private String select(DataNode node, String columns) {
+            return "SELECT " + (columns.isEmpty() ? "*" : columns.substring(2, columns.length() - 1)) + " FROM " + quote(node.table())
+                    + (filter.isEmpty() ? "" : " WHERE " + filter);
         }
 
         /** What the coordinator runs to receive another data source's rows, relayed as that data source sent them. */
@@ -88,12 +104,15 @@ public final class RecursivePlan {
         }
 
         /** What a data source other than the coordinator runs to send an actual table's rows. */
-        public static String copyOutSql(DataNode node) {
+        public String copyOutSql(DataNode node) {
             return copyOutSql(node, "");
         }
 
-        public static String copyOutSql(DataNode node, String columns) {
-            return "COPY " + quote(node.table()) + columns + " TO STDOUT (FORMAT binary)";
+        public String copyOutSql(DataNode node, String columns) {
+            if (filter.isEmpty()) {
+                return "COPY " + quote(node.table()) + columns + " TO STDOUT (FORMAT binary)";
+            }
+            return "COPY (" + select(node, columns) + ") TO STDOUT (FORMAT binary)";
         }
     }
 
@@ -227,7 +246,7 @@ public final class RecursivePlan {
             if (like == null) {
                 return null;
             }
-            intermediates.add(new Intermediate(table, prefix + "_" + (t + 1), like, nodes(table, placed)));
+            intermediates.add(new Intermediate(table, prefix + "_" + (t + 1), like, nodes(table, placed), filter(statement, sharded, table)));
         }
         return new RecursivePlan(coordinatorName, List.copyOf(intermediates), finishingSql(sql, tokens, references, sharded, tables, intermediates));
     }
@@ -259,6 +278,84 @@ public final class RecursivePlan {
             result.add(table.node(node));
         }
         return List.copyOf(result);
+    }
+
+    /**
+     * The condition every row of {@code table} the statement can use satisfies: per occurrence of the table, the OR
+     * over its block's WHERE disjuncts of the comparisons with literals of that disjunct on columns qualified by the
+     * occurrence's name or alias (what the parser reads of a WHERE only ever widens it: parts it cannot read are
+     * dropped from their conjunction, and a disjunct without any restricts nothing); the OR over the occurrences.
+     * Empty (copy every row) when some occurrence is unrestricted, or sits in a block with an outer join, whose WHERE
+     * may keep a row that fails it (NULL-extended).
+     */
+    private static String filter(AnalyzedStatement statement, ShardingTable[] sharded, ShardingTable table) {
+        String sql = statement.sql();
+        StringBuilder result = new StringBuilder();
+        int occurrences = 0;
+        for (int i = 0; i < sharded.length; i++) {
+            if (sharded[i] != table) {
+                continue;
+            }
+            String filter = occurrenceFilter(statement, statement.tables().get(i), sql);
+            if (filter == null) {
+                return "";
+            }
+            result.append(occurrences++ == 0 ? "" : " OR ").append(filter);
+        }
+        return occurrences > 1 ? "(" + result + ")" : result.toString();
+    }
+
+    private static String occurrenceFilter(AnalyzedStatement statement, TableReference reference, String sql) {
+        QueryBlock block = statement.blocks().get(reference.block());
+        if (block.outerJoin()) {
+            return null;
+        }
+        List<Conjunction> disjuncts = block.where().disjuncts();
+        StringBuilder result = new StringBuilder();
+        for (int d = 0; d < disjuncts.size(); d++) {
+            StringBuilder conjunction = new StringBuilder();
+            for (ShardingCondition condition : disjuncts.get(d).conditions()) {
+                ColumnReference column = condition.column();
+                if (column.qualifier().isEmpty() || !StatementTables.qualifies(column, reference) || !literals(condition)) {
+                    continue;
+                }
+                conjunction.append(conjunction.isEmpty() ? "" : " AND ").append(render(condition, sql));
+            }
+            if (conjunction.isEmpty()) {
+                return null;
+            }
+            result.append(d == 0 ? "(" : " OR (").append(conjunction).append(')');
+        }
+        return disjuncts.size() > 1 ? "(" + result + ")" : result.toString();
+    }
+
+    private static boolean literals(ShardingCondition condition) {
+        for (SqlValue value : condition.values()) {
+            if (!(value instanceof LiteralValue)) {
+                return false;
+            }
+        }
+        return !condition.values().isEmpty();
+    }
+
+    private static String render(ShardingCondition condition, String sql) {
+        String column = quote(condition.column().name());
+        List<SqlValue> values = condition.values();
+        return switch (condition.operator()) {
+            case EQUAL -> column + " = " + values.get(0).range().text(sql);
+            case LESS_THAN -> column + " < " + values.get(0).range().text(sql);
+            case LESS_THAN_OR_EQUAL -> column + " <= " + values.get(0).range().text(sql);
+            case GREATER_THAN -> column + " > " + values.get(0).range().text(sql);
+            case GREATER_THAN_OR_EQUAL -> column + " >= " + values.get(0).range().text(sql);
+            case BETWEEN -> column + " BETWEEN " + values.get(0).range().text(sql) + " AND " + values.get(1).range().text(sql);
+            case IN -> {
+                StringBuilder result = new StringBuilder(column).append(" IN (");
+                for (int i = 0; i < values.size(); i++) {
+                    result.append(i == 0 ? "" : ", ").append(values.get(i).range().text(sql));
+                }
+                yield result.append(')').toString();
+            }
+        };
     }
 
     private static RuleTable rule(ShardingRules rules, TableName name) {

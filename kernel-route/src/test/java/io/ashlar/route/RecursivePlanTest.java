@@ -59,6 +59,23 @@ class RecursivePlanTest {
     }
 
     @Test
+    void conditionsOnOneTablesQualifiedColumnsGoToItsShardsOredOverDisjunctsAndOccurrences() {
+        RecursivePlan plan = plan("SELECT count(*) FROM t_order o JOIN t_user u ON u.id = o.user_id WHERE (o.status = 'x' AND u.age > 3 AND o.price"
+                + " BETWEEN 1 AND 2::numeric) OR (o.status IN ('y', E'z') AND lower(o.note) = 'n')");
+        assertEquals("((\"status\" = 'x' AND \"price\" BETWEEN 1 AND 2::numeric) OR (\"status\" IN ('y', E'z')))", plan.intermediates().get(0).filter());
+        assertEquals("", plan.intermediates().get(1).filter(), "u's second disjunct restricts nothing");
+        assertEquals("COPY (SELECT * FROM \"t_order_0\" WHERE ((\"status\" = 'x' AND \"price\" BETWEEN 1 AND 2::numeric) OR (\"status\" IN ('y', E'z'))))"
+                + " TO STDOUT (FORMAT binary)", plan.intermediates().get(0).copyOutSql(plan.intermediates().get(0).nodes().get(0)));
+        assertEquals("((\"price\" > 5) OR (\"price\" < 1))",
+                plan("SELECT count(*) FROM t_order a JOIN t_order b ON a.user_id = b.user_id WHERE a.price > 5 AND b.price < 1").intermediates().get(0).filter());
+        assertEquals("", plan("SELECT count(*) FROM t_order a JOIN t_order b ON a.user_id = b.user_id WHERE a.price > 5").intermediates().get(0).filter());
+        assertEquals("", plan("SELECT count(*) FROM t_user u LEFT JOIN t_order o ON o.user_id = u.id WHERE o.price > 5").intermediates().get(1).filter(),
+                "a WHERE after an outer join may keep NULL-extended rows");
+        assertEquals("", plan("SELECT count(*) FROM t_user u JOIN t_order o ON o.user_id = u.id WHERE price > 5 AND o.price = $1").intermediates().get(1).filter(),
+                "unqualified columns and parameters stay on the coordinator");
+    }
+
+    @Test
     void aSingleTableMakesItsDataSourceTheCoordinator() {
         assertEquals("ds_1", plan("SELECT c.*, o.order_id FROM t_config c LEFT JOIN t_order o ON o.user_id = c.id").coordinatorDataSource());
         assertNull(plan("SELECT * FROM t_config c, t_local l, t_order o"));

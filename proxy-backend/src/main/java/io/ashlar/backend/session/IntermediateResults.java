@@ -122,7 +122,7 @@ final class IntermediateResults {
                        long limit) throws StatementFailure {
         CopyStream.Out out;
         try {
-            out = (CopyStream.Out) shard.startCopy(RecursivePlan.Intermediate.copyOutSql(node, columns));
+            out = (CopyStream.Out) shard.startCopy(intermediate.copyOutSql(node, columns));
         } catch (SQLException e) {
             throw new StatementFailure(ErrorFields.from(e), e);
         }

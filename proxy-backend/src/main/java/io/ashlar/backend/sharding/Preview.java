@@ -89,7 +89,7 @@ public record Preview(List<Unit> units, Optional<String> mergePlan) {
                 if (node.dataSource().equals(coordinator)) {
                     units.add(new Unit(coordinator, each.insertSql(node)));
                 } else {
-                    units.add(new Unit(node.dataSource(), RecursivePlan.Intermediate.copyOutSql(node)));
+                    units.add(new Unit(node.dataSource(), each.copyOutSql(node)));
                     units.add(new Unit(coordinator, each.copyInSql()));
                 }
             }
