@@ -222,17 +222,21 @@ public final class RecursivePlan {
         if (tables.isEmpty()) {
             return null;
         }
-        int coordinator = singleDataSource >= 0 ? singleDataSource : coordinatorFor(tables, rules);
-        if (coordinator < 0) {
-            return null;
-        }
-        String coordinatorName = rules.dataSources().get(coordinator);
         StatementTables placed = new StatementTables(statement, rules, parameters, -1);
         try {
             placed.place();
         } catch (RouteException e) {
             placed = null;
         }
+        List<List<DataNode>> needed = new ArrayList<>(tables.size());
+        for (ShardingTable table : tables) {
+            needed.add(nodes(table, placed));
+        }
+        int coordinator = singleDataSource >= 0 ? singleDataSource : coordinatorFor(tables, needed, rules);
+        if (coordinator < 0) {
+            return null;
+        }
+        String coordinatorName = rules.dataSources().get(coordinator);
         List<Intermediate> intermediates = new ArrayList<>(tables.size());
         for (int t = 0; t < tables.size(); t++) {
             ShardingTable table = tables.get(t);
@@ -246,7 +250,7 @@ public final class RecursivePlan {
             if (like == null) {
                 return null;
             }
-            intermediates.add(new Intermediate(table, prefix + "_" + (t + 1), like, nodes(table, placed), filter(statement, sharded, table)));
+            intermediates.add(new Intermediate(table, prefix + "_" + (t + 1), like, needed.get(t), filter(statement, sharded, table)));
         }
         return new RecursivePlan(coordinatorName, List.copyOf(intermediates), finishingSql(sql, tokens, references, sharded, tables, intermediates));
     }
@@ -363,18 +367,34 @@ public final class RecursivePlan {
         return schema.isEmpty() || schema.equals("public") ? rules.find(name.name()).orElse(null) : null;
     }
 
-    /** The default data source when it holds an actual table of every sharded table, else the first that does. */
-    private static int coordinatorFor(List<ShardingTable> tables, ShardingRules rules) {
-        if (holdsAll(tables, rules.defaultDataSource())) {
-            return rules.defaultDataSourceIndex();
-        }
+    /**
+     * Of the data sources holding an actual table of every sharded table read, the one holding most of the actual
+     * tables the statement needs (whose rows then never leave it); the default data source among equals, then the
+     * first. -1 when none holds them all.
+     */
+    private static int coordinatorFor(List<ShardingTable> tables, List<List<DataNode>> needed, ShardingRules rules) {
         List<String> names = rules.dataSources();
+        int result = -1;
+        int best = -1;
         for (int i = 0; i < names.size(); i++) {
-            if (holdsAll(tables, names.get(i))) {
-                return i;
+            String name = names.get(i);
+            if (!holdsAll(tables, name)) {
+                continue;
+            }
+            int local = 0;
+            for (List<DataNode> nodes : needed) {
+                for (DataNode node : nodes) {
+                    if (node.dataSource().equals(name)) {
+                        local++;
+                    }
+                }
+            }
+            if (local > best || local == best && i == rules.defaultDataSourceIndex()) {
+                result = i;
+                best = local;
             }
         }
-        return -1;
+        return result;
     }
 
     private static boolean holdsAll(List<ShardingTable> tables, String dataSource) {

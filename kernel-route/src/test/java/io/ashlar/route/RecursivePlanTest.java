@@ -50,6 +50,9 @@ class RecursivePlanTest {
     void anIntermediateResultHoldsTheActualTablesTheConditionsOfEveryBlockReadingItLeave() {
         RecursivePlan plan = plan("SELECT string_agg(status, ',') FROM t_order WHERE user_id = 1 AND order_id IN (SELECT order_id FROM t_order_item)");
         assertEquals("[ds_1.t_order_0, ds_1.t_order_1]", plan.intermediates().get(0).nodes().toString());
+        assertEquals("ds_1", plan.coordinatorDataSource(), "ds_1 holds four of the six actual tables needed");
+        assertEquals("ds_1", plan("SELECT string_agg(status, ',') FROM t_order WHERE user_id = 1").coordinatorDataSource(),
+                "the data source holding every table needed finishes the statement: no row leaves it");
         assertEquals(4, plan.intermediates().get(1).nodes().size());
         RecursivePlan twice = plan("SELECT user_id FROM t_order WHERE user_id = 1 AND order_id = 4 EXCEPT SELECT user_id FROM t_order WHERE user_id = 2");
         assertEquals("[ds_0.t_order_0, ds_0.t_order_1, ds_1.t_order_0]", twice.intermediates().get(0).nodes().toString());
