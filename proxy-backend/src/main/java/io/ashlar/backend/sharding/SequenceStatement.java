@@ -1,0 +1,411 @@
+package io.ashlar.backend.sharding;
+
+import io.ashlar.parser.lexer.Lexer;
+import io.ashlar.parser.lexer.SqlSyntaxException;
+import io.ashlar.parser.lexer.TokenKind;
+import io.ashlar.parser.lexer.TokenList;
+import io.ashlar.parser.statement.AnalyzedStatement;
+import io.ashlar.parser.statement.DdlKind;
+import io.ashlar.parser.statement.DdlStatement;
+import io.ashlar.parser.statement.StatementKind;
+
+/**
+ * What a statement does with sequences, worked out once per SQL text (with its {@link Plan}): on a
+ * sharded logical database a sequence has a copy on every data source, and the copies are
+ * <em>interleaved</em> so that no two hand out the same value. On data source {@code i} of
+ * {@code n}, a sequence of increment {@code k} and start {@code s} is made with increment
+ * {@code n*k} and start {@code s+i*k}: every value is a value of the logical sequence, each copy's
+ * values are its own residue class, and a column DEFAULT that calls {@code nextval} on the shard's
+ * own backend needs no round trip to anywhere else. The sequences that serial and identity columns
+ * of a sharded table own are interleaved the same way across the table's actual tables.
+ *
+ * <p>Most statements mention no sequence at all: {@link #of} finds that with one scan of the text
+ * and returns null, and nothing else happens for them.
+ *
+ * @see <a href="https://www.postgresql.org/docs/current/functions-sequence.html">Sequence Manipulation Functions</a>
+ */
+public final class SequenceStatement {
+
+    /** What the statement is, as far as sequences go. */
+    public enum Kind {
+        /** CREATE SEQUENCE: made on every data source, then interleaved. */
+        CREATE_SEQUENCE,
+        /** ALTER SEQUENCE name RESTART WITH v: each copy restarts at its first value at or past v. */
+        RESTART_SEQUENCE,
+        /** ALTER SEQUENCE changing INCREMENT or START, or RESTART WITH among other options: refused over several data sources. */
+        ALTER_REFUSED,
+        /** CREATE TABLE with a serial or identity column: the sequences of its actual tables are interleaved. */
+        CREATE_TABLE,
+        /** {@code SELECT setval(seq, value [, is_called]) [FROM ...]}: the value found first, then set on every copy. */
+        SETVAL,
+        /** Another statement calling setval: refused over several data sources. */
+        SETVAL_REFUSED,
+        /** A statement calling nextval (and maybe currval/lastval): its connections stay with the session. */
+        NEXTVAL,
+        /** A statement calling currval or lastval only: answered where the session's last nextval ran. */
+        CURRVAL
+    }
+
+    private final Kind kind;
+    /** The sequence's name as written (CREATE SEQUENCE, ALTER SEQUENCE), or "". */
+    private final String name;
+    /** setval's arguments as written; ALTER's RESTART value as the value argument. */
+    private final String sequenceArgument;
+    private final String valueArgument;
+    private final String calledArgument;
+    /** The query that gives setval's value: the inner SELECT of a scalar subquery, or {@code SELECT value FROM ...}. */
+    private final String valueQuery;
+    /** CREATE ... IF NOT EXISTS. */
+    private final boolean ifNotExists;
+    /** setval's value is a scalar subquery (whose SELECT is the value query). */
+    private final boolean fromSubquery;
+
+    private SequenceStatement(Kind kind, String name, String sequenceArgument, String valueArgument, String calledArgument,
+                              String valueQuery, boolean ifNotExists, boolean fromSubquery) {
+        this.kind = kind;
+        this.name = name;
+        this.sequenceArgument = sequenceArgument;
+        this.valueArgument = valueArgument;
+        this.calledArgument = calledArgument;
+        this.valueQuery = valueQuery;
+        this.ifNotExists = ifNotExists;
+        this.fromSubquery = fromSubquery;
+    }
+
+    private static SequenceStatement of(Kind kind) {
+        return new SequenceStatement(kind, "", "", "", "", "", false, false);
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public boolean ifNotExists() {
+        return ifNotExists;
+    }
+
+    /**
+     * The statement's use of sequences, or null when it has none (the common case, found by one scan of the text
+     * for the words that could matter).
+     */
+    public static SequenceStatement of(AnalyzedStatement statement) {
+        String sql = statement.sql();
+        int words = mentions(sql);
+        if (words == 0 || (words & SEQUENCE_FUNCTION) == 0 && statement.kind() != StatementKind.DDL) {
+            return null;
+        }
+        TokenList tokens;
+        try {
+            tokens = Lexer.tokenize(sql);
+        } catch (SqlSyntaxException e) {
+            return null;
+        }
+        if (statement.kind() == StatementKind.DDL && statement.body() instanceof DdlStatement ddl) {
+            if (ddl.kind() == DdlKind.CREATE_TABLE) {
+                return (words & (SERIAL | IDENTITY)) != 0 && mentionsOwnedSequence(tokens) ? of(Kind.CREATE_TABLE) : null;
+            }
+            if (ddl.objectType().equals("sequence")) {
+                if (ddl.kind() == DdlKind.CREATE_OTHER) {
+                    return createSequence(tokens, ddl.ifNotExists());
+                }
+                if (ddl.kind() == DdlKind.ALTER_OTHER) {
+                    return alterSequence(tokens);
+                }
+            }
+            return null; // a DEFAULT nextval(...) is evaluated by each backend later, not now
+        }
+        boolean nextval = false;
+        boolean setval = false;
+        boolean currval = false;
+        for (int i = 0, n = tokens.size(); i + 1 < n; i++) {
+            if (tokens.kind(i) != TokenKind.IDENTIFIER || !tokens.is(i + 1, TokenKind.LEFT_PAREN)) {
+                continue;
+            }
+            nextval |= tokens.textEqualsIgnoreCase(i, "nextval");
+            setval |= tokens.textEqualsIgnoreCase(i, "setval");
+            currval |= tokens.textEqualsIgnoreCase(i, "currval") || tokens.textEqualsIgnoreCase(i, "lastval");
+        }
+        if (setval) {
+            SequenceStatement result = statement.kind() == StatementKind.SELECT ? selectSetval(tokens) : null;
+            return result != null ? result : of(Kind.SETVAL_REFUSED);
+        }
+        if (nextval) {
+            return of(Kind.NEXTVAL);
+        }
+        return currval ? of(Kind.CURRVAL) : null;
+    }
+
+    private static final int SEQUENCE_FUNCTION = 1;
+    private static final int SEQUENCE = 2;
+    private static final int SERIAL = 4;
+    private static final int IDENTITY = 8;
+
+    /** Which of the words that matter the text contains anywhere (strings and comments included: a superset). */
+    private static int mentions(String sql) {
+        int result = 0;
+        for (int i = 0, n = sql.length() - 5; i <= n; i++) {
+            switch (sql.charAt(i) | 0x20) {
+                case 'n' -> result |= sql.regionMatches(true, i, "nextval", 0, 7) ? SEQUENCE_FUNCTION : 0;
+                case 's' -> result |= sql.regionMatches(true, i, "setval", 0, 6) ? SEQUENCE_FUNCTION
+                        : sql.regionMatches(true, i, "sequence", 0, 8) ? SEQUENCE : sql.regionMatches(true, i, "serial", 0, 6) ? SERIAL : 0;
+                case 'c' -> result |= sql.regionMatches(true, i, "currval", 0, 7) ? SEQUENCE_FUNCTION : 0;
+                case 'l' -> result |= sql.regionMatches(true, i, "lastval", 0, 7) ? SEQUENCE_FUNCTION : 0;
+                case 'i' -> result |= sql.regionMatches(true, i, "identity", 0, 8) ? IDENTITY : 0;
+                default -> {
+                    // not a word of interest
+                }
+            }
+        }
+        return result;
+    }
+
+    /** A serial type name or GENERATED ... AS IDENTITY among the tokens (not inside strings). */
+    private static boolean mentionsOwnedSequence(TokenList tokens) {
+        for (int i = 0, n = tokens.size(); i < n; i++) {
+            if (tokens.kind(i) != TokenKind.IDENTIFIER) {
+                continue;
+            }
+            if (tokens.textEqualsIgnoreCase(i, "identity") || tokens.textEqualsIgnoreCase(i, "serial") || tokens.textEqualsIgnoreCase(i, "bigserial")
+                    || tokens.textEqualsIgnoreCase(i, "smallserial") || tokens.textEqualsIgnoreCase(i, "serial2")
+                    || tokens.textEqualsIgnoreCase(i, "serial4") || tokens.textEqualsIgnoreCase(i, "serial8")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** CREATE [TEMP | TEMPORARY | UNLOGGED] SEQUENCE [IF NOT EXISTS] name ... */
+    private static SequenceStatement createSequence(TokenList tokens, boolean ifNotExists) {
+        int i = 0;
+        while (i < tokens.size() && !tokens.textEqualsIgnoreCase(i, "sequence")) {
+            i++;
+        }
+        i++;
+        if (tokens.textEqualsIgnoreCase(i, "if")) {
+            i += 3;
+        }
+        String name = qualifiedName(tokens, i);
+        return name.isEmpty() ? null : new SequenceStatement(Kind.CREATE_SEQUENCE, name, "", "", "", "", ifNotExists, false);
+    }
+
+    /** ALTER SEQUENCE [IF EXISTS] name options: RESTART WITH v alone is done as setval(name, v, false) on every copy. */
+    private static SequenceStatement alterSequence(TokenList tokens) {
+        int i = 2;
+        if (tokens.textEqualsIgnoreCase(i, "if")) {
+            i += 2;
+        }
+        String name = qualifiedName(tokens, i);
+        if (name.isEmpty()) {
+            return null;
+        }
+        int nameEnd = i;
+        while (nameEnd + 2 < tokens.size() && tokens.is(nameEnd + 1, TokenKind.DOT)) {
+            nameEnd += 2;
+        }
+        boolean restart = false;
+        boolean other = false;
+        boolean changesGrid = false;
+        String restartValue = "";
+        int n = end(tokens);
+        for (int j = nameEnd + 1; j < n; j++) {
+            if (tokens.kind(j) != TokenKind.IDENTIFIER) {
+                continue;
+            }
+            if (tokens.textEqualsIgnoreCase(j, "increment") || tokens.textEqualsIgnoreCase(j, "start")) {
+                changesGrid = true;
+            } else if (tokens.textEqualsIgnoreCase(j, "restart")) {
+                restart = true;
+                int v = tokens.textEqualsIgnoreCase(j + 1, "with") ? j + 2 : j + 1;
+                int last = v;
+                if (v < n && tokens.isOperator(v, "-")) {
+                    last = v + 1;
+                }
+                if (last < n && (tokens.kind(last) == TokenKind.INTEGER || tokens.kind(last).isParameter())) {
+                    restartValue = tokens.sql().substring(tokens.start(v), tokens.end(last));
+                    j = last;
+                }
+            } else if (!tokens.textEqualsIgnoreCase(j, "with") && !tokens.textEqualsIgnoreCase(j, "by")) {
+                other = true;
+            }
+        }
+        if (changesGrid || restart && !restartValue.isEmpty() && other) {
+            return of(Kind.ALTER_REFUSED);
+        }
+        if (restart && !restartValue.isEmpty()) {
+            return new SequenceStatement(Kind.RESTART_SEQUENCE, name, quote(name), restartValue, "false", "", false, false);
+        }
+        return null; // RESTART alone (each copy to its own start), renames, OWNED BY, CACHE ...: the same on every copy
+    }
+
+    /** SELECT setval(a, b [, c]) [FROM ...]: nothing else in the select list. */
+    private static SequenceStatement selectSetval(TokenList tokens) {
+        int n = end(tokens);
+        if (n < 4 || !tokens.textEqualsIgnoreCase(0, "select") || !tokens.textEqualsIgnoreCase(1, "setval") || !tokens.is(2, TokenKind.LEFT_PAREN)) {
+            return null;
+        }
+        int[] commas = new int[3];
+        int count = 0;
+        int depth = 0;
+        int close = -1;
+        for (int i = 3; i < n && close < 0; i++) {
+            switch (tokens.kind(i)) {
+                case LEFT_PAREN, LEFT_BRACKET -> depth++;
+                case RIGHT_PAREN, RIGHT_BRACKET -> {
+                    if (depth == 0) {
+                        close = i;
+                    }
+                    depth--;
+                }
+                case COMMA -> {
+                    if (depth == 0) {
+                        if (count == 2) {
+                            return null;
+                        }
+                        commas[count++] = i;
+                    }
+                }
+                default -> {
+                    // part of an argument
+                }
+            }
+        }
+        if (close < 0 || count == 0) {
+            return null;
+        }
+        int restStart = close + 1;
+        if (restStart < n && !tokens.textEqualsIgnoreCase(restStart, "from")) {
+            return null; // an alias, an operator, a second select item: not the plain form
+        }
+        String sql = tokens.sql();
+        String sequence = between(tokens, 3, commas[0]);
+        String value = between(tokens, commas[0] + 1, count > 1 ? commas[1] : close);
+        String called = count > 1 ? between(tokens, commas[1] + 1, close) : "true";
+        String rest = restStart < n ? sql.substring(tokens.start(restStart), tokens.end(n - 1)) : "";
+        String query;
+        boolean subquery = false;
+        int first = commas[0] + 1;
+        int last = (count > 1 ? commas[1] : close) - 1;
+        if (rest.isEmpty() && tokens.is(first, TokenKind.LEFT_PAREN) && tokens.is(last, TokenKind.RIGHT_PAREN) && matching(tokens, first) == last
+                && (tokens.textEqualsIgnoreCase(first + 1, "select") || tokens.textEqualsIgnoreCase(first + 1, "with"))) {
+            query = between(tokens, first + 1, last);
+            subquery = true;
+        } else {
+            query = "SELECT " + value + (rest.isEmpty() ? "" : " " + rest);
+        }
+        return new SequenceStatement(Kind.SETVAL, "", sequence, value, called, query, false, subquery);
+    }
+
+    /** The statement's tokens without a trailing semicolon. */
+    private static int end(TokenList tokens) {
+        int n = tokens.size();
+        while (n > 0 && tokens.is(n - 1, TokenKind.SEMICOLON)) {
+            n--;
+        }
+        return n;
+    }
+
+    private static int matching(TokenList tokens, int open) {
+        int depth = 0;
+        for (int i = open, n = tokens.size(); i < n; i++) {
+            if (tokens.is(i, TokenKind.LEFT_PAREN)) {
+                depth++;
+            } else if (tokens.is(i, TokenKind.RIGHT_PAREN) && --depth == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static String between(TokenList tokens, int from, int to) {
+        return from >= to ? "" : tokens.sql().substring(tokens.start(from), tokens.end(to - 1));
+    }
+
+    /** name, or schema.name, as written: identifiers and dots. */
+    private static String qualifiedName(TokenList tokens, int i) {
+        int n = tokens.size();
+        if (i >= n || !tokens.kind(i).isIdentifier()) {
+            return "";
+        }
+        int last = i;
+        while (last + 2 < n && tokens.is(last + 1, TokenKind.DOT) && tokens.kind(last + 2).isIdentifier()) {
+            last += 2;
+        }
+        return tokens.sql().substring(tokens.start(i), tokens.end(last));
+    }
+
+    /** Whether setval's value is a scalar subquery: more than one row is then PostgreSQL's 21000. */
+    public boolean fromSubquery() {
+        return fromSubquery;
+    }
+
+    /** A value as an SQL string literal. */
+    public static String literal(String text) {
+        return quote(text);
+    }
+
+    static String quote(String text) {
+        return "'" + text.replace("'", "''") + "'";
+    }
+
+    /** The query whose one value setval sets. */
+    public String valueQuery() {
+        return valueQuery;
+    }
+
+    /**
+     * The statement each data source runs for {@code setval(sequence, value, is_called)}: its copy is set so that the
+     * next value it hands out is the first of its own values past {@code value} (at or past it when is_called is
+     * false), so that the next value handed out anywhere is past {@code value} and unique. A value outside the
+     * sequence's bounds gets PostgreSQL's own error from a plain setval; a NULL value sets nothing and answers NULL,
+     * as the strict function does. The answer is {@code value}, as setval's is.
+     *
+     * @param value the value as an SQL expression (a literal found by {@link #valueQuery()}, or setval's own argument)
+     */
+    public String setvalOnCopy(String value) {
+        return setvalOnCopy(sequenceArgument, value, calledArgument);
+    }
+
+    static String setvalOnCopy(String sequence, String value, String called) {
+        return "SELECT CASE WHEN a.v IS NULL OR a.c IS NULL THEN NULL::int8"
+                + " WHEN a.v < s.seqmin OR a.v > s.seqmax THEN setval(a.r, a.v, a.c)"
+                + " ELSE setval(a.r, (s.seqstart + ceil(((a.v + CASE WHEN a.c THEN sign(s.seqincrement) ELSE 0 END) - s.seqstart)::numeric"
+                + " / s.seqincrement) * s.seqincrement)::int8, false) * 0 + a.v END AS setval"
+                + " FROM (SELECT (" + sequence + ")::regclass AS r, (" + value + ")::int8 AS v, (" + called + ")::bool AS c) a"
+                + " JOIN pg_catalog.pg_sequence s ON s.seqrelid = a.r";
+    }
+
+    /** setval's value argument as written (ALTER's RESTART value). */
+    public String valueArgument() {
+        return valueArgument;
+    }
+
+    /**
+     * The statement that interleaves the sequences a condition on {@code pg_sequence} selects, as copy {@code index}
+     * of {@code count}: increment times count, start moved by index increments, restarted there.
+     */
+    static String interleave(String condition, int index, int count) {
+        return "DO $ashlar$DECLARE s record; BEGIN FOR s IN SELECT seqrelid::regclass AS r, seqincrement AS inc, seqstart AS st"
+                + " FROM pg_catalog.pg_sequence WHERE " + condition + " LOOP EXECUTE 'ALTER SEQUENCE ' || s.r || ' INCREMENT BY ' || (s.inc * " + count
+                + ") || ' START WITH ' || (s.st + " + index + " * s.inc) || ' RESTART'; END LOOP; END$ashlar$";
+    }
+
+    /** Interleaves the sequence this CREATE SEQUENCE made, as copy {@code index} of {@code count}. */
+    public String interleaveSequence(int index, int count) {
+        return interleave("seqrelid = " + quote(name) + "::regclass", index, count);
+    }
+
+    /** Interleaves the sequences that serial and identity columns of actual table {@code table} own. */
+    public static String interleaveOwned(String table, int index, int count) {
+        return interleave("seqrelid IN (SELECT objid FROM pg_catalog.pg_depend WHERE classid = 'pg_catalog.pg_class'::regclass"
+                + " AND refclassid = 'pg_catalog.pg_class'::regclass AND refobjid = " + quote(quoteIdentifier(table))
+                + "::regclass AND deptype IN ('a', 'i'))", index, count);
+    }
+
+    private static String quoteIdentifier(String name) {
+        return "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+}
