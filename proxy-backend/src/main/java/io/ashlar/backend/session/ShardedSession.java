@@ -568,7 +568,7 @@ public final class ShardedSession implements BackendSession {
                         + " options) is not supported on the sharded logical database " + database.name(),
                         "each data source's copy of a sequence hands out every n-th value; drop and create the sequence again, or use setval"));
             case SETVAL:
-                return setval(sequence, parameters, sink);
+                return setval(sequence, plan.statement().parameterCount() > 0 ? parameters : ParameterValues.NONE, sink);
             case SETVAL_REFUSED:
                 throw new StatementFailure(ErrorFields.error("0A000", "setval is supported on the sharded logical database " + database.name()
                         + " only as SELECT setval(sequence, value [, is_called]) [FROM ...]", "call it in a statement of its own"));
@@ -634,7 +634,9 @@ public final class ShardedSession implements BackendSession {
         } catch (io.ashlar.parser.lexer.SqlSyntaxException e) {
             throw syntaxError(e, 0);
         }
-        QueryResult values = run(query, query.statement().parameterCount() > 0 ? parameters : ParameterValues.NONE, ResultSink.DISCARD);
+        // The statement's parameters go with its parts: a parameter the value query or the copies' statement does not
+        // name is bound with the type the client declared, which PostgreSQL accepts.
+        QueryResult values = run(query, parameters, ResultSink.DISCARD);
         String value = null;
         int rows = 0;
         try {
@@ -652,9 +654,9 @@ public final class ShardedSession implements BackendSession {
                             "set the sequence to the greatest of them"));
         }
         if (rows == 0 && !sequence.fromSubquery()) {
-            return onDefault(sequence.setvalOnCopy("NULL") + " LIMIT 0", sink);
+            return onSlot(database.dataSourceIndex(database.defaultDataSource().name()), sequence.setvalOnCopy("NULL") + " LIMIT 0", parameters, sink);
         }
-        return onEveryDataSource(sequence.setvalOnCopy(value == null ? "NULL" : value), ParameterValues.NONE, sink);
+        return onEveryDataSource(sequence.setvalOnCopy(value == null ? "NULL" : value), parameters, sink);
     }
 
     /** Runs one statement on every data source in turn (not atomically: a sequence's changes are not transactional); the default's answer. */

@@ -294,6 +294,42 @@ final class ShardedSequenceTest {
         }
     }
 
+    @Test
+    void setvalWithParametersAndWithFrom() throws SQLException {
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            statement.execute("CREATE SEQUENCE t_param_seq");
+            try (PreparedStatement setval = proxy.prepareStatement("select setval(?, ?)")) {
+                setval.setString(1, "t_param_seq");
+                setval.setLong(2, 700);
+                try (ResultSet rows = setval.executeQuery()) {
+                    rows.next();
+                    assertEquals(700, rows.getLong(1));
+                }
+            }
+            Set<Long> values = new HashSet<>();
+            for (int i = 0; i < 6; i++) {
+                // Through the proxy nextval runs on the default data source; straight on each shard, on its copy.
+                try (Connection shard = databases.shard(i % 2 == 0 ? "ds_0" : "ds_1"); Statement direct = shard.createStatement()) {
+                    long value = single(direct, "SELECT nextval('t_param_seq')");
+                    assertTrue(value > 700 && values.add(value), "value " + value);
+                }
+            }
+            statement.execute("CREATE TABLE t_seq (id bigint NOT NULL, k int NOT NULL, v text)");
+            statement.execute("INSERT INTO t_seq (id, k) VALUES (900, 0), (901, 1), (950, 3)");
+            assertEquals(950, single(statement, "SELECT setval('t_param_seq', max(id)) FROM t_seq"));
+            assertTrue(single(statement, "SELECT nextval('t_param_seq')") > 950);
+            try (Connection shard = databases.shard("ds_1"); Statement direct = shard.createStatement()) {
+                assertTrue(single(direct, "SELECT nextval('t_param_seq')") > 950);
+            }
+            SQLException outOfBounds = assertThrows(SQLException.class, () -> single(statement, "SELECT setval('t_param_seq', 0)"));
+            assertEquals("22003", outOfBounds.getSQLState());
+            SQLException refused = assertThrows(SQLException.class, () -> single(statement, "SELECT setval('t_param_seq', 5) + 1"));
+            assertEquals("0A000", refused.getSQLState());
+            statement.execute("DROP TABLE t_seq");
+            statement.execute("DROP SEQUENCE t_param_seq");
+        }
+    }
+
     private static long single(Statement statement, String sql) throws SQLException {
         try (ResultSet rows = statement.executeQuery(sql)) {
             rows.next();
