@@ -84,8 +84,8 @@ public final class ShardedSession implements BackendSession {
     private ShardedExecution lastExecution;
     private long lastRouteNanos;
     private long lastRunNanos;
-    /** The data source the session's last nextval through the proxy ran on (its connection stays with the session), or -1. */
-    private int sequenceSource = -1;
+    /** Statements about sequences over several data sources; made when the first one comes. */
+    private ShardedSequences sequences;
 
     /**
      * @param loop the client's event loop: the session's backend connections are borrowed there
@@ -410,7 +410,7 @@ public final class ShardedSession implements BackendSession {
                     return logical.refresh(statement);
                 }
                 if (plan.sequence() != null && (database.dataSources().size() > 1 || plan.sequence().kind() == SequenceStatement.Kind.CURRVAL)) {
-                    QueryResult result = sequenceStatement(plan, plan.sequence(), parameters, sink);
+                    QueryResult result = sequences().run(plan, plan.sequence(), parameters, sink);
                     if (result != null) {
                         return result;
                     }
@@ -497,7 +497,7 @@ public final class ShardedSession implements BackendSession {
         }
         if (plan.sequence() != null) {
             try {
-                afterSequenceStatement(plan, plan.sequence(), dataSources, result);
+                sequences().after(plan, plan.sequence(), dataSources, result);
             } catch (StatementFailure failure) {
                 result.close();
                 afterFailure(startedImplicit);
@@ -546,174 +546,58 @@ public final class ShardedSession implements BackendSession {
         return result;
     }
 
-    // ------------------------------------------------------------------ sequences
-
-    /**
-     * A statement about sequences over several data sources (see {@link SequenceStatement}), or null when it runs as
-     * routed: CREATE SEQUENCE interleaves the copies, setval sets every copy past its value (a scalar subquery giving
-     * the value runs first, through the sharded SELECT path), ALTER SEQUENCE ... RESTART WITH does what setval does,
-     * and currval/lastval run on the connection of the session's last nextval.
-     */
-    private QueryResult sequenceStatement(Plan plan, SequenceStatement sequence, ParameterValues parameters, ResultSink sink)
-            throws StatementFailure {
-        switch (sequence.kind()) {
-            case CREATE_SEQUENCE:
-                return createSequence(plan, sequence, parameters, sink);
-            case RESTART_SEQUENCE:
-                onEveryDataSource(sequence.setvalOnCopy(sequence.valueArgument()), parameters, sink);
-                database.plans().schemaChanged();
-                return new TagResult("ALTER SEQUENCE", new ArrayList<>(1));
-            case ALTER_REFUSED:
-                throw new StatementFailure(ErrorFields.error("0A000", "ALTER SEQUENCE changing INCREMENT or START (or RESTART WITH among other"
-                        + " options) is not supported on the sharded logical database " + database.name(),
-                        "each data source's copy of a sequence hands out every n-th value; drop and create the sequence again, or use setval"));
-            case SETVAL:
-                return setval(sequence, plan.statement().parameterCount() > 0 ? parameters : ParameterValues.NONE, sink);
-            case SETVAL_REFUSED:
-                throw new StatementFailure(ErrorFields.error("0A000", "setval is supported on the sharded logical database " + database.name()
-                        + " only as SELECT setval(sequence, value [, is_called]) [FROM ...]", "call it in a statement of its own"));
-            case CURRVAL:
-                return plan.statement().tables().isEmpty() ? currval(plan, parameters, sink) : null;
-            default:
-                return null;
-        }
-    }
-
-    /** CREATE SEQUENCE on every data source, each copy then interleaved with the others, in one transaction. */
-    private QueryResult createSequence(Plan plan, SequenceStatement sequence, ParameterValues parameters, ResultSink sink)
-            throws StatementFailure {
-        int count = database.dataSources().size();
-        int defaultIndex = database.dataSourceIndex(database.defaultDataSource().name());
-        boolean startedImplicit = transaction.state() == TransactionState.IDLE;
-        if (startedImplicit) {
-            transaction.beginImplicit();
-        }
-        QueryResult result = null;
-        int[] all = new int[count];
-        try {
-            for (int i = 0; i < count; i++) {
-                all[i] = i;
-                QueryResult created = onSlot(i, plan.statement().sql(), parameters, sink);
-                if (!(sequence.ifNotExists() && hasNotice(created, "42P07"))) {
-                    onSlot(i, sequence.interleaveSequence(i, count), ParameterValues.NONE, ResultSink.DISCARD);
-                }
-                if (i == defaultIndex) {
-                    result = created;
-                }
-            }
-        } catch (StatementFailure failure) {
-            afterFailure(startedImplicit);
-            throw failure;
-        }
-        connections.markWritten(all);
-        database.plans().schemaChanged();
-        if (startedImplicit) {
-            endTransaction(true, sink);
+    private ShardedSequences sequences() {
+        ShardedSequences result = sequences;
+        if (result == null) {
+            result = new ShardedSequences(database, sequenceSession());
+            sequences = result;
         }
         return result;
     }
 
-    private static boolean hasNotice(QueryResult result, String sqlState) {
-        for (ErrorFields each : result.notices()) {
-            if (sqlState.equals(each.sqlState())) {
+    /** What statements about sequences need of the session: statements on one data source, queries, the transaction. */
+    private ShardedSequences.Session sequenceSession() {
+        return new ShardedSequences.Session() {
+            @Override
+            public QueryResult onSlot(int slot, String sql, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+                return ShardedSession.this.onSlot(slot, sql, parameters, sink);
+            }
+
+            @Override
+            public QueryResult query(Plan plan, ParameterValues parameters) throws StatementFailure {
+                return run(plan, parameters, ResultSink.DISCARD);
+            }
+
+            @Override
+            public boolean beginImplicit() {
+                if (transaction.state() != TransactionState.IDLE) {
+                    return false;
+                }
+                transaction.beginImplicit();
                 return true;
             }
-        }
-        return false;
-    }
 
-    /**
-     * {@code SELECT setval(seq, value, is_called) [FROM ...]}: the value is found first (a scalar subquery's SELECT, or
-     * {@code SELECT value FROM ...}, through the sharded path: {@code max} merges across shards), then every data
-     * source's copy is set past it. The answer is the default data source's: the value.
-     */
-    private QueryResult setval(SequenceStatement sequence, ParameterValues parameters, ResultSink sink) throws StatementFailure {
-        Plan query;
-        try {
-            query = database.plans().get(sequence.valueQuery());
-        } catch (io.ashlar.parser.lexer.SqlSyntaxException e) {
-            throw syntaxError(e, 0);
-        }
-        // The statement's parameters go with its parts: a parameter the value query or the copies' statement does not
-        // name is bound with the type the client declared, which PostgreSQL accepts.
-        QueryResult values = run(query, parameters, ResultSink.DISCARD);
-        String value = null;
-        int rows = 0;
-        try {
-            while (values.next()) {
-                byte[] bytes = values.row().value(0);
-                value = bytes == null ? "NULL" : SequenceStatement.literal(new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
-                rows++;
+            @Override
+            public void failed(boolean startedImplicit) {
+                afterFailure(startedImplicit);
             }
-        } finally {
-            values.close();
-        }
-        if (rows > 1) {
-            throw new StatementFailure(sequence.fromSubquery() ? ErrorFields.error("21000", "more than one row returned by a subquery used as an expression")
-                    : ErrorFields.error("0A000", "setval over several rows is not supported on the sharded logical database " + database.name(),
-                            "set the sequence to the greatest of them"));
-        }
-        if (rows == 0 && !sequence.fromSubquery()) {
-            return onSlot(database.dataSourceIndex(database.defaultDataSource().name()), sequence.setvalOnCopy("NULL") + " LIMIT 0", parameters, sink);
-        }
-        return onEveryDataSource(sequence.setvalOnCopy(value == null ? "NULL" : value), parameters, sink);
-    }
 
-    /** Runs one statement on every data source in turn (not atomically: a sequence's changes are not transactional); the default's answer. */
-    private QueryResult onEveryDataSource(String sql, ParameterValues parameters, ResultSink sink) throws StatementFailure {
-        int defaultIndex = database.dataSourceIndex(database.defaultDataSource().name());
-        QueryResult result = onSlot(defaultIndex, sql, parameters, sink);
-        for (int i = 0, count = database.dataSources().size(); i < count; i++) {
-            if (i != defaultIndex) {
-                onSlot(i, sql, parameters, ResultSink.DISCARD).close();
+            @Override
+            public void commitImplicit(int[] written, ResultSink sink) throws StatementFailure {
+                connections.markWritten(written);
+                endTransaction(true, sink);
             }
-        }
-        return result;
-    }
 
-    /**
-     * currval or lastval with no table: on the connection of the session's last nextval through the proxy, which the
-     * session kept; when there was none, on the default data source with its sequence state discarded first, so that
-     * the answer is PostgreSQL's "not yet defined in this session" and never another session's value.
-     */
-    private QueryResult currval(Plan plan, ParameterValues parameters, ResultSink sink) throws StatementFailure {
-        int source = sequenceSource;
-        if (source < 0) {
-            source = database.dataSourceIndex(database.defaultDataSource().name());
-            if (!connections.bound(source)) {
-                onSlot(source, "DISCARD SEQUENCES", ParameterValues.NONE, ResultSink.DISCARD).close();
+            @Override
+            public void written(int[] slots) {
+                connections.markWritten(slots);
             }
-        }
-        return onSlot(source, plan.statement().sql(), parameters, sink);
-    }
 
-    /**
-     * After a routed statement that used sequences: a nextval's data source is where currval is answered; a CREATE
-     * TABLE of a sharded table with serial or identity columns interleaves the sequences of its actual tables, node j
-     * of n as copy j of n (two actual tables on one data source have a sequence each).
-     */
-    private void afterSequenceStatement(Plan plan, SequenceStatement sequence, int[] dataSources, QueryResult result) throws StatementFailure {
-        if (sequence.kind() == SequenceStatement.Kind.NEXTVAL && dataSources.length > 0) {
-            sequenceSource = dataSources[dataSources.length - 1];
-            return;
-        }
-        if (sequence.kind() != SequenceStatement.Kind.CREATE_TABLE || hasNotice(result, "42P07")) {
-            return;
-        }
-        for (io.ashlar.parser.statement.TableReference each : plan.statement().tables()) {
-            if (each.role() != io.ashlar.parser.statement.TableRole.DDL_TARGET) {
-                continue;
+            @Override
+            public boolean bound(int slot) {
+                return connections.bound(slot);
             }
-            if (database.rules().find(each.name().name()).orElse(null) instanceof io.ashlar.route.rule.ShardingTable table && table.nodeCount() > 1) {
-                int count = table.nodeCount();
-                for (int j = 0; j < count; j++) {
-                    io.ashlar.route.rule.DataNode node = table.node(j);
-                    onSlot(database.dataSourceIndex(node.dataSource()), SequenceStatement.interleaveOwned(node.table(), j, count),
-                            ParameterValues.NONE, ResultSink.DISCARD).close();
-                }
-            }
-            return;
-        }
+        };
     }
 
     /** A {@link StreamedResult} ended: its connections may go back, and its failure fails the transaction. */

@@ -1,0 +1,230 @@
+package io.ashlar.backend.session;
+
+import io.ashlar.backend.datasource.ParameterValues;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.QueryResult;
+import io.ashlar.backend.execute.ResultSink;
+import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.sharding.Plan;
+import io.ashlar.backend.sharding.SequenceStatement;
+import io.ashlar.backend.sharding.TagResult;
+import io.ashlar.parser.lexer.SqlSyntaxException;
+import io.ashlar.parser.statement.TableReference;
+import io.ashlar.parser.statement.TableRole;
+import io.ashlar.route.rule.DataNode;
+import io.ashlar.route.rule.ShardingTable;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+
+/**
+ * A session's statements about sequences on a sharded logical database, where every data source has a copy of each
+ * sequence and the copies are interleaved ({@link SequenceStatement}): CREATE SEQUENCE interleaves them; setval sets
+ * every copy past its value, found first through the sharded SELECT path (BenchmarkSQL's {@code select
+ * setval('bmsql_hist_id_seq', (select max(hist_id) from bmsql_history))}); ALTER SEQUENCE ... RESTART WITH does what
+ * setval does; CREATE TABLE of a sharded table interleaves its actual tables' serial and identity sequences; currval
+ * and lastval run on the connection of the session's last nextval, which the session kept.
+ *
+ * <p>State: the data source of the session's last nextval through the proxy, or none.
+ *
+ * @see <a href="https://www.postgresql.org/docs/current/functions-sequence.html">Sequence Manipulation Functions</a>
+ */
+final class ShardedSequences {
+
+    /** What statements about sequences need of their session. */
+    interface Session {
+        /** Runs a statement as is on one data source, in the session's transaction. */
+        QueryResult onSlot(int slot, String sql, ParameterValues parameters, ResultSink sink) throws StatementFailure;
+
+        /** Runs a query as the session runs any statement (routed, merged). */
+        QueryResult query(Plan plan, ParameterValues parameters) throws StatementFailure;
+
+        /** Opens an implicit transaction when none is in force; whether it did. */
+        boolean beginImplicit();
+
+        /** A statement failed: the transaction fails, an implicit one the statement opened rolls back. */
+        void failed(boolean startedImplicit);
+
+        /** Commits the implicit transaction this statement opened, in which it wrote to these data sources. */
+        void commitImplicit(int[] written, ResultSink sink) throws StatementFailure;
+
+        /** The statement wrote to these data sources in the transaction in force. */
+        void written(int[] slots);
+
+        /** Whether the session keeps its connection of this data source for good. */
+        boolean bound(int slot);
+    }
+
+    private final LogicalDatabase database;
+    private final Session session;
+    /** The data source the session's last nextval through the proxy ran on (its connection stays with the session), or -1. */
+    private int source = -1;
+
+    ShardedSequences(LogicalDatabase database, Session session) {
+        this.database = database;
+        this.session = session;
+    }
+
+    /** The statement's answer, or null when it runs as routed. */
+    QueryResult run(Plan plan, SequenceStatement sequence, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+        switch (sequence.kind()) {
+            case CREATE_SEQUENCE:
+                return createSequence(plan, sequence, parameters, sink);
+            case RESTART_SEQUENCE:
+                onEveryDataSource(sequence.setvalOnCopy(sequence.valueArgument()), parameters, sink).close();
+                database.plans().schemaChanged();
+                return new TagResult("ALTER SEQUENCE", new ArrayList<>(1));
+            case ALTER_REFUSED:
+                throw new StatementFailure(ErrorFields.error("0A000", "ALTER SEQUENCE changing INCREMENT or START (or RESTART WITH among other"
+                        + " options) is not supported on the sharded logical database " + database.name(),
+                        "each data source's copy of a sequence hands out every n-th value; drop and create the sequence again, or use setval"));
+            case SETVAL:
+                return setval(sequence, plan.statement().parameterCount() > 0 ? parameters : ParameterValues.NONE, sink);
+            case SETVAL_REFUSED:
+                throw new StatementFailure(ErrorFields.error("0A000", "setval is supported on the sharded logical database " + database.name()
+                        + " only as SELECT setval(sequence, value [, is_called]) [FROM ...]", "call it in a statement of its own"));
+            case CURRVAL:
+                return plan.statement().tables().isEmpty() ? currval(plan, parameters, sink) : null;
+            default:
+                return null;
+        }
+    }
+
+    /** CREATE SEQUENCE on every data source, each copy then interleaved with the others, in one transaction. */
+    private QueryResult createSequence(Plan plan, SequenceStatement sequence, ParameterValues parameters, ResultSink sink)
+            throws StatementFailure {
+        int count = database.dataSources().size();
+        int defaultIndex = defaultIndex();
+        boolean startedImplicit = session.beginImplicit();
+        QueryResult result = null;
+        int[] all = new int[count];
+        try {
+            for (int i = 0; i < count; i++) {
+                all[i] = i;
+                QueryResult created = session.onSlot(i, plan.statement().sql(), parameters, i == defaultIndex ? sink : ResultSink.DISCARD);
+                if (!(sequence.ifNotExists() && hasNotice(created, "42P07"))) {
+                    session.onSlot(i, sequence.interleaveSequence(i, count), ParameterValues.NONE, ResultSink.DISCARD).close();
+                }
+                if (i == defaultIndex) {
+                    result = created;
+                }
+            }
+        } catch (StatementFailure failure) {
+            session.failed(startedImplicit);
+            throw failure;
+        }
+        database.plans().schemaChanged();
+        if (startedImplicit) {
+            session.commitImplicit(all, sink);
+        } else {
+            session.written(all);
+        }
+        return result;
+    }
+
+    private static boolean hasNotice(QueryResult result, String sqlState) {
+        for (ErrorFields each : result.notices()) {
+            if (sqlState.equals(each.sqlState())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * {@code SELECT setval(seq, value, is_called) [FROM ...]}: the value is found first (a scalar subquery's SELECT, or
+     * {@code SELECT value FROM ...}, through the sharded path: {@code max} merges across shards), then every data
+     * source's copy is set past it. The answer is the default data source's: the value. The statement's parameters go
+     * with both parts: one that a part does not name is bound with the type the client declared, which PostgreSQL
+     * accepts.
+     */
+    private QueryResult setval(SequenceStatement sequence, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+        Plan query;
+        try {
+            query = database.plans().get(sequence.valueQuery());
+        } catch (SqlSyntaxException e) {
+            throw ShardedSession.syntaxError(e, 0);
+        }
+        QueryResult values = session.query(query, parameters);
+        String value = "NULL";
+        int rows = 0;
+        try {
+            while (values.next()) {
+                byte[] bytes = values.row().value(0);
+                value = bytes == null ? "NULL" : SequenceStatement.literal(new String(bytes, StandardCharsets.UTF_8));
+                rows++;
+            }
+        } finally {
+            values.close();
+        }
+        if (rows > 1) {
+            throw new StatementFailure(sequence.fromSubquery() ? ErrorFields.error("21000", "more than one row returned by a subquery used as an expression")
+                    : ErrorFields.error("0A000", "setval over several rows is not supported on the sharded logical database " + database.name(),
+                            "set the sequence to the greatest of them"));
+        }
+        if (rows == 0 && !sequence.fromSubquery()) {
+            return session.onSlot(defaultIndex(), sequence.setvalOnCopy("NULL") + " LIMIT 0", parameters, sink);
+        }
+        return onEveryDataSource(sequence.setvalOnCopy(value), parameters, sink);
+    }
+
+    /** Runs one statement on every data source in turn (not atomically: a sequence's changes are not transactional); the default's answer. */
+    private QueryResult onEveryDataSource(String sql, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+        int defaultIndex = defaultIndex();
+        QueryResult result = session.onSlot(defaultIndex, sql, parameters, sink);
+        for (int i = 0, count = database.dataSources().size(); i < count; i++) {
+            if (i != defaultIndex) {
+                session.onSlot(i, sql, parameters, ResultSink.DISCARD).close();
+            }
+        }
+        return result;
+    }
+
+    /**
+     * currval or lastval with no table: on the connection of the session's last nextval through the proxy, which the
+     * session kept; when there was none, on the default data source with its sequence state discarded first, so that
+     * the answer is PostgreSQL's "not yet defined in this session" and never another session's value.
+     */
+    private QueryResult currval(Plan plan, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+        int slot = source;
+        if (slot < 0) {
+            slot = defaultIndex();
+            if (!session.bound(slot)) {
+                session.onSlot(slot, "DISCARD SEQUENCES", ParameterValues.NONE, ResultSink.DISCARD).close();
+            }
+        }
+        return session.onSlot(slot, plan.statement().sql(), parameters, sink);
+    }
+
+    /**
+     * After a routed statement that used sequences: a nextval's data source is where currval is answered; a CREATE
+     * TABLE of a sharded table with serial or identity columns interleaves the sequences of its actual tables, node j
+     * of n as copy j of n (two actual tables on one data source have a sequence each).
+     */
+    void after(Plan plan, SequenceStatement sequence, int[] dataSources, QueryResult result) throws StatementFailure {
+        if (sequence.kind() == SequenceStatement.Kind.NEXTVAL && dataSources.length > 0) {
+            source = dataSources[dataSources.length - 1];
+            return;
+        }
+        if (sequence.kind() != SequenceStatement.Kind.CREATE_TABLE || hasNotice(result, "42P07")) {
+            return;
+        }
+        for (TableReference each : plan.statement().tables()) {
+            if (each.role() != TableRole.DDL_TARGET) {
+                continue;
+            }
+            if (database.rules().find(each.name().name()).orElse(null) instanceof ShardingTable table && table.nodeCount() > 1) {
+                int count = table.nodeCount();
+                for (int j = 0; j < count; j++) {
+                    DataNode node = table.node(j);
+                    session.onSlot(database.dataSourceIndex(node.dataSource()), SequenceStatement.interleaveOwned(node.table(), j, count),
+                            ParameterValues.NONE, ResultSink.DISCARD).close();
+                }
+            }
+            return;
+        }
+    }
+
+    private int defaultIndex() {
+        return database.dataSourceIndex(database.defaultDataSource().name());
+    }
+}
