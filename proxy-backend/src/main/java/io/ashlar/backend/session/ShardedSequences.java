@@ -58,6 +58,8 @@ final class ShardedSequences {
     private final Session session;
     /** The data source the session's last nextval through the proxy ran on (its connection stays with the session), or -1. */
     private int source = -1;
+    /** Before an ALTER TABLE that may add serial or identity columns: each actual table's sequences (OIDs), or null. */
+    private String[] ownedBefore;
 
     ShardedSequences(LogicalDatabase database, Session session) {
         this.database = database;
@@ -84,6 +86,18 @@ final class ShardedSequences {
                         + " only as SELECT setval(sequence, value [, is_called]) [FROM ...]", "call it in a statement of its own"));
             case CURRVAL:
                 return plan.statement().tables().isEmpty() ? currval(plan, parameters, sink) : null;
+            case ALTER_TABLE: {
+                ShardingTable table = target(plan);
+                ownedBefore = table != null && sequence.ownsNew() ? ownedSequences(table) : null;
+                return null;
+            }
+            case ALTER_TABLE_REFUSED:
+                if (target(plan) != null) {
+                    throw new StatementFailure(ErrorFields.error("0A000", "ALTER TABLE ... SET INCREMENT BY or SET START WITH of an identity column"
+                            + " of a sharded table is not supported", "each actual table's sequence hands out every n-th value of the column;"
+                            + " drop the identity and add it again"));
+                }
+                return null;
             default:
                 return null;
         }
@@ -205,23 +219,95 @@ final class ShardedSequences {
             source = dataSources[dataSources.length - 1];
             return;
         }
+        if (sequence.kind() == SequenceStatement.Kind.ALTER_TABLE) {
+            alteredTable(plan, sequence);
+            return;
+        }
         if (sequence.kind() != SequenceStatement.Kind.CREATE_TABLE || hasNotice(result, "42P07")) {
             return;
         }
-        for (TableReference each : plan.statement().tables()) {
-            if (each.role() != TableRole.DDL_TARGET) {
-                continue;
+        ShardingTable table = target(plan);
+        if (table != null) {
+            int count = table.nodeCount();
+            for (int j = 0; j < count; j++) {
+                DataNode node = table.node(j);
+                session.onSlot(database.dataSourceIndex(node.dataSource()), SequenceStatement.interleaveOwned(node.table(), j, count),
+                        ParameterValues.NONE, ResultSink.DISCARD).close();
             }
-            if (database.rules().find(each.name().name()).orElse(null) instanceof ShardingTable table && table.nodeCount() > 1) {
-                int count = table.nodeCount();
-                for (int j = 0; j < count; j++) {
-                    DataNode node = table.node(j);
-                    session.onSlot(database.dataSourceIndex(node.dataSource()), SequenceStatement.interleaveOwned(node.table(), j, count),
-                            ParameterValues.NONE, ResultSink.DISCARD).close();
-                }
-            }
+        }
+    }
+
+    /**
+     * After ALTER TABLE of a sharded table: the sequences it added to each actual table (serial or identity columns)
+     * are interleaved, and a RESTART WITH of an identity column sets each actual table's sequence as setval(seq, v,
+     * false) would.
+     */
+    private void alteredTable(Plan plan, SequenceStatement sequence) throws StatementFailure {
+        String[] before = ownedBefore;
+        ownedBefore = null;
+        ShardingTable table = target(plan);
+        if (table == null) {
             return;
         }
+        int count = table.nodeCount();
+        String past = null;
+        if (before != null) {
+            // A column added to rows already there took its values from each actual table's new sequence: every copy
+            // goes on past the greatest of them.
+            long greatest = Long.MIN_VALUE;
+            for (int j = 0; j < count; j++) {
+                DataNode node = table.node(j);
+                String value = single(database.dataSourceIndex(node.dataSource()), SequenceStatement.lastValueOwnedSince(node.table(), before[j]));
+                if (value != null) {
+                    greatest = Math.max(greatest, Long.parseLong(value));
+                }
+            }
+            past = greatest == Long.MIN_VALUE ? null : Long.toString(greatest);
+        }
+        for (int j = 0; j < count; j++) {
+            DataNode node = table.node(j);
+            int slot = database.dataSourceIndex(node.dataSource());
+            if (before != null) {
+                session.onSlot(slot, SequenceStatement.interleaveOwnedSince(node.table(), before[j], j, count, past), ParameterValues.NONE,
+                        ResultSink.DISCARD).close();
+            }
+            if (!sequence.valueArgument().isEmpty()) {
+                session.onSlot(slot, sequence.restartOnCopy(node.table()), ParameterValues.NONE, ResultSink.DISCARD).close();
+            }
+        }
+    }
+
+    /** The OIDs of the sequences each actual table of a sharded table owns now. */
+    private String[] ownedSequences(ShardingTable table) throws StatementFailure {
+        int count = table.nodeCount();
+        String[] result = new String[count];
+        for (int j = 0; j < count; j++) {
+            DataNode node = table.node(j);
+            String owned = single(database.dataSourceIndex(node.dataSource()), SequenceStatement.ownedSequences(node.table()));
+            result[j] = owned == null ? "0" : owned;
+        }
+        return result;
+    }
+
+    /** The one value a query of one row and column gives on a data source, as text; null for NULL or no row. */
+    private String single(int slot, String sql) throws StatementFailure {
+        QueryResult result = session.onSlot(slot, sql, ParameterValues.NONE, ResultSink.DISCARD);
+        try {
+            byte[] value = result.next() ? result.row().value(0) : null;
+            return value == null ? null : new String(value, StandardCharsets.US_ASCII);
+        } finally {
+            result.close();
+        }
+    }
+
+    /** The sharded table a DDL statement is about, when it has several actual tables; else null. */
+    private ShardingTable target(Plan plan) {
+        for (TableReference each : plan.statement().tables()) {
+            if (each.role() == TableRole.DDL_TARGET) {
+                return database.rules().find(each.name().name()).orElse(null) instanceof ShardingTable table && table.nodeCount() > 1 ? table : null;
+            }
+        }
+        return null;
     }
 
     private int defaultIndex() {

@@ -409,7 +409,7 @@ public final class ShardedSession implements BackendSession {
                 if (LogicalSession.isRefresh(statement)) {
                     return logical.refresh(statement);
                 }
-                if (plan.sequence() != null && (database.dataSources().size() > 1 || plan.sequence().kind() == SequenceStatement.Kind.CURRVAL)) {
+                if (plan.sequence() != null && (database.dataSources().size() > 1 || plan.sequence().perActualTable())) {
                     QueryResult result = sequences().run(plan, plan.sequence(), parameters, sink);
                     if (result != null) {
                         return result;

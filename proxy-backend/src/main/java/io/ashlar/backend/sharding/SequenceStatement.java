@@ -36,6 +36,13 @@ public final class SequenceStatement {
         ALTER_REFUSED,
         /** CREATE TABLE with a serial or identity column: the sequences of its actual tables are interleaved. */
         CREATE_TABLE,
+        /**
+         * ALTER TABLE adding a serial or identity column (the new sequences are interleaved), or restarting an identity
+         * column's sequence at a value (each actual table's at its first value at or past it).
+         */
+        ALTER_TABLE,
+        /** ALTER TABLE ... ALTER COLUMN ... SET INCREMENT BY / SET START WITH: refused over several actual tables. */
+        ALTER_TABLE_REFUSED,
         /** {@code SELECT setval(seq, value [, is_called]) [FROM ...]}: the value found first, then set on every copy. */
         SETVAL,
         /** Another statement calling setval: refused over several data sources. */
@@ -80,6 +87,14 @@ public final class SequenceStatement {
         return kind;
     }
 
+    /**
+     * Whether the statement needs its session even on one data source: currval (another session's value must not
+     * show), and ALTER TABLE, whose sequences are per actual table (several may share a data source).
+     */
+    public boolean perActualTable() {
+        return kind == Kind.CURRVAL || kind == Kind.ALTER_TABLE || kind == Kind.ALTER_TABLE_REFUSED;
+    }
+
     public String name() {
         return name;
     }
@@ -107,6 +122,9 @@ public final class SequenceStatement {
         if (statement.kind() == StatementKind.DDL && statement.body() instanceof DdlStatement ddl) {
             if (ddl.kind() == DdlKind.CREATE_TABLE) {
                 return (words & (SERIAL | IDENTITY)) != 0 && mentionsOwnedSequence(tokens) ? of(Kind.CREATE_TABLE) : null;
+            }
+            if (ddl.kind() == DdlKind.ALTER_TABLE) {
+                return alterTable(tokens);
             }
             if (ddl.objectType().equals("sequence")) {
                 if (ddl.kind() == DdlKind.CREATE_OTHER) {
@@ -151,10 +169,12 @@ public final class SequenceStatement {
             switch (sql.charAt(i) | 0x20) {
                 case 'n' -> result |= sql.regionMatches(true, i, "nextval", 0, 7) ? SEQUENCE_FUNCTION : 0;
                 case 's' -> result |= sql.regionMatches(true, i, "setval", 0, 6) ? SEQUENCE_FUNCTION
-                        : sql.regionMatches(true, i, "sequence", 0, 8) ? SEQUENCE : sql.regionMatches(true, i, "serial", 0, 6) ? SERIAL : 0;
+                        : sql.regionMatches(true, i, "sequence", 0, 8) ? SEQUENCE : sql.regionMatches(true, i, "serial", 0, 6) ? SERIAL
+                        : sql.regionMatches(true, i, "start", 0, 5) ? IDENTITY : 0;
                 case 'c' -> result |= sql.regionMatches(true, i, "currval", 0, 7) ? SEQUENCE_FUNCTION : 0;
                 case 'l' -> result |= sql.regionMatches(true, i, "lastval", 0, 7) ? SEQUENCE_FUNCTION : 0;
-                case 'i' -> result |= sql.regionMatches(true, i, "identity", 0, 8) ? IDENTITY : 0;
+                case 'i' -> result |= sql.regionMatches(true, i, "identity", 0, 8) || sql.regionMatches(true, i, "increment", 0, 9) ? IDENTITY : 0;
+                case 'r' -> result |= sql.regionMatches(true, i, "restart", 0, 7) ? IDENTITY : 0;
                 default -> {
                     // not a word of interest
                 }
@@ -239,6 +259,86 @@ public final class SequenceStatement {
             return new SequenceStatement(Kind.RESTART_SEQUENCE, name, quote(name), restartValue, "false", "", false, false);
         }
         return null; // RESTART alone (each copy to its own start), renames, OWNED BY, CACHE ...: the same on every copy
+    }
+
+    /**
+     * ALTER TABLE: serial or identity columns added ({@link #ownsNew()}), {@code ALTER [COLUMN] c RESTART [WITH] v}
+     * ({@link #name()} is the column, {@link #valueArgument()} the value), or {@code SET INCREMENT} / {@code SET START}
+     * of an identity column (refused). RESTART without a value restarts each copy at its own start: nothing to do.
+     */
+    private static SequenceStatement alterTable(TokenList tokens) {
+        int n = end(tokens);
+        String column = "";
+        String value = "";
+        for (int j = 3; j < n; j++) {
+            if (tokens.kind(j) != TokenKind.IDENTIFIER) {
+                continue;
+            }
+            if (tokens.textEqualsIgnoreCase(j, "set") && (tokens.textEqualsIgnoreCase(j + 1, "increment") || tokens.textEqualsIgnoreCase(j + 1, "start"))) {
+                return of(Kind.ALTER_TABLE_REFUSED);
+            }
+            if (!tokens.textEqualsIgnoreCase(j, "restart")) {
+                continue;
+            }
+            int v = tokens.textEqualsIgnoreCase(j + 1, "with") ? j + 2 : j + 1;
+            int last = v < n && tokens.isOperator(v, "-") ? v + 1 : v;
+            if (last >= n || tokens.kind(last) != TokenKind.INTEGER && !tokens.kind(last).isParameter()) {
+                continue;
+            }
+            boolean columnBefore = tokens.kind(j - 1).isIdentifier()
+                    && (tokens.textEqualsIgnoreCase(j - 2, "column") || tokens.textEqualsIgnoreCase(j - 2, "alter"));
+            if (!columnBefore || !column.isEmpty()) {
+                return of(Kind.ALTER_TABLE_REFUSED);
+            }
+            column = tokens.identifier(j - 1);
+            value = tokens.sql().substring(tokens.start(v), tokens.end(last));
+            j = last;
+        }
+        boolean ownsNew = mentionsOwnedSequence(tokens);
+        if (!ownsNew && column.isEmpty()) {
+            return null;
+        }
+        return new SequenceStatement(Kind.ALTER_TABLE, column, "", value, "false", "", ownsNew, false);
+    }
+
+    /** ALTER TABLE: whether it may add serial or identity columns (whose new sequences are then interleaved). */
+    public boolean ownsNew() {
+        return kind == Kind.ALTER_TABLE && ifNotExists;
+    }
+
+    /** ALTER TABLE ... RESTART WITH: the statement each actual table's data source runs after it, as setval(seq, v, false). */
+    public String restartOnCopy(String actualTable) {
+        return setvalOnCopy("pg_catalog.pg_get_serial_sequence(" + quote(quoteIdentifier(actualTable)) + ", " + quote(name) + ")",
+                valueArgument, "false");
+    }
+
+    /** The owned sequences of an actual table, as a comma-separated list of OIDs (never empty: 0 stands for none). */
+    public static String ownedSequences(String table) {
+        return "SELECT coalesce(string_agg(objid::text, ','), '0') FROM pg_catalog.pg_depend WHERE " + owned(table);
+    }
+
+    private static String owned(String table) {
+        return "classid = 'pg_catalog.pg_class'::regclass AND refclassid = 'pg_catalog.pg_class'::regclass AND refobjid = "
+                + quote(quoteIdentifier(table)) + "::regclass AND deptype IN ('a', 'i')";
+    }
+
+    private static String ownedSince(String table, String before) {
+        return "seqrelid IN (SELECT objid FROM pg_catalog.pg_depend WHERE " + owned(table) + ") AND seqrelid::oid::text <> ALL ("
+                + quote("{" + before + "}") + "::text[])";
+    }
+
+    /** The greatest last value of the sequences of an actual table that are not among {@code before}: NULL when none was called. */
+    public static String lastValueOwnedSince(String table, String before) {
+        return "SELECT max(pg_catalog.pg_sequence_last_value(seqrelid)) FROM pg_catalog.pg_sequence WHERE " + ownedSince(table, before);
+    }
+
+    /**
+     * Interleaves the sequences of an actual table that are not among {@code before} ({@link #ownedSequences}), each
+     * restarted past {@code past} (the greatest value they handed out on any actual table, filling the rows there when
+     * the column was added), or at its start when {@code past} is null.
+     */
+    public static String interleaveOwnedSince(String table, String before, int index, int count, String past) {
+        return interleave(ownedSince(table, before), index, count, past);
     }
 
     /** SELECT setval(a, b [, c]) [FROM ...]: nothing else in the select list. */
@@ -385,24 +485,27 @@ public final class SequenceStatement {
 
     /**
      * The statement that interleaves the sequences a condition on {@code pg_sequence} selects, as copy {@code index}
-     * of {@code count}: increment times count, start moved by index increments, restarted there.
+     * of {@code count}: increment times count, start moved by index increments, restarted there, or (an ascending
+     * sequence, {@code past} not null) at its first value past {@code past}.
      */
-    static String interleave(String condition, int index, int count) {
+    static String interleave(String condition, int index, int count, String past) {
+        String restart = past == null ? "' RESTART'"
+                : "' RESTART WITH ' || CASE WHEN s.inc < 0 OR " + past + " < s.st + " + index + " * s.inc THEN s.st + " + index + " * s.inc"
+                + " ELSE s.st + " + index + " * s.inc + ceil((" + past + " + 1 - s.st - " + index + " * s.inc)::numeric / (s.inc * " + count
+                + ")) * (s.inc * " + count + ") END";
         return "DO $ashlar$DECLARE s record; BEGIN FOR s IN SELECT seqrelid::regclass AS r, seqincrement AS inc, seqstart AS st"
                 + " FROM pg_catalog.pg_sequence WHERE " + condition + " LOOP EXECUTE 'ALTER SEQUENCE ' || s.r || ' INCREMENT BY ' || (s.inc * " + count
-                + ") || ' START WITH ' || (s.st + " + index + " * s.inc) || ' RESTART'; END LOOP; END$ashlar$";
+                + ") || ' START WITH ' || (s.st + " + index + " * s.inc) || " + restart + "; END LOOP; END$ashlar$";
     }
 
     /** Interleaves the sequence this CREATE SEQUENCE made, as copy {@code index} of {@code count}. */
     public String interleaveSequence(int index, int count) {
-        return interleave("seqrelid = " + quote(name) + "::regclass", index, count);
+        return interleave("seqrelid = " + quote(name) + "::regclass", index, count, null);
     }
 
     /** Interleaves the sequences that serial and identity columns of actual table {@code table} own. */
     public static String interleaveOwned(String table, int index, int count) {
-        return interleave("seqrelid IN (SELECT objid FROM pg_catalog.pg_depend WHERE classid = 'pg_catalog.pg_class'::regclass"
-                + " AND refclassid = 'pg_catalog.pg_class'::regclass AND refobjid = " + quote(quoteIdentifier(table))
-                + "::regclass AND deptype IN ('a', 'i'))", index, count);
+        return interleave("seqrelid IN (SELECT objid FROM pg_catalog.pg_depend WHERE " + owned(table) + ")", index, count, null);
     }
 
     private static String quoteIdentifier(String name) {
