@@ -830,6 +830,11 @@ public final class ShardedSession implements BackendSession {
     }
 
     @Override
+    public long statementMemoryLimit() {
+        return database.statementMemoryLimit();
+    }
+
+    @Override
     public void cancel() {
         connections.cancel();
     }
