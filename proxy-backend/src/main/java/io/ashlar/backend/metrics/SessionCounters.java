@@ -25,6 +25,8 @@ public final class SessionCounters {
     long bytesSent;
     /** From a request's first message to its ReadyForQuery. */
     final Histogram requests = new Histogram();
+    /** A sharded statement's parse: the text lexed and split, and its analysis found in the plan cache (or made). */
+    final Histogram parse = new Histogram();
     /** A sharded statement's route and rewrite (its plan, taken from the plan cache, included). */
     final Histogram route = new Histogram();
 
@@ -68,6 +70,11 @@ public final class SessionCounters {
     /** A request (a simple query, or extended-protocol messages up to Sync) took this long to its ReadyForQuery. */
     public void request(long nanos) {
         requests.record(nanos);
+    }
+
+    /** A sharded statement's parse took this long. */
+    public void parse(long nanos) {
+        parse.record(nanos);
     }
 
     /** A sharded statement's route and rewrite took this long. */

@@ -116,6 +116,7 @@ public final class ShardedSession implements BackendSession {
     @Override
     public void executeSimple(String sql, ResultSink sink) throws StatementFailure {
         lastExecution = null;
+        long parseStarted = counters == null ? 0 : System.nanoTime();
         List<StatementRange> ranges;
         TokenList tokens;
         try {
@@ -141,7 +142,13 @@ public final class ShardedSession implements BackendSession {
                 } catch (SqlSyntaxException e) {
                     throw syntaxError(e, range.start());
                 }
+                if (parseStarted != 0) {
+                    counters.parse(System.nanoTime() - parseStarted); // the first statement's time has the text's lexing
+                }
                 stream(run(plan, ParameterValues.NONE, sink), sink);
+                if (parseStarted != 0) {
+                    parseStarted = System.nanoTime();
+                }
             }
         } catch (StatementFailure failure) {
             if (several && transaction.state().inImplicit()) {
@@ -193,10 +200,14 @@ public final class ShardedSession implements BackendSession {
     @Override
     public Prepared prepare(String sql, int[] declaredTypes) throws StatementFailure {
         Plan plan;
+        long parseStarted = counters == null ? 0 : System.nanoTime();
         try {
             plan = database.plans().get(sql);
         } catch (SqlSyntaxException e) {
             throw syntaxError(e, 0);
+        }
+        if (parseStarted != 0) {
+            counters.parse(System.nanoTime() - parseStarted);
         }
         int count = Math.max(declaredTypes.length, plan.statement().parameterCount());
         int[] types = count == declaredTypes.length ? declaredTypes : java.util.Arrays.copyOf(declaredTypes, count);
