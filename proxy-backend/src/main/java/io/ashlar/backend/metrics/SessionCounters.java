@@ -54,11 +54,6 @@ public final class SessionCounters {
         statement(n > 0 ? tag.charAt(0) : 0, n > 1 ? tag.charAt(1) : 0, n > 2 ? tag.charAt(2) : 0);
     }
 
-    /** A ReadyForQuery outside a transaction went to the client: the request ended a transaction. */
-    public void transaction() {
-        transactions++;
-    }
-
     public void received(int bytes) {
         bytesReceived += bytes;
     }
@@ -67,8 +62,14 @@ public final class SessionCounters {
         bytesSent += bytes;
     }
 
-    /** A request (a simple query, or extended-protocol messages up to Sync) took this long to its ReadyForQuery. */
-    public void request(long nanos) {
+    /**
+     * A request (a simple query, or extended-protocol messages up to Sync) ended with a ReadyForQuery of this status: its time is counted, and a transaction when it left the
+     * session outside one.
+     */
+    public void requestEnded(long nanos, char status) {
+        if (status == 'I') {
+            transactions++;
+        }
         requests.record(nanos);
     }
 
