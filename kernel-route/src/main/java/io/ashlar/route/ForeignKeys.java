@@ -48,7 +48,8 @@ final class ForeignKeys {
                     case StatementTables.SHARDED -> {
                         String reason = notColocated(tables.shardingTable(child), key, tables.shardingTable(parent));
                         if (!reason.isEmpty()) {
-                            throw refuse(tables, key, reason, "add the sharding column to the key, or make " + name(tables, parent) + " a broadcast table");
+                            throw refuse(tables, key, reason, key.referencedColumns().isEmpty() ? "write out the referenced columns"
+                                    : "add the sharding column to the key, or make " + name(tables, parent) + " a broadcast table");
                         }
                         tables.mergePartition(tables.partitionOf[parent], tables.partitionOf[child]);
                     }
@@ -74,13 +75,17 @@ final class ForeignKeys {
 
     /**
      * Why rows of {@code child} and the rows they reference in {@code parent} may lie on different data nodes, or
-     * the empty string when the key keeps them on the same node index.
+     * the empty string when the key keeps them on the same node index (always so for two tables of one actual table
+     * each on one data source: a one-shard configuration).
      */
     static String notColocated(ShardingTable child, ForeignKey key, ShardingTable parent) {
+        if (child.nodeCount() == 1 && parent.nodeCount() == 1 && child.nodeDataSource(0) == parent.nodeDataSource(0)) {
+            return "";
+        }
         boolean bound = child.bindingGroup() >= 0 && child.bindingGroup() == parent.bindingGroup();
         if (key.referencedColumns().isEmpty()) {
             return bound ? "" : "the key does not name the columns it references in " + parent.logicTable()
-                    + " (its primary key), so it cannot be checked against the sharding columns; write them out";
+                    + " (its primary key), so Ashlar cannot check that it carries the sharding columns";
         }
         if (bound) {
             return unmapped(child, child.bindingKey(), key, parent, parent.bindingKey());
