@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * broadcast, bmsql_config on ds_0): the keys between tables sharded alike by their warehouse ids are created on each
  * data source between its actual tables and enforced there (23503 for a missing parent or a referenced parent's
  * delete); the key to the broadcast bmsql_item too; the two keys that reach another warehouse ({@code h_customer_fkey},
- * {@code ol_stock_fkey}) are refused with 0A000 saying why. TRUNCATE and DROP TABLE of several sharded tables laid out
+ * {@code ol_stock_fkey}) are refused with 0A000 saying why. The logical catalog shows the created keys by their logical
+ * names. TRUNCATE and DROP TABLE of several sharded tables laid out
  * alike run once per data source, naming them all.
  */
 class TpccForeignKeysTest {
@@ -216,6 +217,15 @@ class TpccForeignKeysTest {
                 && refused.get(1).contains("bmsql_order_line is sharded by ol_w_id"), refused.get(1));
         for (String each : List.of("ds_0", "ds_1")) {
             assertEquals(EXPECTED_KEYS, foreignKeys(each), "foreign keys on " + each);
+        }
+        try (Connection connection = proxy(); Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("select conrelid::regclass, conname, confrelid::regclass from pg_constraint "
+                        + "where contype = 'f' order by 1::text, 2")) {
+            StringBuilder logical = new StringBuilder();
+            while (rs.next()) {
+                logical.append(rs.getString(1)).append(' ').append(rs.getString(2)).append(" -> ").append(rs.getString(3)).append('\n');
+            }
+            assertEquals(EXPECTED_KEYS, logical.toString(), "foreign keys in the logical catalog");
         }
 
         try (Connection connection = proxy(); Statement statement = connection.createStatement()) {
