@@ -74,6 +74,14 @@ class TpccForeignKeysTest {
                     databaseStrategy: {standard: {shardingColumn: s_w_id, shardingAlgorithmName: mod_2}}
                   bmsql_config:
                     actualDataNodes: ds_0.bmsql_config
+                  t_order:
+                    actualDataNodes: ds_${0..1}.t_order_${0..1}
+                    databaseStrategy: {standard: {shardingColumn: user_id, shardingAlgorithmName: mod_2}}
+                    tableStrategy: {standard: {shardingColumn: order_id, shardingAlgorithmName: t_order_inline}}
+                  t_order_item:
+                    actualDataNodes: ds_${0..1}.t_order_item_${0..1}
+                    databaseStrategy: {standard: {shardingColumn: user_id, shardingAlgorithmName: mod_2}}
+                    tableStrategy: {standard: {shardingColumn: order_id, shardingAlgorithmName: t_order_item_inline}}
                   t_twin_a:
                     actualDataNodes: ds_${0..1}.t_twin_a
                     databaseStrategy: {standard: {shardingColumn: w_id, shardingAlgorithmName: mod_2}}
@@ -94,6 +102,14 @@ class TpccForeignKeysTest {
                     type: MOD
                     props:
                       sharding-count: 2
+                  t_order_inline:
+                    type: INLINE
+                    props:
+                      algorithm-expression: t_order_${order_id % 2}
+                  t_order_item_inline:
+                    type: INLINE
+                    props:
+                      algorithm-expression: t_order_item_${order_id % 2}
             """;
 
     /** BenchmarkSQL 5.0's tableCreates.sql (without the history sequence, which is not this test's concern). */
@@ -216,11 +232,11 @@ class TpccForeignKeysTest {
         assertTrue(refused.get(1).contains("foreign key bmsql_order_line (ol_supply_w_id, ol_i_id) referencing bmsql_stock (s_w_id, s_i_id)")
                 && refused.get(1).contains("bmsql_order_line is sharded by ol_w_id"), refused.get(1));
         for (String each : List.of("ds_0", "ds_1")) {
-            assertEquals(EXPECTED_KEYS, foreignKeys(each), "foreign keys on " + each);
+            assertEquals(EXPECTED_KEYS, foreignKeys(each, "bmsql"), "foreign keys on " + each);
         }
         try (Connection connection = proxy(); Statement statement = connection.createStatement();
                 ResultSet rs = statement.executeQuery("select conrelid::regclass, conname, confrelid::regclass from pg_constraint "
-                        + "where contype = 'f' order by 1::text, 2")) {
+                        + "where contype = 'f' and conrelid::regclass::text like 'bmsql%' order by 1::text, 2")) {
             StringBuilder logical = new StringBuilder();
             while (rs.next()) {
                 logical.append(rs.getString(1)).append(' ').append(rs.getString(2)).append(" -> ").append(rs.getString(3)).append('\n');
@@ -256,6 +272,27 @@ class TpccForeignKeysTest {
     }
 
     @Test
+    void tableLevelShardingPairsActualTablesBySuffix() throws SQLException {
+        try (Connection connection = proxy(); Statement statement = connection.createStatement()) {
+            statement.execute("create table t_order (user_id int, order_id int, primary key (user_id, order_id))");
+            statement.execute("create table t_order_item (item_id int, user_id int, order_id int)");
+            SQLException databaseOnly = assertThrows(SQLException.class,
+                    () -> statement.execute("alter table t_order_item add constraint fk_user foreign key (user_id, order_id) references t_order (order_id, user_id)"));
+            assertEquals("0A000", databaseOnly.getSQLState(), databaseOnly.getMessage());
+            statement.execute("alter table t_order_item add constraint fk_order foreign key (user_id, order_id) references t_order (user_id, order_id)");
+            statement.execute("insert into t_order values (1, 1), (1, 2), (2, 1), (2, 2)");
+            statement.execute("insert into t_order_item values (1, 1, 1), (2, 1, 2), (3, 2, 1), (4, 2, 2)");
+            SQLException orphan = assertThrows(SQLException.class, () -> statement.execute("insert into t_order_item values (5, 1, 3)"));
+            assertEquals("23503", orphan.getSQLState(), orphan.getMessage());
+        }
+        for (String each : List.of("ds_0", "ds_1")) {
+            String keys = foreignKeys(each, "t_order");
+            assertTrue(keys.contains("t_order_item_0 fk_order_t_order_item_0 -> t_order_0\nt_order_item_1 fk_order_t_order_item_1 -> t_order_1\n"),
+                    each + ": " + keys);
+        }
+    }
+
+    @Test
     void severalShardedTablesInOneStatement() throws SQLException {
         try (Connection connection = proxy(); Statement statement = connection.createStatement()) {
             statement.execute("create table t_twin_a (w_id int primary key)");
@@ -284,12 +321,13 @@ class TpccForeignKeysTest {
         }
     }
 
-    private static String foreignKeys(String dataSource) throws SQLException {
+    /** The foreign keys of the tables whose names start with {@code prefix}, one line each. */
+    private static String foreignKeys(String dataSource, String prefix) throws SQLException {
         StringBuilder result = new StringBuilder();
         try (Connection connection = DriverManager.getConnection(url(dataSource), "postgres", "");
                 Statement statement = connection.createStatement();
                 ResultSet rs = statement.executeQuery("select conrelid::regclass, conname, confrelid::regclass from pg_constraint "
-                        + "where contype = 'f' order by 1::text, 2")) {
+                        + "where contype = 'f' and conrelid::regclass::text like '" + prefix + "%' order by 1::text, 2")) {
             while (rs.next()) {
                 result.append(rs.getString(1)).append(' ').append(rs.getString(2)).append(" -> ").append(rs.getString(3)).append('\n');
             }
