@@ -119,6 +119,7 @@ public final class ShardedSession implements BackendSession {
     @Override
     public void executeSimple(String sql, ResultSink sink) throws StatementFailure {
         lastExecution = null;
+        long parseStarted = counters == null ? 0 : System.nanoTime();
         List<StatementRange> ranges;
         TokenList tokens;
         try {
@@ -144,7 +145,13 @@ public final class ShardedSession implements BackendSession {
                 } catch (SqlSyntaxException e) {
                     throw syntaxError(e, range.start());
                 }
+                if (parseStarted != 0) {
+                    counters.parse(System.nanoTime() - parseStarted); // the first statement's time has the text's lexing
+                }
                 stream(run(plan, ParameterValues.NONE, sink), sink);
+                if (parseStarted != 0) {
+                    parseStarted = System.nanoTime();
+                }
             }
         } catch (StatementFailure failure) {
             if (several && transaction.state().inImplicit()) {
@@ -196,10 +203,14 @@ public final class ShardedSession implements BackendSession {
     @Override
     public Prepared prepare(String sql, int[] declaredTypes) throws StatementFailure {
         Plan plan;
+        long parseStarted = counters == null ? 0 : System.nanoTime();
         try {
             plan = database.plans().get(sql);
         } catch (SqlSyntaxException e) {
             throw syntaxError(e, 0);
+        }
+        if (parseStarted != 0) {
+            counters.parse(System.nanoTime() - parseStarted);
         }
         int count = Math.max(declaredTypes.length, plan.statement().parameterCount());
         int[] types = count == declaredTypes.length ? declaredTypes : java.util.Arrays.copyOf(declaredTypes, count);
@@ -899,6 +910,11 @@ public final class ShardedSession implements BackendSession {
     public void forgetImplicitTransaction() {
         // The implicit transaction's data sources become the explicit block's.
         transaction.becomeBlock();
+    }
+
+    @Override
+    public long statementMemoryLimit() {
+        return database.statementMemoryLimit();
     }
 
     @Override
