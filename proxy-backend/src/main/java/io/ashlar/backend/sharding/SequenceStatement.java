@@ -460,8 +460,8 @@ public final class SequenceStatement {
      * The statement each data source runs for {@code setval(sequence, value, is_called)}: its copy is set so that the
      * next value it hands out is the first of its own values past {@code value} (at or past it when is_called is
      * false), so that the next value handed out anywhere is past {@code value} and unique. A value outside the
-     * sequence's bounds gets PostgreSQL's own error from a plain setval; a NULL value sets nothing and answers NULL,
-     * as the strict function does. The answer is {@code value}, as setval's is.
+     * sequence's bounds, or a relation that is no sequence, gets PostgreSQL's own error from a plain setval; a NULL
+     * value sets nothing and answers NULL, as the strict function does. The answer is {@code value}, as setval's is.
      *
      * @param value the value as an SQL expression (a literal found by {@link #valueQuery()}, or setval's own argument)
      */
@@ -471,11 +471,11 @@ public final class SequenceStatement {
 
     static String setvalOnCopy(String sequence, String value, String called) {
         return "SELECT CASE WHEN a.v IS NULL OR a.c IS NULL THEN NULL::int8"
-                + " WHEN a.v < s.seqmin OR a.v > s.seqmax THEN setval(a.r, a.v, a.c)"
+                + " WHEN s.seqrelid IS NULL OR a.v < s.seqmin OR a.v > s.seqmax THEN setval(a.r, a.v, a.c)"
                 + " ELSE setval(a.r, (s.seqstart + ceil(((a.v + CASE WHEN a.c THEN sign(s.seqincrement) ELSE 0 END) - s.seqstart)::numeric"
                 + " / s.seqincrement) * s.seqincrement)::int8, false) * 0 + a.v END AS setval"
                 + " FROM (SELECT (" + sequence + ")::regclass AS r, (" + value + ")::int8 AS v, (" + called + ")::bool AS c) a"
-                + " JOIN pg_catalog.pg_sequence s ON s.seqrelid = a.r";
+                + " LEFT JOIN pg_catalog.pg_sequence s ON s.seqrelid = a.r";
     }
 
     /** setval's value argument as written (ALTER's RESTART value). */

@@ -323,6 +323,8 @@ final class ShardedSequenceTest {
             }
             SQLException outOfBounds = assertThrows(SQLException.class, () -> single(statement, "SELECT setval('t_param_seq', 0)"));
             assertEquals("22003", outOfBounds.getSQLState());
+            SQLException notSequence = assertThrows(SQLException.class, () -> single(statement, "SELECT setval('t_seq', 5)"));
+            assertEquals("42809", notSequence.getSQLState());
             SQLException refused = assertThrows(SQLException.class, () -> single(statement, "SELECT setval('t_param_seq', 5) + 1"));
             assertEquals("0A000", refused.getSQLState());
             statement.execute("DROP TABLE t_seq");
