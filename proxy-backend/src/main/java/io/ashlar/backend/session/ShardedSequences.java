@@ -72,7 +72,11 @@ final class ShardedSequences {
             case CREATE_SEQUENCE:
                 return createSequence(plan, sequence, parameters, sink);
             case RESTART_SEQUENCE:
-                onEveryDataSource(sequence.setvalOnCopy(sequence.valueArgument()), parameters, sink).close();
+                try {
+                    onEveryDataSource(sequence.setvalOnCopy(sequence.valueArgument()), parameters, sink).close();
+                } catch (StatementFailure failure) {
+                    throw positioned(failure, sequence);
+                }
                 database.plans().schemaChanged();
                 return new TagResult("ALTER SEQUENCE", new ArrayList<>(1));
             case ALTER_REFUSED:
@@ -175,10 +179,49 @@ final class ShardedSequences {
                     : ErrorFields.error("0A000", "setval over several rows is not supported on the sharded logical database " + database.name(),
                             "set the sequence to the greatest of them"));
         }
-        if (rows == 0 && !sequence.fromSubquery()) {
-            return session.onSlot(defaultIndex(), sequence.setvalOnCopy("NULL") + " LIMIT 0", parameters, sink);
+        try {
+            if (rows == 0 && !sequence.fromSubquery()) {
+                return session.onSlot(defaultIndex(), sequence.setvalOnCopy("NULL") + " LIMIT 0", parameters, sink);
+            }
+            return onEveryDataSource(sequence.setvalOnCopy(value), parameters, sink);
+        } catch (StatementFailure failure) {
+            throw positioned(failure, sequence);
         }
-        return onEveryDataSource(sequence.setvalOnCopy(value), parameters, sink);
+    }
+
+    /**
+     * An error of the copies' statement with its position (which points into text the client never sent) moved to
+     * the client's statement where it points into the sequence argument ({@code relation "s" does not exist}), and
+     * dropped elsewhere.
+     */
+    private static StatementFailure positioned(StatementFailure failure, SequenceStatement sequence) {
+        ErrorFields fields = failure.fields();
+        String position = fields.field('P');
+        if (position.isEmpty() || position.length() > 9) {
+            return failure;
+        }
+        int value = 0;
+        for (int i = 0; i < position.length(); i++) {
+            char c = position.charAt(i);
+            if (c < '0' || c > '9') {
+                return failure;
+            }
+            value = value * 10 + (c - '0');
+        }
+        int client = sequence.clientPosition(value);
+        byte[] codes = fields.codes();
+        byte[] newCodes = new byte[client > 0 ? codes.length : codes.length - 1];
+        String[] newValues = new String[newCodes.length];
+        for (int i = 0, j = 0; i < codes.length; i++) {
+            if (codes[i] != 'P') {
+                newCodes[j] = codes[i];
+                newValues[j++] = fields.values()[i];
+            } else if (client > 0) {
+                newCodes[j] = 'P';
+                newValues[j++] = Integer.toString(client);
+            }
+        }
+        return new StatementFailure(new ErrorFields(newCodes, newValues), failure.getCause());
     }
 
     /** Runs one statement on every data source in turn (not atomically: a sequence's changes are not transactional); the default's answer. */

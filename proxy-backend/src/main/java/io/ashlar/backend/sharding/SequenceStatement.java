@@ -62,6 +62,8 @@ public final class SequenceStatement {
     private final String calledArgument;
     /** The query that gives setval's value: the inner SELECT of a scalar subquery, or {@code SELECT value FROM ...}. */
     private final String valueQuery;
+    /** Where setval's sequence argument starts in the statement's text, or -1. */
+    private int sequenceStart = -1;
     /** CREATE ... IF NOT EXISTS. */
     private final boolean ifNotExists;
     /** setval's value is a scalar subquery (whose SELECT is the value query). */
@@ -396,7 +398,9 @@ public final class SequenceStatement {
         } else {
             query = "SELECT " + value + (rest.isEmpty() ? "" : " " + rest);
         }
-        return new SequenceStatement(Kind.SETVAL, "", sequence, value, called, query, false, subquery);
+        SequenceStatement result = new SequenceStatement(Kind.SETVAL, "", sequence, value, called, query, false, subquery);
+        result.sequenceStart = tokens.start(3);
+        return result;
     }
 
     /** The statement's tokens without a trailing semicolon. */
@@ -469,12 +473,27 @@ public final class SequenceStatement {
         return setvalOnCopy(sequenceArgument, value, calledArgument);
     }
 
+    /**
+     * An error's position (1-based, as in an ErrorResponse) in {@link #setvalOnCopy}'s text, as a position in the
+     * client's statement: within the sequence argument, the same character there; elsewhere 0 (none), since the
+     * client never sent that text.
+     */
+    public int clientPosition(int position) {
+        int offset = position - 1 - SETVAL_SEQUENCE_OFFSET;
+        return sequenceStart < 0 || offset < 0 || offset >= sequenceArgument.length() ? 0 : sequenceStart + offset + 1;
+    }
+
+    private static final String SETVAL_HEAD = "SELECT CASE WHEN a.v IS NULL OR a.c IS NULL THEN NULL::int8"
+            + " WHEN s.seqrelid IS NULL OR a.v < s.seqmin OR a.v > s.seqmax THEN setval(a.r, a.v, a.c)"
+            + " ELSE setval(a.r, (s.seqstart + ceil(((a.v + CASE WHEN a.c THEN sign(s.seqincrement) ELSE 0 END) - s.seqstart)::numeric"
+            + " / s.seqincrement) * s.seqincrement)::int8, false) * 0 + a.v END AS setval"
+            + " FROM (SELECT (";
+
+    /** Where the sequence argument starts in {@link #setvalOnCopy}'s text. */
+    private static final int SETVAL_SEQUENCE_OFFSET = SETVAL_HEAD.length();
+
     static String setvalOnCopy(String sequence, String value, String called) {
-        return "SELECT CASE WHEN a.v IS NULL OR a.c IS NULL THEN NULL::int8"
-                + " WHEN s.seqrelid IS NULL OR a.v < s.seqmin OR a.v > s.seqmax THEN setval(a.r, a.v, a.c)"
-                + " ELSE setval(a.r, (s.seqstart + ceil(((a.v + CASE WHEN a.c THEN sign(s.seqincrement) ELSE 0 END) - s.seqstart)::numeric"
-                + " / s.seqincrement) * s.seqincrement)::int8, false) * 0 + a.v END AS setval"
-                + " FROM (SELECT (" + sequence + ")::regclass AS r, (" + value + ")::int8 AS v, (" + called + ")::bool AS c) a"
+        return SETVAL_HEAD + sequence + ")::regclass AS r, (" + value + ")::int8 AS v, (" + called + ")::bool AS c) a"
                 + " LEFT JOIN pg_catalog.pg_sequence s ON s.seqrelid = a.r";
     }
 

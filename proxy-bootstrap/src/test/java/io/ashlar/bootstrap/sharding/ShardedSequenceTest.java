@@ -375,6 +375,52 @@ final class ShardedSequenceTest {
         }
     }
 
+    /** The answers and errors that do not depend on which copy hands out values are PostgreSQL's own, to the message. */
+    @Test
+    void answersAndErrorsAsOnePostgreSql() throws SQLException {
+        String[] statements = {
+            "SELECT currval('t_ref_seq')",
+            "SELECT lastval()",
+            "SELECT setval('t_ref_seq', 0)",
+            "SELECT setval('t_ref_seq', 42)",
+            "SELECT setval('t_ref_seq', NULL)",
+            "SELECT setval('no_such_seq', 1)",
+            "SELECT setval('t_ref_seq', 7, false)",
+            "select setval('t_ref_seq', (select 1000))",
+            "SELECT setval('t_ref_seq', 10) FROM (SELECT 1 WHERE false) x",
+        };
+        try (Connection proxy = databases.proxy(""); Connection reference = databases.reference("");
+             Statement viaProxy = proxy.createStatement(); Statement direct = reference.createStatement()) {
+            viaProxy.execute("CREATE SEQUENCE t_ref_seq");
+            direct.execute("CREATE SEQUENCE t_ref_seq");
+            try {
+                for (String sql : statements) {
+                    assertEquals(outcome(direct, sql), outcome(viaProxy, sql), sql);
+                }
+                long next = single(viaProxy, "SELECT nextval('t_ref_seq')");
+                assertTrue(next > 1000, "nextval " + next);
+                assertEquals(next, single(viaProxy, "SELECT currval('t_ref_seq')"));
+            } finally {
+                viaProxy.execute("DROP SEQUENCE t_ref_seq");
+                direct.execute("DROP SEQUENCE t_ref_seq");
+            }
+        }
+    }
+
+    /** A statement's rows (first column) or its error's SQLSTATE and message. */
+    private static String outcome(Statement statement, String sql) {
+        StringBuilder result = new StringBuilder();
+        try (ResultSet rows = statement.executeQuery(sql)) {
+            result.append(rows.getMetaData().getColumnName(1)).append(' ').append(rows.getMetaData().getColumnTypeName(1)).append(':');
+            while (rows.next()) {
+                result.append(' ').append(rows.getString(1));
+            }
+        } catch (SQLException e) {
+            result.append(e.getSQLState()).append(' ').append(e.getMessage());
+        }
+        return result.toString();
+    }
+
     private static long single(Statement statement, String sql) throws SQLException {
         try (ResultSet rows = statement.executeQuery(sql)) {
             rows.next();
