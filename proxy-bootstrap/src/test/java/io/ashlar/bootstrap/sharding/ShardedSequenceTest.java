@@ -290,6 +290,18 @@ final class ShardedSequenceTest {
                     assertEquals(40, rows.getInt(1), node[0] + "." + node[1]);
                 }
             }
+            // RESTART WITH over four actual tables: each restarts at its first value at or past 1000, together 1000, 1001, ...
+            statement.execute("ALTER TABLE t_serial ALTER COLUMN ident RESTART WITH 1000");
+            for (int tenant = 0; tenant < 8; tenant++) {
+                statement.execute("INSERT INTO t_serial (tenant, v) VALUES (" + tenant + ", 'restarted')");
+            }
+            Set<Long> restarted = new HashSet<>();
+            try (ResultSet rows = statement.executeQuery("SELECT ident FROM t_serial WHERE v = 'restarted'")) {
+                while (rows.next()) {
+                    restarted.add(rows.getLong(1));
+                }
+            }
+            assertEquals(Set.of(1000L, 1001L, 1002L, 1003L, 1004L, 1005L, 1006L, 1007L), restarted);
             statement.execute("DROP TABLE t_serial");
         }
     }
