@@ -72,6 +72,7 @@ final class ShardedSequences {
             case CREATE_SEQUENCE:
                 return createSequence(plan, sequence, parameters, sink);
             case RESTART_SEQUENCE:
+                interleaveAlike(sequence);
                 try {
                     onEveryDataSource(sequence.setvalOnCopy(sequence.valueArgument()), parameters, sink).close();
                 } catch (StatementFailure failure) {
@@ -162,6 +163,7 @@ final class ShardedSequences {
         } catch (SqlSyntaxException e) {
             throw ShardedSession.syntaxError(e, 0);
         }
+        interleaveAlike(sequence);
         QueryResult values = session.query(query, parameters);
         String value = "NULL";
         int rows = 0;
@@ -222,6 +224,40 @@ final class ShardedSequences {
             }
         }
         return new StatementFailure(new ErrorFields(newCodes, newValues), failure.getCause());
+    }
+
+    /**
+     * Before setval: copies of the sequence that are all alike (made before Ashlar interleaved sequences, or on the
+     * backends directly) would hand out the same values; they are interleaved first, going on past the greatest value
+     * any of them handed out. Copies that differ, or a name that is no sequence somewhere, are left as they are.
+     */
+    private void interleaveAlike(SequenceStatement sequence) throws StatementFailure {
+        String query = sequence.copyQuery();
+        if (query == null) {
+            return;
+        }
+        int count = database.dataSources().size();
+        String grid = null;
+        long past = Long.MIN_VALUE;
+        for (int i = 0; i < count; i++) {
+            String copy = single(i, query);
+            if (copy == null) {
+                return;
+            }
+            int last = copy.lastIndexOf(',');
+            String thisGrid = copy.substring(0, last);
+            if (grid != null && !grid.equals(thisGrid)) {
+                return;
+            }
+            grid = thisGrid;
+            if (last + 1 < copy.length()) {
+                past = Math.max(past, Long.parseLong(copy.substring(last + 1)));
+            }
+        }
+        for (int i = 0; i < count; i++) {
+            session.onSlot(i, sequence.interleaveArgument(i, count, past == Long.MIN_VALUE ? null : Long.toString(past)), ParameterValues.NONE,
+                    ResultSink.DISCARD).close();
+        }
     }
 
     /** Runs one statement on every data source in turn (not atomically: a sequence's changes are not transactional); the default's answer. */

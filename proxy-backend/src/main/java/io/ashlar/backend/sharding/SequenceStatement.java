@@ -497,6 +497,24 @@ public final class SequenceStatement {
                 + " LEFT JOIN pg_catalog.pg_sequence s ON s.seqrelid = a.r";
     }
 
+    /**
+     * For a sequence made before it could be interleaved (before Ashlar did, or on the backends directly): what each
+     * copy is, {@code start,increment,last value} (last value empty when never called), or no row when the argument
+     * names no sequence. Null when the sequence argument has a parameter (it cannot go into a DO block).
+     */
+    public String copyQuery() {
+        if (sequenceArgument.indexOf('$') >= 0 || sequenceArgument.indexOf('?') >= 0) {
+            return null;
+        }
+        return "SELECT s.seqstart || ',' || s.seqincrement || ',' || coalesce(pg_catalog.pg_sequence_last_value(s.seqrelid)::text, '')"
+                + " FROM pg_catalog.pg_sequence s WHERE s.seqrelid = pg_catalog.to_regclass((" + sequenceArgument + ")::text)";
+    }
+
+    /** Interleaves setval's sequence as copy {@code index} of {@code count}, going on past {@code past} (or from its start: null). */
+    public String interleaveArgument(int index, int count, String past) {
+        return interleave("seqrelid = (" + sequenceArgument + ")::regclass", index, count, past);
+    }
+
     /** setval's value argument as written (ALTER's RESTART value). */
     public String valueArgument() {
         return valueArgument;

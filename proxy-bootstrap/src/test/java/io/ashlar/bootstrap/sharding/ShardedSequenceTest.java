@@ -387,6 +387,38 @@ final class ShardedSequenceTest {
         }
     }
 
+    /** A sequence made on the backends directly (or before Ashlar interleaved sequences): setval interleaves it first. */
+    @Test
+    void setvalInterleavesCopiesMadeAlike() throws SQLException {
+        for (String dataSource : new String[] {"ds_0", "ds_1"}) {
+            try (Connection shard = databases.shard(dataSource); Statement direct = shard.createStatement()) {
+                direct.execute("CREATE SEQUENCE legacy_seq");
+                direct.executeQuery("SELECT setval('legacy_seq', 50)").close();
+            }
+        }
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            // setval(s, NULL) sets nothing: the copies go on past what they handed out, no longer alike.
+            statement.executeQuery("SELECT setval('legacy_seq', NULL)").close();
+            Set<Long> values = new HashSet<>();
+            for (int round = 0; round < 5; round++) {
+                for (String dataSource : new String[] {"ds_0", "ds_1"}) {
+                    try (Connection shard = databases.shard(dataSource); Statement direct = shard.createStatement()) {
+                        long value = single(direct, "SELECT nextval('legacy_seq')");
+                        assertTrue(value > 50 && values.add(value), dataSource + " value " + value);
+                    }
+                }
+            }
+            assertEquals(10, single(statement, "SELECT setval('legacy_seq', 10)"));
+            for (String dataSource : new String[] {"ds_0", "ds_1"}) {
+                try (Connection shard = databases.shard(dataSource); Statement direct = shard.createStatement()) {
+                    long value = single(direct, "SELECT nextval('legacy_seq')");
+                    assertTrue(value > 10 && value <= 12, dataSource + " value " + value);
+                }
+            }
+            statement.execute("DROP SEQUENCE legacy_seq");
+        }
+    }
+
     /** The answers and errors that do not depend on which copy hands out values are PostgreSQL's own, to the message. */
     @Test
     void answersAndErrorsAsOnePostgreSql() throws SQLException {
