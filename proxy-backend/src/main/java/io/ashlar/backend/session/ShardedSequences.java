@@ -80,10 +80,11 @@ final class ShardedSequences {
                 }
                 database.plans().schemaChanged();
                 return new TagResult("ALTER SEQUENCE", new ArrayList<>(1));
+            case ALTER_SEQUENCE:
+                return alterSequence(plan, sequence, parameters, sink);
             case ALTER_REFUSED:
-                throw new StatementFailure(ErrorFields.error("0A000", "ALTER SEQUENCE changing INCREMENT or START (or RESTART WITH among other"
-                        + " options) is not supported on the sharded logical database " + database.name(),
-                        "each data source's copy of a sequence hands out every n-th value; drop and create the sequence again, or use setval"));
+                throw new StatementFailure(ErrorFields.error("0A000", "ALTER SEQUENCE with RESTART WITH a parameter among other options"
+                        + " is not supported on the sharded logical database " + database.name(), "restart it in a statement of its own"));
             case SETVAL:
                 return setval(sequence, plan.statement().parameterCount() > 0 ? parameters : ParameterValues.NONE, sink);
             case SETVAL_REFUSED:
@@ -138,6 +139,89 @@ final class ShardedSequences {
             session.written(all);
         }
         return result;
+    }
+
+    /**
+     * ALTER SEQUENCE changing INCREMENT or START, or restarting at a value: as written on every copy, then each copy
+     * interleaved again from what it is now, in one transaction (ALTER SEQUENCE is transactional): the logical start is
+     * copy 0's, the logical increment the one given, or the copies' divided by their number; each copy goes on at its
+     * first value at or past the RESTART value, at its start for a plain RESTART, and else past the greatest value any
+     * copy handed out.
+     */
+    private QueryResult alterSequence(Plan plan, SequenceStatement sequence, ParameterValues parameters, ResultSink sink)
+            throws StatementFailure {
+        int count = database.dataSources().size();
+        int defaultIndex = defaultIndex();
+        boolean startedImplicit = session.beginImplicit();
+        QueryResult result = null;
+        int[] all = new int[count];
+        try {
+            for (int i = 0; i < count; i++) {
+                all[i] = i;
+                QueryResult altered = session.onSlot(i, plan.statement().sql(), parameters, i == defaultIndex ? sink : ResultSink.DISCARD);
+                if (i == defaultIndex) {
+                    result = altered;
+                }
+            }
+            String[] copies = new String[count];
+            for (int i = 0; i < count; i++) {
+                copies[i] = single(i, sequence.alteredCopyQuery());
+            }
+            if (copies[0] != null) {
+                regrid(sequence, copies);
+            }
+        } catch (StatementFailure failure) {
+            session.failed(startedImplicit);
+            throw failure;
+        }
+        database.plans().schemaChanged();
+        if (startedImplicit) {
+            session.commitImplicit(all, sink);
+        } else {
+            session.written(all);
+        }
+        return result;
+    }
+
+    private void regrid(SequenceStatement sequence, String[] copies) throws StatementFailure {
+        int count = copies.length;
+        long start = Long.parseLong(copies[0].substring(0, copies[0].indexOf(',')));
+        long increment = Long.parseLong(copies[0].substring(copies[0].indexOf(',') + 1, copies[0].lastIndexOf(',')));
+        long k = sequence.incrementGiven() || increment % count != 0 ? increment : increment / count;
+        long sign = k > 0 ? 1 : -1;
+        boolean anyLast = false;
+        long past = 0;
+        for (String copy : copies) {
+            int last = copy == null ? -1 : copy.lastIndexOf(',');
+            if (last >= 0 && last + 1 < copy.length()) {
+                long value = Long.parseLong(copy.substring(last + 1));
+                past = !anyLast ? value : sign > 0 ? Math.max(past, value) : Math.min(past, value);
+                anyLast = true;
+            }
+        }
+        try {
+            long step = Math.multiplyExact(k, count);
+            for (int i = 0; i < count; i++) {
+                if (copies[i] == null) {
+                    continue;
+                }
+                long first = Math.addExact(start, Math.multiplyExact(k, i));
+                long restart = first;
+                if (!sequence.valueArgument().isEmpty()) {
+                    restart = firstAtOrPast(first, step, Long.parseLong(sequence.valueArgument().replace(" ", "")));
+                } else if (!sequence.plainRestart() && anyLast) {
+                    restart = firstAtOrPast(first, step, Math.addExact(past, sign));
+                }
+                session.onSlot(i, sequence.regrid(step, first, restart), ParameterValues.NONE, ResultSink.DISCARD).close();
+            }
+        } catch (ArithmeticException e) {
+            throw new StatementFailure(ErrorFields.error("22003", "the copies of sequence " + sequence.name() + " cannot be interleaved within bigint"));
+        }
+    }
+
+    /** The value {@code first + m * step} nearest to {@code target} that is at or past it in the step's direction (m may be negative). */
+    private static long firstAtOrPast(long first, long step, long target) {
+        return Math.addExact(first, Math.multiplyExact(Math.ceilDiv(Math.subtractExact(target, first), step), step));
     }
 
     private static boolean hasNotice(QueryResult result, String sqlState) {

@@ -30,9 +30,14 @@ public final class SequenceStatement {
     public enum Kind {
         /** CREATE SEQUENCE: made on every data source, then interleaved. */
         CREATE_SEQUENCE,
-        /** ALTER SEQUENCE name RESTART WITH v: each copy restarts at its first value at or past v. */
+        /** ALTER SEQUENCE name RESTART WITH $n: each copy restarts at its first value at or past the parameter's value (as setval). */
         RESTART_SEQUENCE,
-        /** ALTER SEQUENCE changing INCREMENT or START, or RESTART WITH among other options: refused over several data sources. */
+        /**
+         * ALTER SEQUENCE changing INCREMENT, START or restarting at a value: run as written on every copy, then each copy
+         * interleaved again in the same transaction.
+         */
+        ALTER_SEQUENCE,
+        /** ALTER SEQUENCE with RESTART WITH a parameter among other options: refused over several data sources. */
         ALTER_REFUSED,
         /** CREATE TABLE with a serial or identity column: the sequences of its actual tables are interleaved. */
         CREATE_TABLE,
@@ -62,6 +67,10 @@ public final class SequenceStatement {
     private final String calledArgument;
     /** The query that gives setval's value: the inner SELECT of a scalar subquery, or {@code SELECT value FROM ...}. */
     private final String valueQuery;
+    /** ALTER SEQUENCE: INCREMENT given, START given, RESTART without a value. */
+    private boolean incrementGiven;
+    private boolean startGiven;
+    private boolean plainRestart;
     /** Where setval's sequence argument starts in the statement's text, or -1. */
     private int sequenceStart = -1;
     /** CREATE ... IF NOT EXISTS. */
@@ -231,6 +240,8 @@ public final class SequenceStatement {
         boolean restart = false;
         boolean other = false;
         boolean changesGrid = false;
+        boolean incrementGiven = false;
+        boolean startGiven = false;
         String restartValue = "";
         int n = end(tokens);
         for (int j = nameEnd + 1; j < n; j++) {
@@ -239,6 +250,8 @@ public final class SequenceStatement {
             }
             if (tokens.textEqualsIgnoreCase(j, "increment") || tokens.textEqualsIgnoreCase(j, "start")) {
                 changesGrid = true;
+                incrementGiven |= tokens.textEqualsIgnoreCase(j, "increment");
+                startGiven |= tokens.textEqualsIgnoreCase(j, "start");
             } else if (tokens.textEqualsIgnoreCase(j, "restart")) {
                 restart = true;
                 int v = tokens.textEqualsIgnoreCase(j + 1, "with") ? j + 2 : j + 1;
@@ -254,11 +267,18 @@ public final class SequenceStatement {
                 other = true;
             }
         }
-        if (changesGrid || restart && !restartValue.isEmpty() && other) {
-            return of(Kind.ALTER_REFUSED);
+        boolean parameter = restartValue.indexOf('$') >= 0 || restartValue.indexOf('?') >= 0;
+        if (parameter) {
+            // RESTART WITH a parameter alone is done as setval(seq, $n, false); with other options it is refused.
+            return changesGrid || other ? of(Kind.ALTER_REFUSED)
+                    : new SequenceStatement(Kind.RESTART_SEQUENCE, name, quote(name), restartValue, "false", "", false, false);
         }
-        if (restart && !restartValue.isEmpty()) {
-            return new SequenceStatement(Kind.RESTART_SEQUENCE, name, quote(name), restartValue, "false", "", false, false);
+        if (changesGrid || !restartValue.isEmpty()) {
+            SequenceStatement result = new SequenceStatement(Kind.ALTER_SEQUENCE, name, quote(name), restartValue, "false", "", false, false);
+            result.incrementGiven = incrementGiven;
+            result.startGiven = startGiven;
+            result.plainRestart = restart && restartValue.isEmpty();
+            return result;
         }
         return null; // RESTART alone (each copy to its own start), renames, OWNED BY, CACHE ...: the same on every copy
     }
@@ -513,6 +533,29 @@ public final class SequenceStatement {
     /** Interleaves setval's sequence as copy {@code index} of {@code count}, going on past {@code past} (or from its start: null). */
     public String interleaveArgument(int index, int count, String past) {
         return interleave("seqrelid = (" + sequenceArgument + ")::regclass", index, count, past);
+    }
+
+    public boolean incrementGiven() {
+        return incrementGiven;
+    }
+
+    public boolean startGiven() {
+        return startGiven;
+    }
+
+    public boolean plainRestart() {
+        return plainRestart;
+    }
+
+    /** ALTER SEQUENCE: what each copy is after the statement ran, {@code start,increment,last value} ({@link #copyQuery()}'s shape). */
+    public String alteredCopyQuery() {
+        return "SELECT s.seqstart || ',' || s.seqincrement || ',' || coalesce(pg_catalog.pg_sequence_last_value(s.seqrelid)::text, '')"
+                + " FROM pg_catalog.pg_sequence s WHERE s.seqrelid = pg_catalog.to_regclass(" + quote(name) + ")";
+    }
+
+    /** ALTER SEQUENCE: copy {@code index}'s grid and position. */
+    public String regrid(long increment, long start, long restart) {
+        return "ALTER SEQUENCE " + name + " INCREMENT BY " + increment + " START WITH " + start + " RESTART WITH " + restart;
     }
 
     /** setval's value argument as written (ALTER's RESTART value). */

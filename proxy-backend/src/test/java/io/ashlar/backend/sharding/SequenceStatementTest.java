@@ -52,12 +52,22 @@ final class SequenceStatementTest {
     @Test
     void alterSequence() {
         SequenceStatement restart = of("ALTER SEQUENCE s RESTART WITH 100");
-        assertEquals(Kind.RESTART_SEQUENCE, restart.kind());
+        assertEquals(Kind.ALTER_SEQUENCE, restart.kind());
         assertEquals("100", restart.valueArgument());
-        assertEquals(Kind.RESTART_SEQUENCE, kind("ALTER SEQUENCE IF EXISTS sch.s RESTART -5"));
-        assertEquals(Kind.ALTER_REFUSED, kind("ALTER SEQUENCE s INCREMENT BY 5"));
-        assertEquals(Kind.ALTER_REFUSED, kind("ALTER SEQUENCE s START WITH 5"));
-        assertEquals(Kind.ALTER_REFUSED, kind("ALTER SEQUENCE s RESTART WITH 5 CACHE 10"));
+        assertFalse(restart.incrementGiven());
+        SequenceStatement negative = of("ALTER SEQUENCE IF EXISTS sch.s RESTART -5");
+        assertEquals(Kind.ALTER_SEQUENCE, negative.kind());
+        assertEquals("sch.s", negative.name());
+        assertEquals("-5", negative.valueArgument());
+        SequenceStatement increment = of("ALTER SEQUENCE s INCREMENT BY 5 CACHE 10");
+        assertEquals(Kind.ALTER_SEQUENCE, increment.kind());
+        assertTrue(increment.incrementGiven());
+        assertFalse(increment.startGiven());
+        SequenceStatement start = of("ALTER SEQUENCE s START WITH 5 RESTART");
+        assertTrue(start.startGiven());
+        assertTrue(start.plainRestart());
+        assertEquals(Kind.RESTART_SEQUENCE, kind("ALTER SEQUENCE s RESTART WITH $1"));
+        assertEquals(Kind.ALTER_REFUSED, kind("ALTER SEQUENCE s RESTART WITH $1 CACHE 10"));
     }
 
     @Test

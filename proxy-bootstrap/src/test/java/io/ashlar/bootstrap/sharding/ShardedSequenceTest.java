@@ -14,7 +14,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -149,8 +151,16 @@ final class ShardedSequenceTest {
             }
             assertEquals(256, distinctIds(statement, "SELECT id FROM t_seq"));
 
-            SQLException refused = assertThrows(SQLException.class, () -> statement.execute("ALTER SEQUENCE t_seq_id_seq INCREMENT BY 5"));
-            assertEquals("0A000", refused.getSQLState());
+            // INCREMENT BY and START WITH: every copy interleaved again (the logical sequence is now 1, 11, 21, ...), going on
+            // past what any copy handed out, or at the new start.
+            statement.execute("ALTER SEQUENCE t_seq_id_seq INCREMENT BY 10");
+            assertEquals(List.of(20011L, 20021L, 20031L, 20041L), nextOnEachShard("t_seq_id_seq", 2));
+            statement.execute("ALTER SEQUENCE t_seq_id_seq START WITH 100 RESTART");
+            assertEquals(List.of(100L, 110L, 120L, 130L), nextOnEachShard("t_seq_id_seq", 2));
+            statement.execute("BEGIN");
+            statement.execute("ALTER SEQUENCE t_seq_id_seq RESTART WITH 5000");
+            statement.execute("ROLLBACK");
+            assertEquals(List.of(140L, 150L), nextOnEachShard("t_seq_id_seq", 1));
             statement.execute("DROP TABLE t_seq");
             statement.execute("DROP SEQUENCE t_seq_id_seq");
             for (String dataSource : new String[] {"ds_0", "ds_1"}) {
@@ -463,6 +473,20 @@ final class ShardedSequenceTest {
             result.append(e.getSQLState()).append(' ').append(e.getMessage());
         }
         return result.toString();
+    }
+
+    /** nextval straight on each shard, ds_0 then ds_1, {@code rounds} times: the values in ascending order. */
+    private static List<Long> nextOnEachShard(String sequence, int rounds) throws SQLException {
+        List<Long> result = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            for (String dataSource : new String[] {"ds_0", "ds_1"}) {
+                try (Connection shard = databases.shard(dataSource); Statement direct = shard.createStatement()) {
+                    result.add(single(direct, "SELECT nextval('" + sequence + "')"));
+                }
+            }
+        }
+        result.sort(null);
+        return result;
     }
 
     private static long single(Statement statement, String sql) throws SQLException {
