@@ -67,13 +67,13 @@ public final class SequenceStatement {
     private final String calledArgument;
     /** The query that gives setval's value: the inner SELECT of a scalar subquery, or {@code SELECT value FROM ...}. */
     private final String valueQuery;
-    /** ALTER SEQUENCE: INCREMENT given, START given, RESTART without a value. */
+    /** ALTER SEQUENCE: INCREMENT given, START given, RESTART without a value (set by the factory, before publication). */
     private boolean incrementGiven;
     private boolean startGiven;
     private boolean plainRestart;
     /** Where setval's sequence argument starts in the statement's text, or -1. */
     private int sequenceStart = -1;
-    /** CREATE ... IF NOT EXISTS. */
+    /** CREATE ... IF NOT EXISTS; for ALTER TABLE, whether it may add serial or identity columns ({@link #ownsNew()}). */
     private final boolean ifNotExists;
     /** setval's value is a scalar subquery (whose SELECT is the value query). */
     private final boolean fromSubquery;
