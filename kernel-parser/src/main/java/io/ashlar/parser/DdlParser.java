@@ -5,8 +5,11 @@ import io.ashlar.parser.lexer.TokenKind;
 import io.ashlar.parser.statement.AnalysisGap;
 import io.ashlar.parser.statement.DdlKind;
 import io.ashlar.parser.statement.DdlStatement;
+import io.ashlar.parser.statement.ForeignKey;
 import io.ashlar.parser.statement.SourceRange;
 import io.ashlar.parser.statement.TableRole;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -22,6 +25,9 @@ import java.util.OptionalInt;
  */
 final class DdlParser {
     private final ParseContext c;
+
+    /** The foreign keys of the CREATE TABLE or ALTER TABLE being parsed. */
+    private final List<ForeignKey> foreignKeys = new ArrayList<>(1);
 
     DdlParser(ParseContext context) {
         this.c = context;
@@ -106,7 +112,7 @@ final class DdlParser {
                 reference(item[0], item[1]);
             }
         }
-        return new DdlStatement(kind, "table", false, ifNotExists, query);
+        return new DdlStatement(kind, "table", false, ifNotExists, query, foreignKeys);
     }
 
     /** The end of the query of CREATE TABLE ... AS: before a trailing {@code WITH [NO] DATA}. */
@@ -127,10 +133,11 @@ final class DdlParser {
             reference(from + 1, to);
             return;
         }
-        constraintNames(from, to, table);
+        constraintNames(from, to, table, from);
     }
 
-    private void constraintNames(int from, int to, int table) {
+    /** Constraint names and REFERENCES in {@code [from, to)}; a column constraint's column name is at {@code column}. */
+    private void constraintNames(int from, int to, int table, int column) {
         for (int i = from; i < to; i++) {
             if (c.kw(i, Keyword.CONSTRAINT)) {
                 ParseContext.QualifiedName name = c.qualifiedName(i + 1, to);
@@ -139,9 +146,55 @@ final class DdlParser {
                     i = name.lastToken();
                 }
             } else if (c.kw(i, Keyword.REFERENCES)) {
-                i = reference(i + 1, to) - 1;
+                i = foreignKey(from, i, to, table, column) - 1;
             }
         }
+    }
+
+    /**
+     * The foreign key whose REFERENCES is at {@code references}, in the table element or ALTER TABLE action that starts
+     * at {@code from}: its columns are those of {@code FOREIGN KEY (...)} before it, or else the column defined at
+     * {@code column}. Returns the index after the referenced table's name and column list.
+     */
+    private int foreignKey(int from, int references, int to, int table, int column) {
+        ParseContext.QualifiedName name = c.qualifiedName(references + 1, to);
+        if (name == null) {
+            return references + 1;
+        }
+        int referenced = c.addTable(name, Optional.empty(), TableRole.DDL_REFERENCE, 0);
+        List<String> columns = null;
+        for (int i = from; i < references; i++) {
+            if (c.kw(i, Keyword.FOREIGN) && c.kw(i + 1, Keyword.KEY) && c.is(i + 2, TokenKind.LEFT_PAREN)) {
+                columns = names(i + 2);
+                break;
+            }
+        }
+        if (columns == null) {
+            columns = column >= 0 && c.isWord(column) ? List.of(c.name(column)) : List.of();
+        }
+        int result = name.next();
+        List<String> referencedColumns = List.of();
+        if (c.is(result, TokenKind.LEFT_PAREN)) {
+            referencedColumns = names(result);
+            result = Math.max(result + 1, c.close(result) + 1);
+        }
+        foreignKeys.add(new ForeignKey(table, columns, referenced, referencedColumns));
+        return result;
+    }
+
+    /** The names in the parenthesised list that opens at {@code open}. */
+    private List<String> names(int open) {
+        int close = c.close(open);
+        if (close < 0) {
+            return List.of();
+        }
+        List<String> result = new ArrayList<>(2);
+        for (int[] item : c.splitCommas(open + 1, close)) {
+            if (item[1] == item[0] + 1 && c.isWord(item[0])) {
+                result.add(c.name(item[0]));
+            }
+        }
+        return result;
     }
 
     /** A table named by DDL other than its target; returns the index after the name. */
@@ -295,7 +348,25 @@ final class DdlParser {
         if (c.op(j, "*")) {
             j++;
         }
-        for (int k = j; k < to; k++) {
+        for (int[] action : c.splitCommas(j, to)) {
+            alterAction(action[0], action[1], table);
+        }
+        return new DdlStatement(DdlKind.ALTER_TABLE, "table", ifExists, false, Optional.empty(), foreignKeys);
+    }
+
+    /** One action of ALTER TABLE: the tables and constraint names it names. */
+    private void alterAction(int from, int to, int table) {
+        int column = -1;
+        if (c.kw(from, Keyword.ADD)) {
+            column = from + 1;
+            if (c.kw(column, Keyword.COLUMN)) {
+                column++;
+            }
+            if (ifNotExists(column)) {
+                column += 3;
+            }
+        }
+        for (int k = from; k < to; k++) {
             Keyword keyword = c.keyword(k);
             switch (keyword) {
                 case RENAME -> {
@@ -323,7 +394,7 @@ final class DdlParser {
                         k = constraint.lastToken();
                     }
                 }
-                case REFERENCES -> k = reference(k + 1, to) - 1;
+                case REFERENCES -> k = foreignKey(from, k, to, table, column) - 1;
                 case ATTACH, DETACH -> {
                     if (c.kw(k + 1, Keyword.PARTITION)) {
                         k = reference(k + 2, to) - 1;
@@ -335,7 +406,6 @@ final class DdlParser {
                 }
             }
         }
-        return new DdlStatement(DdlKind.ALTER_TABLE, "table", ifExists, false, Optional.empty());
     }
 
     DdlStatement drop(int i, int to) {

@@ -7,6 +7,7 @@ import io.ashlar.parser.statement.ColumnReference;
 import io.ashlar.parser.statement.Conjunction;
 import io.ashlar.parser.statement.CopyStatement;
 import io.ashlar.parser.statement.DdlStatement;
+import io.ashlar.parser.statement.ForeignKey;
 import io.ashlar.parser.statement.DeallocateStatement;
 import io.ashlar.parser.statement.DeleteStatement;
 import io.ashlar.parser.statement.DistinctKind;
@@ -107,9 +108,14 @@ public final class StatementPrinter {
                 delete.returning().ifPresent(returning -> line("returning " + range(returning)));
             }
             case MergeStatement merge -> line("target #" + merge.target());
-            case DdlStatement ddl -> line(ddl.kind() + " " + ddl.objectType() + (ddl.ifExists() ? " if exists" : "")
-                    + (ddl.ifNotExists() ? " if not exists" : "")
-                    + ddl.query().map(q -> " query " + range(q)).orElse(""));
+            case DdlStatement ddl -> {
+                line(ddl.kind() + " " + ddl.objectType() + (ddl.ifExists() ? " if exists" : "")
+                        + (ddl.ifNotExists() ? " if not exists" : "")
+                        + ddl.query().map(q -> " query " + range(q)).orElse(""));
+                for (ForeignKey key : ddl.foreignKeys()) {
+                    line("foreign key #" + key.table() + " " + key.columns() + " references #" + key.referencedTable() + " " + key.referencedColumns());
+                }
+            }
             case CopyStatement copy -> line("copy " + (copy.from() ? "from" : "to")
                     + (copy.table().isPresent() ? " table #" + copy.table().getAsInt() : "")
                     + columns(copy.columns()) + copy.query().map(q -> " query " + range(q)).orElse("")

@@ -3,6 +3,7 @@ package io.ashlar.route;
 import io.ashlar.parser.statement.AnalyzedStatement;
 import io.ashlar.parser.statement.DdlKind;
 import io.ashlar.parser.statement.DdlStatement;
+import io.ashlar.parser.statement.ForeignKey;
 import io.ashlar.parser.statement.IndexReference;
 import io.ashlar.parser.statement.TableReference;
 import io.ashlar.parser.statement.TableRole;
@@ -37,7 +38,8 @@ final class DdlRoute {
         return switch (ddl.kind()) {
             case CREATE_OTHER, ALTER_OTHER, DROP_OTHER -> routeOtherObject(statement, ddl, parameters, rules);
             case ALTER_INDEX, DROP_INDEX -> routeIndex(statement, ddl, parameters, rules);
-            default -> routeTables(statement, parameters, rules, "DDL");
+            case DROP_TABLE, TRUNCATE_TABLE -> routeTables(statement, parameters, rules, "DDL", ddl.foreignKeys(), true);
+            default -> routeTables(statement, parameters, rules, "DDL", ddl.foreignKeys(), false);
         };
     }
 
@@ -47,7 +49,7 @@ final class DdlRoute {
         for (TableReference each : statement.tables()) {
             any |= each.isAccess();
         }
-        return any ? routeTables(statement, parameters, rules, statement.command().toUpperCase(Locale.ROOT)) : rules.defaultResult();
+        return any ? routeTables(statement, parameters, rules, statement.command().toUpperCase(Locale.ROOT), List.of(), true) : rules.defaultResult();
     }
 
     private static RouteResult routeOtherObject(AnalyzedStatement statement, DdlStatement ddl, RouteParameters parameters, ShardingRules rules) {
@@ -89,7 +91,14 @@ final class DdlRoute {
         };
     }
 
-    private static RouteResult routeTables(AnalyzedStatement statement, RouteParameters parameters, ShardingRules rules, String command) {
+    /**
+     * @param foreignKeys the foreign keys the statement defines (co-located tables are joined node to node)
+     * @param separate    whether each named table is acted on by itself (DROP TABLE a, b; TRUNCATE a, b; LOCK, VACUUM,
+     *                    ANALYZE of several tables), so that sharded tables with the same data nodes layout can share
+     *                    units node by node
+     */
+    private static RouteResult routeTables(AnalyzedStatement statement, RouteParameters parameters, ShardingRules rules, String command,
+                                           List<ForeignKey> foreignKeys, boolean separate) {
         StatementTables tables = new StatementTables(statement, rules, parameters, -1);
         List<TableReference> references = tables.references;
         boolean broadcastTarget = false;
@@ -106,6 +115,9 @@ final class DdlRoute {
             }
             broadcastTarget |= isTarget && kind == StatementTables.BROADCAST;
         }
+        if (!foreignKeys.isEmpty()) {
+            ForeignKeys.align(tables, foreignKeys);
+        }
         if (!tables.hasSharded()) {
             if (broadcastTarget) {
                 checkBroadcastReferences(tables, command);
@@ -116,6 +128,9 @@ final class DdlRoute {
         if (tables.newTable >= 0) {
             throw ShardedConstructs.refuse(command + " of table " + references.get(tables.newTable).name() + ", which no rule names, with sharded table "
                     + tables.shardedNames(), "an unsharded table lives on one data source and cannot refer to a table spread over several");
+        }
+        if (tables.partitionCount() > 1 && separate) {
+            alignSeparateTables(tables, command);
         }
         if (tables.partitionCount() > 1) {
             throw ShardedConstructs.refuse(command + " on sharded tables " + tables.shardedNames() + " that are not binding tables in one statement", "run it for each table");
@@ -141,6 +156,29 @@ final class DdlRoute {
         }
         ShardedConstructs.checkComplete(tables);
         return new RouteResult(RouteKind.MULTI_WRITE, units);
+    }
+
+    /**
+     * Puts the sharded tables of DROP TABLE a, b (and TRUNCATE, LOCK, VACUUM, ANALYZE of several tables) into one
+     * partition when they have the same data nodes layout: each unit then names actual table N of every table, so each
+     * actual table is named exactly once, and the tables of one data source are dropped or truncated together, as
+     * PostgreSQL does (TRUNCATE of tables that reference each other needs them in one statement).
+     *
+     * @throws RouteException 0A000 when the layouts differ: no set of units names every actual table once
+     */
+    private static void alignSeparateTables(StatementTables tables, String command) {
+        ShardingTable first = tables.partitionTable(0);
+        for (int p = 1; p < tables.partitionCount(); p++) {
+            ShardingTable table = tables.partitionTable(p);
+            if (!table.sameLayout(first)) {
+                throw ShardedConstructs.refuse(command + " on sharded tables " + first.logicTable() + " and " + table.logicTable()
+                        + " in one statement when their actual tables are laid out differently (" + first.dataNodes() + ", " + table.dataNodes() + ")",
+                        "run it for each table");
+            }
+        }
+        while (tables.partitionCount() > 1) {
+            tables.mergePartition(1, 0);
+        }
     }
 
     private static void checkBroadcastReferences(StatementTables tables, String command) {

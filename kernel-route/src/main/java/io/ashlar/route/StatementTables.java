@@ -540,6 +540,32 @@ final class StatementTables {
         return partitions.size();
     }
 
+    /**
+     * Joins partition {@code from} to partition {@code into}, node to node: their tables must have the same node layout
+     * ({@link ShardingTable#sameLayout}), so that each unit names, for every table, the actual table at the same node
+     * index. Used for DDL whose tables meet node by node (a foreign key between co-located tables) or not at all
+     * (DROP TABLE a, b).
+     */
+    void mergePartition(int from, int into) {
+        if (from == into) {
+            return;
+        }
+        List<ShardingTable> target = partitions.get(into);
+        for (ShardingTable each : partitions.get(from)) {
+            if (!target.contains(each)) {
+                target.add(each);
+            }
+        }
+        partitions.remove(from);
+        for (int i = 0; i < partitionOf.length; i++) {
+            if (partitionOf[i] == from) {
+                partitionOf[i] = into > from ? into - 1 : into;
+            } else if (partitionOf[i] > from) {
+                partitionOf[i]--;
+            }
+        }
+    }
+
     /** The first table of a partition: its node layout is the partition's. */
     ShardingTable partitionTable(int partition) {
         return partitions.get(partition).get(0);

@@ -124,6 +124,9 @@ final class MetricsEndpoint implements AutoCloseable {
         family(out, "ashlar_request_duration_seconds", "histogram",
                 "From a request's first message (a query, or extended-protocol messages up to Sync) to its ReadyForQuery.");
         totals.forEach((database, each) -> each.requests.write(out, "ashlar_request_duration_seconds", label("database", database)));
+        family(out, "ashlar_parse_duration_seconds", "histogram",
+                "A sharded statement's parse: its text lexed and split, its analysis from the plan cache or made.");
+        totals.forEach((database, each) -> each.parse.write(out, "ashlar_parse_duration_seconds", label("database", database)));
         family(out, "ashlar_route_duration_seconds", "histogram",
                 "A sharded statement's plan (from the plan cache), route and rewrite.");
         totals.forEach((database, each) -> each.route.write(out, "ashlar_route_duration_seconds", label("database", database)));

@@ -23,7 +23,8 @@ import java.util.List;
  *       bmsql_history))} reads every shard, so instead the column becomes an identity column (a
  *       sequence of its own on every actual table, as {@code serial} would be) and the loader
  *       restarts it past the ids it wrote. Payment's INSERT, which leaves hist_id out, is the same.
- *       The key is then unique per shard, not across shards.</li>
+ *       Ashlar interleaves the actual tables' identity sequences (docs/sharding.md, Sequences), so
+ *       the key is unique across shards; through BenchmarkSQL's own extraHistID.sql it is too.</li>
  * </ul>
  *
  * <p>BenchmarkSQL creates the keys and indexes after the load ({@code runDatabaseBuild.sh}); the

@@ -1,5 +1,6 @@
 package io.ashlar.parser.statement;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -13,7 +14,17 @@ import java.util.Optional;
  * @param ifExists    IF EXISTS
  * @param ifNotExists IF NOT EXISTS
  * @param query       the query of CREATE TABLE ... AS, CREATE VIEW ... AS, CREATE MATERIALIZED VIEW ... AS
+ * @param foreignKeys the foreign keys CREATE TABLE or ALTER TABLE defines, in order
  */
 public record DdlStatement(DdlKind kind, String objectType, boolean ifExists, boolean ifNotExists,
-                           Optional<SourceRange> query) implements StatementBody {
+                           Optional<SourceRange> query, List<ForeignKey> foreignKeys) implements StatementBody {
+
+    public DdlStatement {
+        foreignKeys = List.copyOf(foreignKeys);
+    }
+
+    /** A statement that defines no foreign key. */
+    public DdlStatement(DdlKind kind, String objectType, boolean ifExists, boolean ifNotExists, Optional<SourceRange> query) {
+        this(kind, objectType, ifExists, ifNotExists, query, List.of());
+    }
 }

@@ -311,10 +311,30 @@ final class RuleCompiler {
             nodeDataSource[i] = nodeDataSources.get(i);
         }
         String description = "databaseStrategy " + describe(databaseStrategy) + ", tableStrategy " + describe(tableStrategy);
-        topologies.put(logicTable, "databaseStrategy " + topology(databaseStrategy, suffixless(nodes.get(0).dataSource()), context)
-                + ", tableStrategy " + topology(tableStrategy, suffixless(nodes.get(0).table()), context));
+        String topology = "databaseStrategy " + topology(databaseStrategy, suffixless(nodes.get(0).dataSource()), context)
+                + ", tableStrategy " + topology(tableStrategy, suffixless(nodes.get(0).table()), context);
+        topologies.put(logicTable, topology);
+        List<String> databaseColumns = new ArrayList<>();
+        addStrategyColumns(databaseStrategy, databaseColumns);
+        List<String> tableColumns = new ArrayList<>();
+        addStrategyColumns(tableStrategy, tableColumns);
         return new ShardingTable(logicTable, nodes, nodeDataSource, columns, bindingKey, database, tableStrategies, nodeOf.toArray(new int[0][]), -1, keyColumn,
-                keyGenerator, description);
+                keyGenerator, description, databaseColumns, tableColumns, topology);
+    }
+
+    /** A strategy's sharding columns in its order, lower case, repeats kept. */
+    private static void addStrategyColumns(ShardingStrategyConfig strategy, List<String> columns) {
+        switch (strategy) {
+            case ShardingStrategyConfig.Standard standard -> columns.add(normalise(standard.shardingColumn()));
+            case ShardingStrategyConfig.Complex complex -> {
+                for (String each : complex.shardingColumns()) {
+                    columns.add(normalise(each));
+                }
+            }
+            default -> {
+                // hint and none strategies read no column
+            }
+        }
     }
 
     private static void addColumns(ShardingStrategyConfig strategy, List<String> columns) {

@@ -69,6 +69,14 @@ public final class ShardingTable implements RuleTable {
 
     private final String description;
 
+    /** Each strategy's sharding columns in its own order, lower case: the database strategy's, then the table strategy's. */
+    private final List<String> databaseColumns;
+
+    private final List<String> tableColumns;
+
+    /** How equal sharding values are placed, comparable between tables (see {@link #placesLike}). */
+    private final String topology;
+
     private final TableMapping[] mappings;
 
     private final RouteUnit[] units;
@@ -79,7 +87,8 @@ public final class ShardingTable implements RuleTable {
 
     ShardingTable(String logicTable, List<DataNode> nodes, int[] nodeDataSource, List<String> columns, List<String> bindingKey,
                   CompiledStrategy databaseStrategy, CompiledStrategy[] tableStrategies, int[][] nodeOf, int bindingGroup,
-                  String keyColumn, KeyGenerator keyGenerator, String description) {
+                  String keyColumn, KeyGenerator keyGenerator, String description, List<String> databaseColumns, List<String> tableColumns,
+                  String topology) {
         this.logicTable = logicTable;
         this.nodes = List.copyOf(nodes);
         this.nodeDataSource = nodeDataSource;
@@ -92,6 +101,9 @@ public final class ShardingTable implements RuleTable {
         this.keyColumn = keyColumn;
         this.keyGenerator = keyGenerator;
         this.description = description;
+        this.databaseColumns = List.copyOf(databaseColumns);
+        this.tableColumns = List.copyOf(tableColumns);
+        this.topology = topology;
         int count = nodes.size();
         mappings = new TableMapping[count];
         units = new RouteUnit[count];
@@ -109,7 +121,7 @@ public final class ShardingTable implements RuleTable {
 
     ShardingTable withBindingGroup(int group) {
         return new ShardingTable(logicTable, nodes, nodeDataSource, columns, bindingKey, databaseStrategy, tableStrategies, nodeOf, group, keyColumn,
-                keyGenerator, description);
+                keyGenerator, description, databaseColumns, tableColumns, topology);
     }
 
     @Override
@@ -153,6 +165,64 @@ public final class ShardingTable implements RuleTable {
      */
     public List<String> bindingKey() {
         return bindingKey;
+    }
+
+    /** The database strategy's sharding columns in its order, lower case (none for {@code none} and {@code hint}). */
+    public List<String> databaseColumns() {
+        return databaseColumns;
+    }
+
+    /** The table strategy's sharding columns in its order, lower case. */
+    public List<String> tableColumns() {
+        return tableColumns;
+    }
+
+    /**
+     * Whether this table places rows as {@code other} does, position by position: the same number of actual tables on
+     * the same data sources, with the same numeric suffixes, and strategies of the same kind whose algorithms put equal
+     * sharding values at the same position (the check that binding tables pass). Two such tables keep related rows
+     * (equal values of their sharding columns) in actual tables at the same node index.
+     */
+    public boolean placesLike(ShardingTable other) {
+        if (other == this) {
+            return true;
+        }
+        if (nodes.size() != other.nodes.size() || !topology.equals(other.topology) || topology.contains("hint ")) {
+            return false;
+        }
+        for (int i = 0; i < nodes.size(); i++) {
+            if (nodeDataSource[i] != other.nodeDataSource[i] || !suffix(nodes.get(i).table()).equals(suffix(other.nodes.get(i).table()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether node {@code i} of this table and of {@code other} is on the same data source, for every node. */
+    public boolean sameLayout(ShardingTable other) {
+        if (nodes.size() != other.nodes.size()) {
+            return false;
+        }
+        for (int i = 0; i < nodes.size(); i++) {
+            if (nodeDataSource[i] != other.nodeDataSource[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code 12} of {@code t_order_12}: the numeric suffix of an actual table name. */
+    static String suffix(String name) {
+        int start = name.length();
+        while (start > 0 && Character.isDigit(name.charAt(start - 1))) {
+            start--;
+        }
+        return name.substring(start);
+    }
+
+    /** The strategies' placement, as {@link #placesLike} compares it. */
+    public String topology() {
+        return topology;
     }
 
     /** The column id of a sharding column (ignoring case), or -1 when {@code column} does not shard this table. */

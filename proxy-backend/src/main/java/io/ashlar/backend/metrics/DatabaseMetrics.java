@@ -41,6 +41,7 @@ public final class DatabaseMetrics {
             result.bytesReceived += each.bytesReceived;
             result.bytesSent += each.bytesSent;
             result.requests.add(each.requests);
+            result.parse.add(each.parse);
             result.route.add(each.route);
         }
         errors.forEach((state, count) -> result.errors.put(state, count.sum()));
@@ -54,6 +55,7 @@ public final class DatabaseMetrics {
         public long bytesReceived;
         public long bytesSent;
         public final Histogram.Sum requests = new Histogram.Sum();
+        public final Histogram.Sum parse = new Histogram.Sum();
         public final Histogram.Sum route = new Histogram.Sum();
         public final Map<String, Long> errors = new java.util.TreeMap<>();
     }

@@ -25,6 +25,8 @@ public final class SessionCounters {
     long bytesSent;
     /** From a request's first message to its ReadyForQuery. */
     final Histogram requests = new Histogram();
+    /** A sharded statement's parse: the text lexed and split, and its analysis found in the plan cache (or made). */
+    final Histogram parse = new Histogram();
     /** A sharded statement's route and rewrite (its plan, taken from the plan cache, included). */
     final Histogram route = new Histogram();
 
@@ -52,11 +54,6 @@ public final class SessionCounters {
         statement(n > 0 ? tag.charAt(0) : 0, n > 1 ? tag.charAt(1) : 0, n > 2 ? tag.charAt(2) : 0);
     }
 
-    /** A ReadyForQuery outside a transaction went to the client: the request ended a transaction. */
-    public void transaction() {
-        transactions++;
-    }
-
     public void received(int bytes) {
         bytesReceived += bytes;
     }
@@ -65,9 +62,20 @@ public final class SessionCounters {
         bytesSent += bytes;
     }
 
-    /** A request (a simple query, or extended-protocol messages up to Sync) took this long to its ReadyForQuery. */
-    public void request(long nanos) {
+    /**
+     * A request (a simple query, or extended-protocol messages up to Sync) ended with a ReadyForQuery of this status: its time is counted, and a transaction when it left the
+     * session outside one.
+     */
+    public void requestEnded(long nanos, char status) {
+        if (status == 'I') {
+            transactions++;
+        }
         requests.record(nanos);
+    }
+
+    /** A sharded statement's parse took this long. */
+    public void parse(long nanos) {
+        parse.record(nanos);
     }
 
     /** A sharded statement's route and rewrite took this long. */

@@ -118,6 +118,9 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
     /** Cancels the statement running now, if any (called from another thread). */
     void cancel();
 
+    /** Bytes one statement may hold in the proxy (server.yaml's proxy-statement-memory-limit): rows kept for a cursor. */
+    long statementMemoryLimit();
+
     /**
      * Where the session's last statement went and what its stages took, for the slow-query log (kept only while that
      * log is on); empty when unknown.

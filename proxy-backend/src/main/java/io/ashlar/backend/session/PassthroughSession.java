@@ -312,6 +312,11 @@ public final class PassthroughSession implements BackendSession {
 
     /** Cancels the statement running now, if any (called from another thread). */
     @Override
+    public long statementMemoryLimit() {
+        return database.statementMemoryLimit();
+    }
+
+    @Override
     public void cancel() {
         BackendConnection connection = running;
         if (connection != null) {

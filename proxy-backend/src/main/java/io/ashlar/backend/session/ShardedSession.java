@@ -13,6 +13,7 @@ import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.metadata.LogicalSession;
 import io.ashlar.backend.sharding.Plan;
 import io.ashlar.backend.sharding.RouteValues;
+import io.ashlar.backend.sharding.SequenceStatement;
 import io.ashlar.backend.sharding.ShardedExecution;
 import io.ashlar.backend.sharding.TagResult;
 import io.ashlar.parser.lexer.Lexer;
@@ -88,6 +89,8 @@ public final class ShardedSession implements BackendSession {
     private ShardedExecution lastExecution;
     private long lastRouteNanos;
     private long lastRunNanos;
+    /** Statements about sequences over several data sources; made when the first one comes. */
+    private ShardedSequences sequences;
 
     /**
      * @param loop the client's event loop: the session's backend connections are borrowed there
@@ -122,6 +125,7 @@ public final class ShardedSession implements BackendSession {
     @Override
     public void executeSimple(String sql, ResultSink sink) throws StatementFailure {
         lastExecution = null;
+        long parseStarted = counters == null ? 0 : System.nanoTime();
         List<StatementRange> ranges;
         TokenList tokens;
         try {
@@ -147,7 +151,13 @@ public final class ShardedSession implements BackendSession {
                 } catch (SqlSyntaxException e) {
                     throw syntaxError(e, range.start());
                 }
+                if (parseStarted != 0) {
+                    counters.parse(System.nanoTime() - parseStarted); // the first statement's time has the text's lexing
+                }
                 stream(run(plan, ParameterValues.NONE, sink), sink);
+                if (parseStarted != 0) {
+                    parseStarted = System.nanoTime();
+                }
             }
         } catch (StatementFailure failure) {
             if (several && transaction.state().inImplicit()) {
@@ -199,10 +209,14 @@ public final class ShardedSession implements BackendSession {
     @Override
     public Prepared prepare(String sql, int[] declaredTypes) throws StatementFailure {
         Plan plan;
+        long parseStarted = counters == null ? 0 : System.nanoTime();
         try {
             plan = database.plans().get(sql);
         } catch (SqlSyntaxException e) {
             throw syntaxError(e, 0);
+        }
+        if (parseStarted != 0) {
+            counters.parse(System.nanoTime() - parseStarted);
         }
         int count = Math.max(declaredTypes.length, plan.statement().parameterCount());
         int[] types = count == declaredTypes.length ? declaredTypes : java.util.Arrays.copyOf(declaredTypes, count);
@@ -453,6 +467,12 @@ public final class ShardedSession implements BackendSession {
                 if (LogicalSession.isRefresh(statement)) {
                     return logical.refresh(statement);
                 }
+                if (plan.sequence() != null && (database.dataSources().size() > 1 || plan.sequence().perActualTable())) {
+                    QueryResult result = sequences().run(plan, plan.sequence(), parameters, sink);
+                    if (result != null) {
+                        return result;
+                    }
+                }
                 return routed(plan, parameters, routeTypes, sink);
         }
     }
@@ -543,6 +563,15 @@ public final class ShardedSession implements BackendSession {
         if (transaction.state().inTransaction() && PreparedCommit.changesData(plan.statement())) {
             connections.markWritten(dataSources);
         }
+        if (plan.sequence() != null) {
+            try {
+                sequences().after(plan, plan.sequence(), dataSources, result);
+            } catch (StatementFailure failure) {
+                result.close();
+                afterFailure(startedImplicit);
+                throw logical.logical(failure);
+            }
+        }
         if (execution.streams()) {
             result = new StreamedResult(result, streamEnd);
         }
@@ -623,6 +652,60 @@ public final class ShardedSession implements BackendSession {
         }
         afterStatement();
         return result;
+    }
+
+    private ShardedSequences sequences() {
+        ShardedSequences result = sequences;
+        if (result == null) {
+            result = new ShardedSequences(database, sequenceSession());
+            sequences = result;
+        }
+        return result;
+    }
+
+    /** What statements about sequences need of the session: statements on one data source, queries, the transaction. */
+    private ShardedSequences.Session sequenceSession() {
+        return new ShardedSequences.Session() {
+            @Override
+            public QueryResult onSlot(int slot, String sql, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+                return ShardedSession.this.onSlot(slot, sql, parameters, sink);
+            }
+
+            @Override
+            public QueryResult query(Plan plan, ParameterValues parameters) throws StatementFailure {
+                return run(plan, parameters, ResultSink.DISCARD);
+            }
+
+            @Override
+            public boolean beginImplicit() {
+                if (transaction.state() != TransactionState.IDLE) {
+                    return false;
+                }
+                transaction.beginImplicit();
+                return true;
+            }
+
+            @Override
+            public void failed(boolean startedImplicit) {
+                afterFailure(startedImplicit);
+            }
+
+            @Override
+            public void commitImplicit(int[] written, ResultSink sink) throws StatementFailure {
+                connections.markWritten(written);
+                endTransaction(true, sink);
+            }
+
+            @Override
+            public void written(int[] slots) {
+                connections.markWritten(slots);
+            }
+
+            @Override
+            public boolean bound(int slot) {
+                return connections.bound(slot);
+            }
+        };
     }
 
     /** A {@link StreamedResult} ended: its connections may go back, and its failure fails the transaction. */
@@ -924,6 +1007,11 @@ public final class ShardedSession implements BackendSession {
     public void forgetImplicitTransaction() {
         // The implicit transaction's data sources become the explicit block's.
         transaction.becomeBlock();
+    }
+
+    @Override
+    public long statementMemoryLimit() {
+        return database.statementMemoryLimit();
     }
 
     @Override

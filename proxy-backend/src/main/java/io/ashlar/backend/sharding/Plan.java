@@ -15,6 +15,8 @@ public final class Plan {
     private final AnalyzedStatement statement;
     private final StatementRewriter rewriter;
     private final io.ashlar.backend.execute.CommandTags.Effect textEffect;
+    /** What the statement does with sequences, or null: nothing (most statements). */
+    private final SequenceStatement sequence;
     private volatile LearntTypes learntTypes;
     private volatile io.ashlar.backend.metadata.LogicalPlan logical;
 
@@ -25,7 +27,16 @@ public final class Plan {
     Plan(AnalyzedStatement statement) {
         this.statement = statement;
         this.rewriter = StatementRewriter.of(statement);
-        this.textEffect = io.ashlar.backend.execute.CommandTags.textEffect(statement.sql());
+        this.sequence = SequenceStatement.of(statement);
+        // A session's currval and lastval live on the backend connection its nextval ran on: it keeps that connection.
+        this.textEffect = sequence != null && sequence.kind() == SequenceStatement.Kind.NEXTVAL
+                ? io.ashlar.backend.execute.CommandTags.Effect.SESSION_STATE
+                : io.ashlar.backend.execute.CommandTags.textEffect(statement.sql());
+    }
+
+    /** What the statement does with sequences, or null when it mentions none. */
+    public SequenceStatement sequence() {
+        return sequence;
     }
 
     /** What the text says about the session (a set_config call, a session advisory lock), worked out once. */

@@ -168,6 +168,8 @@ final class MetricsEndpointTest {
                     - value(before, "ashlar_errors_total{" + sharded + ",sqlstate=\"42P01\"}"));
             assertTrue(value(after, "ashlar_route_duration_seconds_count{" + sharded + "}")
                     - value(before, "ashlar_route_duration_seconds_count{" + sharded + "}") >= 3);
+            assertTrue(value(after, "ashlar_parse_duration_seconds_count{" + sharded + "}")
+                    - value(before, "ashlar_parse_duration_seconds_count{" + sharded + "}") >= 3);
         }
         assertEquals(0, value(scrape(), "ashlar_client_connections{" + sharded + "}"));
     }

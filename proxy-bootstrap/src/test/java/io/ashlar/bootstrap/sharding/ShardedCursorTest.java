@@ -169,4 +169,49 @@ final class ShardedCursorTest {
             assertEquals("25P01", outside.getSQLState());
         }
     }
+
+    /**
+     * Issue 15: a cursor over a sharded table whose actual tables carry the logical name, read with FETCH in pieces
+     * over the simple protocol (as psql's FETCH_COUNT does), returns every shard's rows: it returned one data
+     * source's half of 5,000,000 rows with no error.
+     */
+    @Test
+    void aLargeCursorReadInPiecesReadsEveryShard() throws SQLException {
+        int perShard = 150_000;
+        for (int shard = 0; shard < 2; shard++) {
+            try (Connection direct = databases.shard("ds_" + shard); Statement s = direct.createStatement()) {
+                s.execute("INSERT INTO t_user (user_id, name) SELECT 1000000 + 2 * g + " + shard + ", 'bulk' FROM generate_series(0, "
+                        + (perShard - 1) + ") g");
+            }
+        }
+        try (Connection proxy = databases.proxy("preferQueryMode=simple"); Statement s = proxy.createStatement()) {
+            proxy.setAutoCommit(false);
+            s.execute("DECLARE big CURSOR FOR SELECT user_id FROM t_user WHERE name = 'bulk'");
+            long rows = 0;
+            long sum = 0;
+            while (true) {
+                int fetched = 0;
+                try (ResultSet rs = s.executeQuery("FETCH FORWARD 40000 FROM big")) {
+                    while (rs.next()) {
+                        fetched++;
+                        sum += rs.getLong(1) - 1000000;
+                    }
+                }
+                if (fetched == 0) {
+                    break;
+                }
+                rows += fetched;
+            }
+            proxy.rollback();
+            long n = 2L * perShard;
+            assertEquals(n, rows, "rows read through the cursor");
+            assertEquals(n * (n - 1) / 2, sum, "the rows' ids");
+        } finally {
+            for (int shard = 0; shard < 2; shard++) {
+                try (Connection direct = databases.shard("ds_" + shard); Statement s = direct.createStatement()) {
+                    s.execute("DELETE FROM t_user WHERE user_id >= 1000000");
+                }
+            }
+        }
+    }
 }

@@ -59,6 +59,12 @@ final class ShardedDatabases implements AutoCloseable {
 
     /** The same, with the proxy's server.yaml (its props) given. */
     static ShardedDatabases start(ServerConfig server) throws IOException, SQLException, InterruptedException {
+        return start(server, java.util.function.UnaryOperator.identity());
+    }
+
+    /** The same, with the rules' YAML changed first (a test's own tables added to it). */
+    static ShardedDatabases start(ServerConfig server, java.util.function.UnaryOperator<String> rules)
+            throws IOException, SQLException, InterruptedException {
         EmbeddedPostgres postgres = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64").start();
         try {
             try (Connection connection = postgres.getPostgresDatabase().getConnection(); Statement statement = connection.createStatement()) {
@@ -67,7 +73,7 @@ final class ShardedDatabases implements AutoCloseable {
                 }
                 statement.execute("CREATE DATABASE " + REFERENCE);
             }
-            String yaml = resource("sharding/config-sharding.yaml")
+            String yaml = rules.apply(resource("sharding/config-sharding.yaml"))
                     .replace("@DS0_URL@", url(postgres, "ds_0"))
                     .replace("@DS1_URL@", url(postgres, "ds_1"));
             createTables(postgres);

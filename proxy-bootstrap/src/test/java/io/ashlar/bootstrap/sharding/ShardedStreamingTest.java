@@ -149,6 +149,46 @@ final class ShardedStreamingTest {
         }
     }
 
+    /**
+     * A cursor keeps the rows it read for moves backwards only within the statement memory limit: declared with
+     * neither SCROLL nor NO SCROLL it then scans forward only and reads every row (a backward FETCH gets PostgreSQL's
+     * 55000 "cursor can only scan forward"); declared SCROLL its FETCH fails with 53200. It kept every row before,
+     * 1.7 GB of the proxy's memory for a 5,000,000-row cursor.
+     */
+    @Test
+    void aCursorKeepsRowsForMovesBackwardsOnlyWithinTheMemoryLimit() throws Exception {
+        try (Connection c = databases.proxy("preferQueryMode=simple"); Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            s.execute("DECLARE small CURSOR FOR SELECT order_id FROM t_order WHERE order_id <= 10 ORDER BY order_id");
+            assertEquals(10, count(s, "FETCH ALL FROM small"));
+            assertEquals(3, count(s, "FETCH BACKWARD 3 FROM small")); // few rows: it goes back
+            s.execute("DECLARE plain CURSOR FOR SELECT order_id, note FROM t_order ORDER BY order_id");
+            assertEquals(ROWS, count(s, "FETCH ALL FROM plain"));
+            SQLException back = assertThrows(SQLException.class, () -> count(s, "FETCH BACKWARD 1 FROM plain"));
+            assertEquals("55000", back.getSQLState(), back.getMessage());
+            assertTrue(back.getMessage().contains("cursor can only scan forward"), back.getMessage());
+            c.rollback();
+            s.execute("DECLARE scrolling SCROLL CURSOR FOR SELECT order_id, note FROM t_order ORDER BY order_id");
+            SQLException full = assertThrows(SQLException.class, () -> count(s, "FETCH ALL FROM scrolling"));
+            assertEquals("53200", full.getSQLState(), full.getMessage());
+            assertTrue(full.getMessage().contains("proxy-statement-memory-limit"), full.getMessage());
+            c.rollback();
+            s.execute("DECLARE forward NO SCROLL CURSOR FOR SELECT order_id FROM t_order");
+            assertEquals(ROWS, count(s, "FETCH ALL FROM forward"));
+            c.rollback();
+        }
+    }
+
+    private static int count(Statement s, String sql) throws SQLException {
+        int result = 0;
+        try (ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                result++;
+            }
+        }
+        return result;
+    }
+
     @Test
     void aMergePastTheMemoryBudgetFailsWith53200AndEveryoneGoesOn() throws Exception {
         try (Connection first = databases.proxy(""); Connection second = databases.proxy("");

@@ -1169,10 +1169,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         long elapsed = System.nanoTime() - requestStarted;
         requestStarted = 0;
         if (counters != null) {
-            if (status == 'I') {
-                counters.transaction();
-            }
-            counters.request(elapsed);
+            counters.requestEnded(elapsed, status);
         }
         if (statementLog != null && statementLog.slow(elapsed)) {
             statementLog.slow(database, loginUser, elapsed, "units: " + pool.dataSourceName() + " ::: " + lastSql);

@@ -142,10 +142,10 @@ final class CursorCommands {
             throw new StatementFailure(ErrorFields.error("25P01", "DECLARE CURSOR can only be used in transaction blocks"));
         }
         QueryResult result = backend.execute(query, parameters, statusSink, false);
-        // A cursor with neither SCROLL nor NO SCROLL may go back in PostgreSQL when its plan allows;
-        // rows read here are kept anyway, so it may go back here whatever its plan.
-        boolean scrollable = declare.scroll().orElse(true);
-        portals.put(declare.name(), Portal.declared(result, declare.binary(), declare.hold(), scrollable));
+        // A cursor with neither SCROLL nor NO SCROLL may go back in PostgreSQL when its plan allows; here it
+        // may while the rows it read fit in the statement memory limit, and scans forward only after.
+        portals.put(declare.name(), Portal.declared(result, declare.binary(), declare.hold(), declare.scroll(),
+                backend.statementMemoryLimit()));
         return new TagResult("DECLARE CURSOR", result.notices());
     }
 

@@ -318,10 +318,7 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
             long elapsed = System.nanoTime() - requestStarted;
             requestStarted = 0;
             if (counters != null) {
-                if (status == 'I') {
-                    counters.transaction();
-                }
-                counters.request(elapsed);
+                counters.requestEnded(elapsed, status);
             }
             if (statementLog != null && statementLog.slow(elapsed)) {
                 int zero = who.indexOf('\u0000');

@@ -36,7 +36,8 @@ final class Portal {
         this.scrollable = false;
     }
 
-    private Portal(QueryResult result, short[] resultFormats, boolean hold, boolean scrollable) {
+    private Portal(QueryResult result, short[] resultFormats, boolean hold, boolean scrollable, boolean scrollDeclared,
+                   long keepLimit) {
         this.statement = null;
         this.parameters = ParameterValues.NONE;
         this.resultFormats = resultFormats;
@@ -45,18 +46,26 @@ final class Portal {
         this.scrollable = scrollable;
         this.uncommitted = true;
         this.result = result;
-        this.rows = new PortalRows(result, scrollable);
+        this.rows = new PortalRows(result, scrollable, scrollDeclared, keepLimit);
     }
 
-    /** A cursor over the result of its query, which has run. */
-    static Portal declared(QueryResult result, boolean binary, boolean hold, boolean scrollable) {
-        return new Portal(result, binary ? new short[] {1} : new short[0], hold, scrollable);
+    /**
+     * A cursor over the result of its query, which has run.
+     *
+     * @param scroll what the DECLARE said: SCROLL, NO SCROLL, or nothing (it may then go back while its rows fit in
+     *        {@code keepLimit})
+     * @param keepLimit bytes of rows the cursor may keep for moves backwards
+     */
+    static Portal declared(QueryResult result, boolean binary, boolean hold, java.util.Optional<Boolean> scroll,
+                           long keepLimit) {
+        return new Portal(result, binary ? new short[] {1} : new short[0], hold, scroll.orElse(true),
+                scroll.orElse(false), keepLimit);
     }
 
     /** The rows of the result, once the statement ran. */
     PortalRows rows() {
         if (rows == null) {
-            rows = new PortalRows(result, scrollable);
+            rows = new PortalRows(result);
         }
         return rows;
     }

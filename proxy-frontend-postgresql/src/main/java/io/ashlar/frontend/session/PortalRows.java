@@ -30,7 +30,13 @@ final class PortalRows {
     static final RowConsumer SKIP = row -> { };
 
     private final QueryResult source;
-    private final ArrayList<byte[][]> kept;
+    /** The rows read, while the portal may move backwards; null once it may not (or never could). */
+    private ArrayList<byte[][]> kept;
+    /** Whether the cursor was declared SCROLL: past the memory limit it fails rather than lose its way back. */
+    private final boolean scrollDeclared;
+    /** Bytes {@link #kept} may hold: the statement memory limit. */
+    private final long keepLimit;
+    private long keptBytes;
     private final ArrayRowView keptView = new ArrayRowView();
     /** The row at the position when it was the last one read (forward-only portals). */
     private RowValues current;
@@ -38,12 +44,23 @@ final class PortalRows {
     private long read;
     private boolean exhausted;
 
+    /** A portal that only moves forward. */
+    PortalRows(QueryResult source) {
+        this(source, false, false, 0);
+    }
+
     /**
-     * @param scrollable whether the portal may move backwards (it then keeps every row it read)
+     * @param scrollable whether the portal may move backwards (it then keeps the rows it read)
+     * @param scrollDeclared whether the cursor was declared SCROLL: past {@code keepLimit} bytes of kept rows its
+     *        FETCH fails with 53200; a cursor declared with neither SCROLL nor NO SCROLL then stops keeping rows and
+     *        scans forward only, as a PostgreSQL cursor whose plan cannot go back (a backward FETCH: 55000)
+     * @param keepLimit bytes the kept rows may take (the statement memory limit)
      */
-    PortalRows(QueryResult source, boolean scrollable) {
+    PortalRows(QueryResult source, boolean scrollable, boolean scrollDeclared, long keepLimit) {
         this.source = source;
         this.kept = scrollable ? new ArrayList<>() : null;
+        this.scrollDeclared = scrollDeclared;
+        this.keepLimit = keepLimit;
     }
 
     /** Whether a move stopped because the rows ran out (an Execute then completes). */
@@ -153,16 +170,41 @@ final class PortalRows {
         position = read;
         RowValues row = source.row();
         if (kept != null) {
-            byte[][] copy = new byte[row.columnCount()][];
-            for (int i = 0; i < copy.length; i++) {
-                copy[i] = row.value(i);
-            }
-            kept.add(copy);
+            keep(row);
         }
         current = row;
         out.accept(row);
         return true;
     }
+
+    /** Keeps a copy of the row for moves backwards, within the memory limit. */
+    private void keep(RowValues row) throws StatementFailure {
+        byte[][] copy = new byte[row.columnCount()][];
+        long bytes = ROW_OVERHEAD + 16L * copy.length;
+        for (int i = 0; i < copy.length; i++) {
+            byte[] value = row.value(i);
+            copy[i] = value;
+            if (value != null) {
+                bytes += value.length;
+            }
+        }
+        keptBytes += bytes;
+        if (keptBytes > keepLimit) {
+            if (scrollDeclared) {
+                throw new StatementFailure(ErrorFields.error("53200", "out of memory",
+                        "A SCROLL cursor keeps the rows it read in the proxy; they passed proxy-statement-memory-limit ("
+                                + keepLimit + " bytes) at row " + read + ". Declare it NO SCROLL, or read fewer rows."));
+            }
+            // From here on it scans forward only: the rows kept so far go (position == read: none is needed now).
+            kept = null;
+            keptBytes = 0;
+            return;
+        }
+        kept.add(copy);
+    }
+
+    /** What a kept row costs beyond its values: the array and its slot in the list. */
+    private static final long ROW_OVERHEAD = 32;
 
     private RowValues keptRow(long row) {
         return keptView.of(kept.get((int) (row - 1)));

@@ -1,0 +1,479 @@
+package io.ashlar.backend.session;
+
+import io.ashlar.backend.datasource.ParameterValues;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.QueryResult;
+import io.ashlar.backend.execute.ResultSink;
+import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.sharding.Plan;
+import io.ashlar.backend.sharding.SequenceStatement;
+import io.ashlar.backend.sharding.TagResult;
+import io.ashlar.parser.lexer.SqlSyntaxException;
+import io.ashlar.parser.statement.TableReference;
+import io.ashlar.parser.statement.TableRole;
+import io.ashlar.route.rule.DataNode;
+import io.ashlar.route.rule.ShardingTable;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+
+/**
+ * A session's statements about sequences on a sharded logical database, where every data source has a copy of each
+ * sequence and the copies are interleaved ({@link SequenceStatement}): CREATE SEQUENCE interleaves them; setval sets
+ * every copy past its value, found first through the sharded SELECT path (BenchmarkSQL's {@code select
+ * setval('bmsql_hist_id_seq', (select max(hist_id) from bmsql_history))}); ALTER SEQUENCE ... RESTART WITH does what
+ * setval does; CREATE TABLE of a sharded table interleaves its actual tables' serial and identity sequences; currval
+ * and lastval run on the connection of the session's last nextval, which the session kept.
+ *
+ * <p>State: the data source of the session's last nextval through the proxy, or none.
+ *
+ * @see <a href="https://www.postgresql.org/docs/current/functions-sequence.html">Sequence Manipulation Functions</a>
+ */
+final class ShardedSequences {
+
+    /** What statements about sequences need of their session. */
+    interface Session {
+        /** Runs a statement as is on one data source, in the session's transaction. */
+        QueryResult onSlot(int slot, String sql, ParameterValues parameters, ResultSink sink) throws StatementFailure;
+
+        /** Runs a query as the session runs any statement (routed, merged). */
+        QueryResult query(Plan plan, ParameterValues parameters) throws StatementFailure;
+
+        /** Opens an implicit transaction when none is in force; whether it did. */
+        boolean beginImplicit();
+
+        /** A statement failed: the transaction fails, an implicit one the statement opened rolls back. */
+        void failed(boolean startedImplicit);
+
+        /** Commits the implicit transaction this statement opened, in which it wrote to these data sources. */
+        void commitImplicit(int[] written, ResultSink sink) throws StatementFailure;
+
+        /** The statement wrote to these data sources in the transaction in force. */
+        void written(int[] slots);
+
+        /** Whether the session keeps its connection of this data source for good. */
+        boolean bound(int slot);
+    }
+
+    private final LogicalDatabase database;
+    private final Session session;
+    /** The data source the session's last nextval through the proxy ran on (its connection stays with the session), or -1. */
+    private int source = -1;
+    /** Before an ALTER TABLE that may add serial or identity columns: each actual table's sequences (OIDs), or null. */
+    private String[] ownedBefore;
+
+    ShardedSequences(LogicalDatabase database, Session session) {
+        this.database = database;
+        this.session = session;
+    }
+
+    /** The statement's answer, or null when it runs as routed. */
+    QueryResult run(Plan plan, SequenceStatement sequence, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+        switch (sequence.kind()) {
+            case CREATE_SEQUENCE:
+                return createSequence(plan, sequence, parameters, sink);
+            case RESTART_SEQUENCE:
+                interleaveAlike(sequence);
+                try {
+                    onEveryDataSource(sequence.setvalOnCopy(sequence.valueArgument()), parameters, sink).close();
+                } catch (StatementFailure failure) {
+                    throw positioned(failure, sequence);
+                }
+                database.plans().schemaChanged();
+                return new TagResult("ALTER SEQUENCE", new ArrayList<>(1));
+            case ALTER_SEQUENCE:
+                return alterSequence(plan, sequence, parameters, sink);
+            case ALTER_REFUSED:
+                throw new StatementFailure(ErrorFields.error("0A000", "ALTER SEQUENCE with RESTART WITH a parameter among other options"
+                        + " is not supported on the sharded logical database " + database.name(), "restart it in a statement of its own"));
+            case SETVAL:
+                return setval(sequence, plan.statement().parameterCount() > 0 ? parameters : ParameterValues.NONE, sink);
+            case SETVAL_REFUSED:
+                throw new StatementFailure(ErrorFields.error("0A000", "setval is supported on the sharded logical database " + database.name()
+                        + " only as SELECT setval(sequence, value [, is_called]) [FROM ...]", "call it in a statement of its own"));
+            case CURRVAL:
+                return plan.statement().tables().isEmpty() ? currval(plan, parameters, sink) : null;
+            case ALTER_TABLE: {
+                ShardingTable table = target(plan);
+                ownedBefore = table != null && sequence.ownsNew() ? ownedSequences(table) : null;
+                return null;
+            }
+            case ALTER_TABLE_REFUSED:
+                if (target(plan) != null) {
+                    throw new StatementFailure(ErrorFields.error("0A000", "ALTER TABLE ... SET INCREMENT BY or SET START WITH of an identity column"
+                            + " of a sharded table is not supported", "each actual table's sequence hands out every n-th value of the column;"
+                            + " drop the identity and add it again"));
+                }
+                return null;
+            default:
+                return null;
+        }
+    }
+
+    /** CREATE SEQUENCE on every data source, each copy then interleaved with the others, in one transaction. */
+    private QueryResult createSequence(Plan plan, SequenceStatement sequence, ParameterValues parameters, ResultSink sink)
+            throws StatementFailure {
+        int count = database.dataSources().size();
+        int defaultIndex = defaultIndex();
+        boolean startedImplicit = session.beginImplicit();
+        QueryResult result = null;
+        int[] all = new int[count];
+        try {
+            for (int i = 0; i < count; i++) {
+                all[i] = i;
+                QueryResult created = session.onSlot(i, plan.statement().sql(), parameters, i == defaultIndex ? sink : ResultSink.DISCARD);
+                if (!(sequence.ifNotExists() && hasNotice(created, "42P07"))) {
+                    session.onSlot(i, sequence.interleaveSequence(i, count), ParameterValues.NONE, ResultSink.DISCARD).close();
+                }
+                if (i == defaultIndex) {
+                    result = created;
+                }
+            }
+        } catch (StatementFailure failure) {
+            session.failed(startedImplicit);
+            throw failure;
+        }
+        database.plans().schemaChanged();
+        if (startedImplicit) {
+            session.commitImplicit(all, sink);
+        } else {
+            session.written(all);
+        }
+        return result;
+    }
+
+    /**
+     * ALTER SEQUENCE changing INCREMENT or START, or restarting at a value: as written on every copy, then each copy
+     * interleaved again from what it is now, in one transaction (ALTER SEQUENCE is transactional): the logical start is
+     * copy 0's, the logical increment the one given, or the copies' divided by their number; each copy goes on at its
+     * first value at or past the RESTART value, at its start for a plain RESTART, and else past the greatest value any
+     * copy handed out.
+     */
+    private QueryResult alterSequence(Plan plan, SequenceStatement sequence, ParameterValues parameters, ResultSink sink)
+            throws StatementFailure {
+        int count = database.dataSources().size();
+        int defaultIndex = defaultIndex();
+        boolean startedImplicit = session.beginImplicit();
+        QueryResult result = null;
+        int[] all = new int[count];
+        try {
+            for (int i = 0; i < count; i++) {
+                all[i] = i;
+                QueryResult altered = session.onSlot(i, plan.statement().sql(), parameters, i == defaultIndex ? sink : ResultSink.DISCARD);
+                if (i == defaultIndex) {
+                    result = altered;
+                }
+            }
+            String[] copies = new String[count];
+            for (int i = 0; i < count; i++) {
+                copies[i] = single(i, sequence.alteredCopyQuery());
+            }
+            if (copies[0] != null) {
+                regrid(sequence, copies);
+            }
+        } catch (StatementFailure failure) {
+            session.failed(startedImplicit);
+            throw failure;
+        }
+        database.plans().schemaChanged();
+        if (startedImplicit) {
+            session.commitImplicit(all, sink);
+        } else {
+            session.written(all);
+        }
+        return result;
+    }
+
+    private void regrid(SequenceStatement sequence, String[] copies) throws StatementFailure {
+        int count = copies.length;
+        long start = Long.parseLong(copies[0].substring(0, copies[0].indexOf(',')));
+        long increment = Long.parseLong(copies[0].substring(copies[0].indexOf(',') + 1, copies[0].lastIndexOf(',')));
+        long k = sequence.incrementGiven() || increment % count != 0 ? increment : increment / count;
+        long sign = k > 0 ? 1 : -1;
+        boolean anyLast = false;
+        long past = 0;
+        for (String copy : copies) {
+            int last = copy == null ? -1 : copy.lastIndexOf(',');
+            if (last >= 0 && last + 1 < copy.length()) {
+                long value = Long.parseLong(copy.substring(last + 1));
+                past = !anyLast ? value : sign > 0 ? Math.max(past, value) : Math.min(past, value);
+                anyLast = true;
+            }
+        }
+        try {
+            long step = Math.multiplyExact(k, count);
+            for (int i = 0; i < count; i++) {
+                if (copies[i] == null) {
+                    continue;
+                }
+                long first = Math.addExact(start, Math.multiplyExact(k, i));
+                long restart = first;
+                if (!sequence.valueArgument().isEmpty()) {
+                    restart = firstAtOrPast(first, step, Long.parseLong(sequence.valueArgument().replace(" ", "")));
+                } else if (!sequence.plainRestart() && anyLast) {
+                    restart = firstAtOrPast(first, step, Math.addExact(past, sign));
+                }
+                session.onSlot(i, sequence.regrid(step, first, restart), ParameterValues.NONE, ResultSink.DISCARD).close();
+            }
+        } catch (ArithmeticException e) {
+            throw new StatementFailure(ErrorFields.error("22003", "the copies of sequence " + sequence.name() + " cannot be interleaved within bigint"));
+        }
+    }
+
+    /** The value {@code first + m * step} nearest to {@code target} that is at or past it in the step's direction (m may be negative). */
+    private static long firstAtOrPast(long first, long step, long target) {
+        return Math.addExact(first, Math.multiplyExact(Math.ceilDiv(Math.subtractExact(target, first), step), step));
+    }
+
+    private static boolean hasNotice(QueryResult result, String sqlState) {
+        for (ErrorFields each : result.notices()) {
+            if (sqlState.equals(each.sqlState())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * {@code SELECT setval(seq, value, is_called) [FROM ...]}: the value is found first (a scalar subquery's SELECT, or
+     * {@code SELECT value FROM ...}, through the sharded path: {@code max} merges across shards), then every data
+     * source's copy is set past it. The answer is the default data source's: the value. The statement's parameters go
+     * with both parts: one that a part does not name is bound with the type the client declared, which PostgreSQL
+     * accepts.
+     */
+    private QueryResult setval(SequenceStatement sequence, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+        Plan query;
+        try {
+            query = database.plans().get(sequence.valueQuery());
+        } catch (SqlSyntaxException e) {
+            throw ShardedSession.syntaxError(e, 0);
+        }
+        interleaveAlike(sequence);
+        QueryResult values = session.query(query, parameters);
+        String value = "NULL";
+        int rows = 0;
+        try {
+            while (values.next()) {
+                byte[] bytes = values.row().value(0);
+                value = bytes == null ? "NULL" : SequenceStatement.literal(new String(bytes, StandardCharsets.UTF_8));
+                rows++;
+            }
+        } finally {
+            values.close();
+        }
+        if (rows > 1) {
+            throw new StatementFailure(sequence.fromSubquery() ? ErrorFields.error("21000", "more than one row returned by a subquery used as an expression")
+                    : ErrorFields.error("0A000", "setval over several rows is not supported on the sharded logical database " + database.name(),
+                            "set the sequence to the greatest of them"));
+        }
+        try {
+            if (rows == 0 && !sequence.fromSubquery()) {
+                return session.onSlot(defaultIndex(), sequence.setvalOnCopy("NULL") + " LIMIT 0", parameters, sink);
+            }
+            return onEveryDataSource(sequence.setvalOnCopy(value), parameters, sink);
+        } catch (StatementFailure failure) {
+            throw positioned(failure, sequence);
+        }
+    }
+
+    /**
+     * An error of the copies' statement with its position (which points into text the client never sent) moved to
+     * the client's statement where it points into the sequence argument ({@code relation "s" does not exist}), and
+     * dropped elsewhere.
+     */
+    private static StatementFailure positioned(StatementFailure failure, SequenceStatement sequence) {
+        ErrorFields fields = failure.fields();
+        String position = fields.field('P');
+        if (position.isEmpty() || position.length() > 9) {
+            return failure;
+        }
+        int value = 0;
+        for (int i = 0; i < position.length(); i++) {
+            char c = position.charAt(i);
+            if (c < '0' || c > '9') {
+                return failure;
+            }
+            value = value * 10 + (c - '0');
+        }
+        int client = sequence.clientPosition(value);
+        byte[] codes = fields.codes();
+        byte[] newCodes = new byte[client > 0 ? codes.length : codes.length - 1];
+        String[] newValues = new String[newCodes.length];
+        for (int i = 0, j = 0; i < codes.length; i++) {
+            if (codes[i] != 'P') {
+                newCodes[j] = codes[i];
+                newValues[j++] = fields.values()[i];
+            } else if (client > 0) {
+                newCodes[j] = 'P';
+                newValues[j++] = Integer.toString(client);
+            }
+        }
+        return new StatementFailure(new ErrorFields(newCodes, newValues), failure.getCause());
+    }
+
+    /**
+     * Before setval: copies of the sequence that are all alike (made before Ashlar interleaved sequences, or on the
+     * backends directly) would hand out the same values; they are interleaved first, going on past the greatest value
+     * any of them handed out. Copies that differ, or a name that is no sequence somewhere, are left as they are.
+     */
+    private void interleaveAlike(SequenceStatement sequence) throws StatementFailure {
+        String query = sequence.copyQuery();
+        if (query == null) {
+            return;
+        }
+        int count = database.dataSources().size();
+        String grid = null;
+        long past = Long.MIN_VALUE;
+        for (int i = 0; i < count; i++) {
+            String copy = single(i, query);
+            if (copy == null) {
+                return;
+            }
+            int last = copy.lastIndexOf(',');
+            String thisGrid = copy.substring(0, last);
+            if (grid != null && !grid.equals(thisGrid)) {
+                return;
+            }
+            grid = thisGrid;
+            if (last + 1 < copy.length()) {
+                past = Math.max(past, Long.parseLong(copy.substring(last + 1)));
+            }
+        }
+        for (int i = 0; i < count; i++) {
+            session.onSlot(i, sequence.interleaveArgument(i, count, past == Long.MIN_VALUE ? null : Long.toString(past)), ParameterValues.NONE,
+                    ResultSink.DISCARD).close();
+        }
+    }
+
+    /** Runs one statement on every data source in turn (not atomically: a sequence's changes are not transactional); the default's answer. */
+    private QueryResult onEveryDataSource(String sql, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+        int defaultIndex = defaultIndex();
+        QueryResult result = session.onSlot(defaultIndex, sql, parameters, sink);
+        for (int i = 0, count = database.dataSources().size(); i < count; i++) {
+            if (i != defaultIndex) {
+                session.onSlot(i, sql, parameters, ResultSink.DISCARD).close();
+            }
+        }
+        return result;
+    }
+
+    /**
+     * currval or lastval with no table: on the connection of the session's last nextval through the proxy, which the
+     * session kept; when there was none, on the default data source with its sequence state discarded first, so that
+     * the answer is PostgreSQL's "not yet defined in this session" and never another session's value.
+     */
+    private QueryResult currval(Plan plan, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+        int slot = source;
+        if (slot < 0) {
+            slot = defaultIndex();
+            if (!session.bound(slot)) {
+                session.onSlot(slot, "DISCARD SEQUENCES", ParameterValues.NONE, ResultSink.DISCARD).close();
+            }
+        }
+        return session.onSlot(slot, plan.statement().sql(), parameters, sink);
+    }
+
+    /**
+     * After a routed statement that used sequences: a nextval's data source is where currval is answered; a CREATE
+     * TABLE of a sharded table with serial or identity columns interleaves the sequences of its actual tables, node j
+     * of n as copy j of n (two actual tables on one data source have a sequence each).
+     */
+    void after(Plan plan, SequenceStatement sequence, int[] dataSources, QueryResult result) throws StatementFailure {
+        if (sequence.kind() == SequenceStatement.Kind.NEXTVAL && dataSources.length > 0) {
+            source = dataSources[dataSources.length - 1];
+            return;
+        }
+        if (sequence.kind() == SequenceStatement.Kind.ALTER_TABLE) {
+            alteredTable(plan, sequence);
+            return;
+        }
+        if (sequence.kind() != SequenceStatement.Kind.CREATE_TABLE || hasNotice(result, "42P07")) {
+            return;
+        }
+        ShardingTable table = target(plan);
+        if (table != null) {
+            int count = table.nodeCount();
+            for (int j = 0; j < count; j++) {
+                DataNode node = table.node(j);
+                session.onSlot(database.dataSourceIndex(node.dataSource()), SequenceStatement.interleaveOwned(node.table(), j, count),
+                        ParameterValues.NONE, ResultSink.DISCARD).close();
+            }
+        }
+    }
+
+    /**
+     * After ALTER TABLE of a sharded table: the sequences it added to each actual table (serial or identity columns)
+     * are interleaved, and a RESTART WITH of an identity column sets each actual table's sequence as setval(seq, v,
+     * false) would.
+     */
+    private void alteredTable(Plan plan, SequenceStatement sequence) throws StatementFailure {
+        String[] before = ownedBefore;
+        ownedBefore = null;
+        ShardingTable table = target(plan);
+        if (table == null) {
+            return;
+        }
+        int count = table.nodeCount();
+        String past = null;
+        if (before != null) {
+            // A column added to rows already there took its values from each actual table's new sequence: every copy
+            // goes on past the greatest of them.
+            long greatest = Long.MIN_VALUE;
+            for (int j = 0; j < count; j++) {
+                DataNode node = table.node(j);
+                String value = single(database.dataSourceIndex(node.dataSource()), SequenceStatement.lastValueOwnedSince(node.table(), before[j]));
+                if (value != null) {
+                    greatest = Math.max(greatest, Long.parseLong(value));
+                }
+            }
+            past = greatest == Long.MIN_VALUE ? null : Long.toString(greatest);
+        }
+        for (int j = 0; j < count; j++) {
+            DataNode node = table.node(j);
+            int slot = database.dataSourceIndex(node.dataSource());
+            if (before != null) {
+                session.onSlot(slot, SequenceStatement.interleaveOwnedSince(node.table(), before[j], j, count, past), ParameterValues.NONE,
+                        ResultSink.DISCARD).close();
+            }
+            if (!sequence.valueArgument().isEmpty()) {
+                session.onSlot(slot, sequence.restartOnCopy(node.table()), ParameterValues.NONE, ResultSink.DISCARD).close();
+            }
+        }
+    }
+
+    /** The OIDs of the sequences each actual table of a sharded table owns now. */
+    private String[] ownedSequences(ShardingTable table) throws StatementFailure {
+        int count = table.nodeCount();
+        String[] result = new String[count];
+        for (int j = 0; j < count; j++) {
+            DataNode node = table.node(j);
+            String owned = single(database.dataSourceIndex(node.dataSource()), SequenceStatement.ownedSequences(node.table()));
+            result[j] = owned == null ? "0" : owned;
+        }
+        return result;
+    }
+
+    /** The one value a query of one row and column gives on a data source, as text; null for NULL or no row. */
+    private String single(int slot, String sql) throws StatementFailure {
+        QueryResult result = session.onSlot(slot, sql, ParameterValues.NONE, ResultSink.DISCARD);
+        try {
+            byte[] value = result.next() ? result.row().value(0) : null;
+            return value == null ? null : new String(value, StandardCharsets.US_ASCII);
+        } finally {
+            result.close();
+        }
+    }
+
+    /** The sharded table a DDL statement is about, when it has several actual tables; else null. */
+    private ShardingTable target(Plan plan) {
+        for (TableReference each : plan.statement().tables()) {
+            if (each.role() == TableRole.DDL_TARGET) {
+                return database.rules().find(each.name().name()).orElse(null) instanceof ShardingTable table && table.nodeCount() > 1 ? table : null;
+            }
+        }
+        return null;
+    }
+
+    private int defaultIndex() {
+        return database.dataSourceIndex(database.defaultDataSource().name());
+    }
+}
