@@ -263,7 +263,6 @@ SELECT cost FROM t_log ORDER BY cost DESC;
 SELECT user_id, joined FROM t_user ORDER BY joined DESC NULLS LAST, user_id;
 -- @ordered
 SELECT order_id, amount > 100 AS big FROM t_order ORDER BY big, order_id;
--- @may-refuse
 -- @ordered 1
 SELECT status FROM t_order ORDER BY status USING >;
 
@@ -322,7 +321,6 @@ SELECT user_id, count(*) FROM t_order GROUP BY user_id ORDER BY count(*) DESC, u
 SELECT user_id, sum(amount) AS total FROM t_order GROUP BY user_id ORDER BY total DESC NULLS LAST, user_id LIMIT 5 OFFSET 5;
 -- @ordered
 SELECT DISTINCT user_id FROM t_order ORDER BY user_id LIMIT 5 OFFSET 3;
--- @may-refuse
 -- @ordered 1
 SELECT user_id FROM t_order ORDER BY user_id FETCH FIRST 5 ROWS WITH TIES;
 
@@ -335,8 +333,8 @@ SELECT sum(user_id), avg(user_id), sum(order_id), avg(order_id) FROM t_order;
 SELECT sum(weight), avg(weight), min(weight), max(weight) FROM t_order;
 SELECT sum(rate), min(rate), max(rate) FROM t_order;
 SELECT avg(rate::float8) FROM t_order;
--- avg(real) over several shards is refused: the shards' float4 sums would lose the precision PostgreSQL's float8 accumulation keeps.
--- @may-refuse
+-- avg(real) over several shards cannot be merged: the shards' float4 sums would lose the precision PostgreSQL's float8
+-- accumulation keeps. The merge finds out from the shards' result types, and PostgreSQL finishes it over intermediate results.
 SELECT avg(rate) FROM t_order;
 SELECT min(note), max(note) FROM t_order;
 SELECT min(status), max(status) FROM t_order;
@@ -351,26 +349,18 @@ SELECT avg(abs(weight)), sum(round(weight)) FROM t_order;
 SELECT count(DISTINCT user_id), count(DISTINCT status), count(*) FROM t_order;
 SELECT count(DISTINCT note) FROM t_order;
 SELECT count(DISTINCT discount) FROM t_order;
--- @may-refuse
 SELECT sum(DISTINCT user_id), avg(DISTINCT amount) FROM t_order;
--- @may-refuse
 SELECT sum(amount) / count(*) AS mean FROM t_order;
--- @may-refuse
 SELECT max(amount) - min(amount) AS spread FROM t_order;
--- @refused string_agg t_order
 SELECT string_agg(status, ',' ORDER BY order_id) FROM t_order;
--- @refused array_agg t_order
 SELECT array_agg(order_id ORDER BY order_id) FROM t_order;
--- @refused stddev t_order
 SELECT stddev(amount) FROM t_order;
--- @may-refuse
 SELECT count(*) FILTER (WHERE amount > 0) FROM t_order;
 SELECT sum(quantity), avg(quantity), sum(price), avg(price), min(price), max(price) FROM t_order_item;
 SELECT sum(balance), avg(balance), avg(score), sum(score), min(name), max(city), count(DISTINCT city) FROM t_user;
 SELECT sum(cost), avg(cost), min(logged_at), max(logged_at), count(level) FROM t_log;
 SELECT sum(qty), avg(qty), count(*) FROM t_event;
 SELECT max(user_id), min(user_id), avg(user_id) FROM t_user;
--- @may-refuse
 SELECT avg(amount)::numeric(10,2), round(avg(amount), 3) FROM t_order;
 SELECT count(*), sum(amount), avg(amount), max(note), min(created_at) FROM t_order WHERE user_id = 99;
 SELECT count(*), sum(amount) FROM t_order WHERE user_id = 3 AND user_id = 4;
@@ -379,9 +369,7 @@ SELECT sum(cost), avg(cost), min(cost), max(cost), count(cost) FROM t_log;
 SELECT sum(quantity::int2), sum(order_id::numeric), avg(quantity::int2), avg(product_id::int8) FROM t_order_item;
 SELECT min(joined), max(joined) FROM t_user;
 SELECT min(weight::float4), max(rate::float8), sum(weight::float4) FROM t_order;
--- @may-refuse
 SELECT sum(created_at - '2024-01-01'::timestamp), avg(created_at - '2024-01-01'::timestamp) FROM t_order;
--- @may-refuse
 SELECT max(created_at - '2024-01-01'::timestamp), min(created_at::time) FROM t_order;
 
 -- ## GROUP BY and HAVING
@@ -419,7 +407,6 @@ SELECT note, count(*) FROM t_order GROUP BY note ORDER BY note;
 -- @ordered
 SELECT round(discount, 4) AS d, count(*), sum(discount) FROM t_order GROUP BY discount ORDER BY discount;
 SELECT count(*) FROM t_order GROUP BY discount;
--- @may-refuse
 SELECT count(*) FROM (SELECT DISTINCT discount FROM t_order WHERE user_id = 3) s;
 -- @ordered
 SELECT weight, count(*) FROM t_order GROUP BY weight ORDER BY weight LIMIT 20;
@@ -469,10 +456,10 @@ SELECT cost, count(*) FROM t_log GROUP BY cost ORDER BY cost DESC NULLS LAST LIM
 SELECT joined, count(*) FROM t_user GROUP BY joined ORDER BY joined NULLS FIRST LIMIT 5;
 -- @ordered
 SELECT created_at::date AS day, count(*), sum(amount) FROM t_order GROUP BY day ORDER BY count(*) DESC, day LIMIT 5;
--- @may-refuse
 SELECT user_id, string_agg(note, ',' ORDER BY order_id) FROM t_order WHERE user_id = 3 GROUP BY user_id;
--- @may-refuse
 -- @ordered
+-- grouping sets are a gap of the parser's analysis: an incomplete analysis is never planned recursively
+-- @may-refuse
 SELECT status, count(*) FROM t_order GROUP BY ROLLUP (status) ORDER BY status NULLS FIRST;
 
 -- ## DISTINCT
@@ -491,7 +478,6 @@ SELECT DISTINCT city FROM t_user;
 SELECT DISTINCT user_id FROM t_order WHERE user_id IN (3, 4);
 -- @ordered
 SELECT DISTINCT created_at::date AS day FROM t_order ORDER BY day LIMIT 10;
--- @refused distinct t_order
 -- @ordered
 SELECT DISTINCT ON (user_id) user_id, order_id FROM t_order ORDER BY user_id, order_id;
 SELECT DISTINCT ON (order_id) order_id, user_id FROM t_order WHERE user_id = 3 AND order_id = 1091;
@@ -540,12 +526,9 @@ SELECT o.order_id FROM t_order o WHERE EXISTS (SELECT 1 FROM t_order_item i WHER
 SELECT o.order_id, o.user_id FROM t_order o WHERE NOT EXISTS (SELECT 1 FROM t_order_item i WHERE i.order_id = o.order_id);
 SELECT o.order_id, (SELECT count(*) FROM t_order_item i WHERE i.order_id = o.order_id) AS items FROM t_order o WHERE o.user_id = 5;
 -- Joined on user_id alone, an order would meet the items of its user's other orders, which live in other tables:
--- no binding declaration keeps those together.
--- @refused t_order_item
+-- no binding declaration keeps those together. Finished by PostgreSQL over intermediate results.
 SELECT o.order_id, i.order_item_id FROM t_order o JOIN t_order_item i ON o.user_id = i.user_id;
--- @refused t_order_item
 SELECT count(*) FROM t_order o CROSS JOIN t_order_item i;
--- @refused t_order_item
 SELECT o.order_id FROM t_order o WHERE EXISTS (SELECT 1 FROM t_order_item i WHERE i.user_id = o.user_id AND i.quantity > 10);
 SELECT o.order_id, i.order_item_id FROM t_order o LEFT JOIN t_order_item i USING (order_id, user_id);
 SELECT order_id, user_id, i.order_item_id FROM t_order o LEFT JOIN t_order_item i USING (order_id, user_id) WHERE i.order_item_id IS NULL;
@@ -569,23 +552,17 @@ SELECT o.order_id, i.order_item_id, d.rank FROM t_order o JOIN t_order_item i ON
 SELECT d.label, count(*), sum(o.amount) FROM t_order o JOIN t_dict d ON d.code = o.status GROUP BY d.label ORDER BY d.label;
 -- @ordered
 SELECT d.code, count(o.order_id) FROM t_dict d LEFT JOIN t_order o ON o.status = d.code GROUP BY d.code ORDER BY d.code;
--- @may-refuse
 SELECT d.code, o.order_id FROM t_dict d LEFT JOIN t_order o ON o.status = d.code;
--- @may-refuse
 SELECT a.order_id, b.order_id FROM t_order a JOIN t_order b ON a.user_id = b.user_id AND a.order_id < b.order_id WHERE a.user_id = 3;
 SELECT a.order_id, b.order_id FROM t_order a JOIN t_order b ON a.user_id = b.user_id AND a.order_id = b.order_id;
--- joins of sharded tables that are not bound: no shard-to-shard route is right
--- @refused t_user
+-- joins of sharded tables that are not bound: no shard-to-shard route is right; finished by PostgreSQL over intermediate results
 SELECT o.order_id, u.name FROM t_order o JOIN t_user u ON u.user_id = o.user_id;
--- @refused t_log
 SELECT o.order_id, l.id FROM t_order o JOIN t_log l ON l.user_id = o.user_id;
--- @may-refuse
 SELECT o.order_id, u.name FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE o.user_id = 3 AND u.user_id = 3;
 SELECT u.name, d.label FROM t_user u CROSS JOIN t_dict d WHERE u.user_id = 7;
 SELECT o.order_id, i.order_item_id FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id AND o.user_id = i.user_id WHERE o.user_id = 3 AND i.order_id = 1091;
 -- @ordered
 SELECT o.order_id, sum(i.quantity) AS q FROM t_order o JOIN t_order_item i USING (order_id, user_id) GROUP BY o.order_id HAVING sum(i.quantity) > 25 ORDER BY q DESC, o.order_id;
--- @refused t_order_item
 SELECT o.order_id, i.order_item_id FROM t_order o JOIN t_order_item i ON o.user_id = i.user_id WHERE o.order_id = 1091;
 
 -- ## broadcast table
@@ -615,7 +592,6 @@ SELECT id, value, row_number() OVER (ORDER BY value NULLS FIRST, id), sum(value)
 SELECT s.id, d.label FROM t_single s JOIN t_dict d ON d.rank = s.id;
 SELECT string_agg(name, ',' ORDER BY id) FROM t_single;
 SELECT * FROM t_single WHERE value > (SELECT avg(value) FROM t_single);
--- @may-refuse
 SELECT s.id, o.order_id FROM t_single s JOIN t_order o ON o.user_id = s.id WHERE s.id < 3;
 
 -- ## subqueries
@@ -623,32 +599,99 @@ SELECT order_id, (SELECT label FROM t_dict d WHERE d.code = o.status) AS label F
 SELECT * FROM t_order WHERE status IN (SELECT code FROM t_dict WHERE rank <= 2);
 SELECT o.order_id FROM t_order o WHERE EXISTS (SELECT 1 FROM t_order_item i WHERE i.order_id = o.order_id AND i.user_id = o.user_id AND i.quantity < 0);
 SELECT o.order_id FROM t_order o WHERE NOT EXISTS (SELECT 1 FROM t_order_item i WHERE i.order_id = o.order_id AND i.user_id = o.user_id);
--- @may-refuse
 SELECT * FROM t_order WHERE order_id IN (SELECT order_id FROM t_order_item WHERE quantity > 10);
--- @may-refuse
 SELECT * FROM t_order WHERE user_id IN (SELECT user_id FROM t_order_item WHERE quantity > 11);
--- @may-refuse
 SELECT * FROM t_order WHERE amount > (SELECT avg(amount) FROM t_order);
--- @may-refuse
 SELECT s.user_id, s.n FROM (SELECT user_id, count(*) AS n FROM t_order WHERE user_id = 3 GROUP BY user_id) s;
--- @may-refuse
 SELECT count(*) FROM (SELECT order_id FROM t_order WHERE amount > 0) s;
--- @may-refuse
 SELECT s.order_id FROM (SELECT order_id, amount FROM t_order ORDER BY amount DESC NULLS LAST, order_id LIMIT 3) s;
--- @may-refuse
 WITH mine AS (SELECT order_id, amount FROM t_order WHERE user_id = 3) SELECT count(*), sum(amount) FROM mine;
--- @may-refuse
 SELECT user_id FROM t_order WHERE user_id < 3 UNION SELECT user_id FROM t_order_item WHERE user_id > 40;
--- @may-refuse
 SELECT order_id FROM t_order WHERE user_id = 3 UNION ALL SELECT order_id FROM t_order WHERE user_id = 4;
 SELECT code FROM t_dict UNION SELECT name FROM t_single WHERE id < 4;
--- @may-refuse
 SELECT * FROM t_order o WHERE o.user_id = 3 AND o.order_id IN (SELECT i.order_id FROM t_order_item i WHERE i.user_id = 3);
 SELECT o.order_id, (SELECT count(*) FROM t_order_item i WHERE i.order_id = o.order_id AND i.user_id = o.user_id) AS items FROM t_order o;
--- @refused window t_order
 SELECT order_id, row_number() OVER (ORDER BY order_id) FROM t_order;
--- @refused window t_order
 SELECT user_id, sum(amount) OVER (PARTITION BY user_id) FROM t_order;
+
+-- ## spanning shards, finished by PostgreSQL over intermediate results (recursive planning)
+-- derived tables over sharded tables
+SELECT s.user_id, s.n FROM (SELECT user_id, count(*) AS n FROM t_order GROUP BY user_id) s WHERE s.n > 1;
+SELECT count(*), sum(x.q) FROM (SELECT o.order_id, i.quantity AS q FROM t_order o JOIN t_order_item i ON i.user_id = o.user_id) x;
+-- @ordered
+SELECT o.user_id, t.items FROM (SELECT user_id, count(*) AS items FROM t_order_item GROUP BY user_id) t JOIN t_order o ON o.user_id = t.user_id ORDER BY o.order_id LIMIT 15;
+-- IN / EXISTS / scalar subqueries over shards
+SELECT order_id FROM t_order WHERE order_id IN (SELECT order_id FROM t_order_item WHERE quantity > 15);
+SELECT order_id FROM t_order WHERE user_id NOT IN (SELECT user_id FROM t_user WHERE score > 50);
+SELECT u.user_id FROM t_user u WHERE EXISTS (SELECT 1 FROM t_order o WHERE o.user_id = u.user_id AND o.amount > 100);
+SELECT order_id, amount - (SELECT avg(amount) FROM t_order) AS above FROM t_order WHERE amount > (SELECT avg(amount) FROM t_order);
+-- @params int:10
+SELECT order_id FROM t_order WHERE order_id IN (SELECT order_id FROM t_order_item WHERE quantity > ?);
+-- CTEs
+WITH big AS (SELECT user_id, sum(amount) AS total FROM t_order GROUP BY user_id) SELECT count(*), max(total) FROM big;
+-- @ordered
+WITH items AS (SELECT user_id, sum(quantity) AS q FROM t_order_item GROUP BY user_id) SELECT u.name, items.q FROM t_user u JOIN items ON items.user_id = u.user_id ORDER BY items.q DESC, u.name LIMIT 10;
+-- set operations of sharded tables
+SELECT user_id FROM t_order UNION SELECT user_id FROM t_user;
+SELECT user_id FROM t_order UNION ALL SELECT user_id FROM t_order_item;
+SELECT user_id FROM t_order INTERSECT SELECT user_id FROM t_user;
+SELECT user_id FROM t_user EXCEPT SELECT user_id FROM t_order;
+-- @ordered
+(SELECT order_id FROM t_order EXCEPT ALL SELECT order_id FROM t_order_item) ORDER BY 1 LIMIT 20;
+-- window functions
+-- @ordered
+SELECT order_id, rank() OVER (PARTITION BY user_id ORDER BY amount DESC NULLS LAST, order_id) AS r FROM t_order ORDER BY order_id;
+-- @ordered
+SELECT user_id, amount, sum(amount) OVER (ORDER BY order_id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t_order ORDER BY order_id LIMIT 30;
+-- aggregates the proxy cannot merge
+SELECT string_agg(status, ',' ORDER BY order_id) FILTER (WHERE user_id < 5) FROM t_order;
+-- @ordered
+SELECT user_id, string_agg(order_id::text, ' ' ORDER BY order_id) FROM t_order GROUP BY user_id ORDER BY user_id;
+SELECT count(*) FILTER (WHERE amount > 100), count(*) FILTER (WHERE status = 'PAID') FROM t_order;
+SELECT sum(amount) / count(*) AS mean, percentile_cont(0.5) WITHIN GROUP (ORDER BY amount) FROM t_order;
+SELECT count(DISTINCT user_id), sum(DISTINCT quantity) FROM t_order_item;
+SELECT bool_and(amount > 0), bool_or(note IS NULL), variance(quantity) FROM t_order o JOIN t_order_item i USING (order_id, user_id);
+-- DISTINCT ON
+-- @ordered
+SELECT DISTINCT ON (status) status, order_id, amount FROM t_order ORDER BY status NULLS FIRST, amount DESC NULLS LAST, order_id;
+-- joins of tables that are not co-located
+-- @ordered
+SELECT u.name, count(o.order_id), sum(o.amount) FROM t_user u LEFT JOIN t_order o ON o.user_id = u.user_id GROUP BY u.name ORDER BY u.name;
+SELECT count(*) FROM t_order o JOIN t_log l ON l.user_id = o.user_id JOIN t_user u ON u.user_id = o.user_id;
+-- a single table with sharded tables on several shards: finished on the single table's data source
+SELECT s.id, count(o.order_id) FROM t_single s LEFT JOIN t_order o ON o.user_id = s.id GROUP BY s.id;
+-- conditions leave some actual tables out of the intermediate results (the route's nodes per table)
+SELECT count(*), string_agg(u.name, ',' ORDER BY o.order_id) FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE o.user_id = 3;
+-- @params int:3
+SELECT count(*), string_agg(status, ',' ORDER BY order_id) FROM t_order WHERE user_id = ?;
+SELECT order_id FROM t_order WHERE user_id = 3 AND order_id IN (SELECT order_id FROM t_order_item);
+SELECT user_id FROM t_order WHERE user_id = 3 UNION SELECT user_id FROM t_order WHERE user_id = 4 UNION SELECT user_id FROM t_user WHERE user_id = 5;
+WITH x AS (SELECT * FROM t_order WHERE user_id = 3) SELECT count(*) FROM x JOIN t_order o2 ON o2.order_id = x.order_id;
+SELECT count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE o.user_id = 3 OR u.user_id = 4;
+SELECT u.user_id, (SELECT max(amount) FROM t_order o WHERE o.user_id = u.user_id AND u.user_id = 4) FROM t_user u;
+-- conditions on one table's columns, qualified by its name or alias, go to its shards (ORed over disjuncts and occurrences)
+SELECT count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE o.amount > 500 AND u.score < 50;
+SELECT count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE (o.amount > 500 AND u.score < 50) OR (o.status = 'PAID' AND u.city IS NOT NULL);
+SELECT o.order_id FROM t_order o WHERE o.created_at >= '2024-03-01'::timestamp AND o.order_id IN (SELECT i.order_id FROM t_order_item i WHERE i.price BETWEEN 10 AND 50);
+SELECT count(*), sum(o.amount - o2.amount) FROM t_order o JOIN t_order o2 ON o2.user_id = o.user_id WHERE o.amount > 900 AND o2.amount < 100;
+SELECT count(*) FROM t_user u WHERE u.score > 50 AND u.user_id IN (SELECT o.user_id FROM t_order o WHERE o.note LIKE 'a%' AND o.amount <> 5 AND NOT o.amount = 7);
+SELECT count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id AND o.amount > 800 AND o.status IN ('PAID', 'SHIPPED');
+SELECT count(*), count(o.order_id) FROM t_user u LEFT JOIN t_order o ON o.user_id = u.user_id WHERE o.amount > 100 OR u.score > 90;
+SELECT t_order.status, count(*) FROM t_order JOIN t_user ON t_user.user_id = t_order.user_id WHERE t_order.discount < 0.5 AND t_user.joined > DATE '2020-01-01' GROUP BY 1;
+-- outer joins: conditions in ON, on the nullable side, IS NULL
+SELECT u.user_id, count(o.order_id) FROM t_user u LEFT JOIN t_order o ON o.user_id = u.user_id AND o.user_id = 3 GROUP BY u.user_id;
+SELECT u.user_id FROM t_user u LEFT JOIN t_order o ON o.user_id = u.user_id WHERE o.user_id IS NULL;
+SELECT u.user_id, o.order_id FROM t_user u LEFT JOIN t_order o ON o.user_id = u.user_id WHERE o.user_id = 5 OR o.user_id IS NULL;
+SELECT count(*), count(o.order_id), count(u.user_id) FROM t_user u FULL JOIN t_order o ON o.user_id = u.user_id WHERE u.user_id = 5;
+SELECT count(*), count(o.order_id) FROM t_order o RIGHT JOIN t_user u ON u.user_id = o.user_id WHERE u.user_id IN (2, 3);
+SELECT count(*) FROM t_user u LEFT JOIN t_order o ON o.user_id = u.user_id WHERE u.user_id = 5 AND o.amount > 10;
+-- errors are PostgreSQL's own
+SELECT order_id FROM t_order WHERE order_id IN (SELECT nonexistent FROM t_order_item);
+SELECT string_agg(amount, ',') FROM t_order;
+SELECT user_id FROM t_order UNION SELECT name FROM t_user;
+-- a table refused by configuration stays refused (allow-range-query-with-inline-sharding: false)
+-- @refused t_event
+SELECT count(*) FROM (SELECT id FROM t_event WHERE id > 3) s;
 
 -- ## rewriting changes table names only
 SELECT 't_order' AS name, order_id AS t_order_id, 't_order_0' AS other FROM t_order WHERE user_id = 3;
@@ -691,8 +734,7 @@ SELECT user_id, status FROM t_order GROUP BY user_id;
 SELECT sum(note) FROM t_order;
 SELECT amount::int2 FROM t_order;
 SELECT * FROM t_order WHERE user_id = 3 AND amount = 'x';
--- The join is not on the tables' sharding columns, so the proxy may refuse before PostgreSQL finds the missing column.
--- @may-refuse
+-- The join is not on the tables' sharding columns: PostgreSQL finishes it over intermediate results and finds the missing column.
 SELECT o.order_id FROM t_order o JOIN t_order_item i ON o.order_id = i.missing AND o.user_id = i.user_id;
 SELECT DISTINCT status FROM t_order ORDER BY amount;
 SELECT count(*) FROM t_order GROUP BY nonexistent;

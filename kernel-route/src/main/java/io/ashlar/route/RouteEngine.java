@@ -31,7 +31,9 @@ import io.ashlar.route.rule.ValueComparison;
  * Decides where a statement runs: which data sources, with which actual table standing for each logic table, and
  * how the executor must run and merge it ({@link RouteKind}). Statements that cannot be answered across shards
  * exactly as one PostgreSQL database would answer them are refused here, before anything runs, with SQLSTATE 0A000
- * and a message naming the construct and the table.
+ * and a message naming the construct and the table. The session then plans a SELECT refused so
+ * ({@link RouteException#plannable()}) recursively instead ({@link RecursivePlan}): only after the refusal, so that
+ * statements routed here pay nothing for it.
  *
  * <p>What goes where:
  * <ul>

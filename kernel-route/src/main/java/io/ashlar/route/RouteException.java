@@ -8,10 +8,25 @@ package io.ashlar.route;
 public final class RouteException extends RuntimeException {
 
     private final String sqlState;
+    private final boolean plannable;
 
     public RouteException(String sqlState, String message) {
+        this(sqlState, message, sqlState.equals("0A000"));
+    }
+
+    /**
+     * @param plannable whether a read refused so could be answered by a {@link RecursivePlan} instead (0A000 because
+     *        it spans shards); false for a refusal the configuration asks for
+     */
+    public RouteException(String sqlState, String message, boolean plannable) {
         super(message, null, false, false);
         this.sqlState = sqlState;
+        this.plannable = plannable;
+    }
+
+    /** Whether the statement was refused because it spans shards: a read may then be planned recursively. */
+    public boolean plannable() {
+        return plannable;
     }
 
     public String sqlState() {

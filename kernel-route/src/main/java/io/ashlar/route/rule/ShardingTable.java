@@ -330,7 +330,7 @@ public final class ShardingTable implements RuleTable {
                 }
             }
         } catch (CompiledStrategy.RangeRefusal e) {
-            throw new RouteException("0A000", "a range condition on sharded table " + logicTable + " cannot be routed: " + e.getMessage());
+            throw new RouteException("0A000", "a range condition on sharded table " + logicTable + " cannot be routed: " + e.getMessage(), false);
         } catch (ShardingAlgorithmException e) {
             result.addAll();
         }

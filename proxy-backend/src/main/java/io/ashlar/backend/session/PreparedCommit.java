@@ -124,7 +124,7 @@ final class PreparedCommit {
         }
         if (failure != null) {
             finish(twoPhase, transaction, writers, targets, prepared, false);
-            return failure;
+            return explained(failure);
         }
         boolean carryOn;
         try {
@@ -139,6 +139,23 @@ final class PreparedCommit {
         }
         finish(twoPhase, transaction, writers, targets, prepared, true);
         return null;
+    }
+
+    /**
+     * PostgreSQL refuses to prepare a transaction that touched temporary tables (0A000), which the transaction may
+     * have done only through the proxy: a read across shards finished by PostgreSQL made its intermediate results
+     * there. The client gets PostgreSQL's error with what it means here and what to do.
+     */
+    private static StatementFailure explained(StatementFailure failure) {
+        ErrorFields fields = failure.fields();
+        if (!fields.sqlState().equals("0A000") || !fields.message().startsWith("cannot PREPARE a transaction that has operated on temporary objects")) {
+            return failure;
+        }
+        return new StatementFailure(ErrorFields.error("0A000", "the transaction was rolled back: it wrote to several data sources,"
+                + " which commit in two phases, and PostgreSQL cannot prepare a transaction that has operated on temporary objects",
+                "a read that spans shards (a subquery, CTE, join, set operation, window or aggregate finished by PostgreSQL)"
+                + " makes temporary tables on one data source: run such reads outside the transaction, or in a transaction"
+                + " that writes to one data source only, or create no temporary tables in it"), failure);
     }
 
     /**

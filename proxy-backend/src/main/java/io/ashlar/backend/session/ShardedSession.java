@@ -29,6 +29,7 @@ import io.ashlar.parser.statement.PrepareStatement;
 import io.ashlar.parser.statement.StatementKind;
 import io.ashlar.parser.statement.TransactionCommand;
 import io.ashlar.parser.statement.TransactionStatement;
+import io.ashlar.route.RecursivePlan;
 import io.ashlar.route.RouteException;
 import io.ashlar.route.RouteParameters;
 import io.netty.channel.EventLoop;
@@ -71,6 +72,10 @@ public final class ShardedSession implements BackendSession {
     /** Settings changed inside the transaction: read back when it ends. */
     private boolean settingsDirty;
     private final ShardedCopy copy;
+    /** Reads that span shards, planned recursively ({@link RecursivePlan}) after the route refused them. */
+    private final IntermediateResults intermediates;
+    /** Numbers each recursive statement's intermediate results: their names are unique per statement. */
+    private long intermediateSerial;
     /** Statements of this session being run now (a stream that ends meanwhile leaves its connections to them). */
     private int running;
     /** Told when a {@link StreamedResult} ends: made once, not per statement. */
@@ -98,6 +103,7 @@ public final class ShardedSession implements BackendSession {
         this.transaction = new ShardedTransaction(connections, database.twoPhaseCommit());
         this.sqlPrepared = new SqlPreparedStatements(database.plans());
         this.copy = new ShardedCopy(database, transaction, connections, logical, copySession());
+        this.intermediates = new IntermediateResults(database, connections, transaction);
         io.ashlar.backend.metrics.DatabaseMetrics metrics = database.metrics();
         this.counters = metrics == null ? null : metrics.on(loop);
         this.statementLog = database.statementLog();
@@ -343,7 +349,12 @@ public final class ShardedSession implements BackendSession {
             try {
                 target = ShardedExecution.representative(database, adjusted, new UnknownParameters(statement.parameterTypes().length, 0));
             } catch (RouteException e) {
-                throw new StatementFailure(ErrorFields.error(unroutable.sqlState(), unroutable.getMessage()));
+                RecursivePlan recursive = unroutable.plannable()
+                        ? recursivePlan(adjusted, new UnknownParameters(statement.parameterTypes().length, null)) : null;
+                if (recursive == null) {
+                    throw new StatementFailure(ErrorFields.error(unroutable.sqlState(), unroutable.getMessage()));
+                }
+                return describeRecursive(recursive, statement, plan, schemaEpoch);
             }
         }
         BackendConnection connection = connections.acquire(target.dataSource());
@@ -361,6 +372,42 @@ public final class ShardedSession implements BackendSession {
         plan.learnParameterTypes(statement.parameterTypes(), types, schemaEpoch);
         return new Description(types, result.hasRows()
                 ? Optional.of(logical.logicalColumns(target.dataSource(), target.visible(result.columns()))) : Optional.empty());
+    }
+
+    /**
+     * Describes a statement that runs as a recursive plan: on its coordinator, over empty intermediate results made for
+     * the purpose and undone at once (a transaction of its own outside a block, a savepoint inside one).
+     */
+    private Description describeRecursive(RecursivePlan recursive, Prepared statement, Plan plan, long schemaEpoch) throws StatementFailure {
+        int slot = intermediates.coordinator(recursive);
+        BackendConnection connection = connections.acquire(slot);
+        boolean inBlock = transaction.state().inTransaction();
+        if (inBlock && transaction.needsBegin(slot)) {
+            ShardConnections.runOn(connection, "BEGIN");
+            connections.join(slot);
+        }
+        StringBuilder ddl = new StringBuilder(inBlock ? "SAVEPOINT ashlar_describe" : "BEGIN");
+        for (RecursivePlan.Intermediate each : recursive.intermediates()) {
+            ddl.append(';').append(each.createSql());
+        }
+        BufferedResult result = new BufferedResult();
+        int[] types = statement.parameterTypes();
+        try {
+            ShardConnections.runOn(connection, ddl.toString());
+            try {
+                types = connection.describe(recursive.finishingSql(), statement.parameterTypes(), result);
+            } catch (SQLException e) {
+                result.handleError(e);
+            }
+        } finally {
+            ShardConnections.runOn(connection, inBlock ? "ROLLBACK TO SAVEPOINT ashlar_describe;RELEASE SAVEPOINT ashlar_describe" : "ROLLBACK");
+            afterStatement();
+        }
+        if (result.error() != null) {
+            throw logical.logical(new StatementFailure(ErrorFields.from(result.error()), result.error()));
+        }
+        plan.learnParameterTypes(statement.parameterTypes(), types, schemaEpoch);
+        return new Description(types, result.hasRows() ? Optional.of(logical.logicalColumns(slot, result.columns())) : Optional.empty());
     }
 
     /** Parameters of unknown value, all the same stand-in, for routing a Describe to a representative shard. */
@@ -457,7 +504,11 @@ public final class ShardedSession implements BackendSession {
                 }
             }
         } catch (RouteException e) {
-            throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
+            RecursivePlan recursive = e.plannable() ? recursivePlan(plan, new RouteValues(parameters, routeTypes)) : null;
+            if (recursive == null) {
+                throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
+            }
+            return recursive(recursive, parameters, sink);
         }
         if (execution.isSession()) {
             return onDefault(plan.statement().sql(), sink);
@@ -497,6 +548,12 @@ public final class ShardedSession implements BackendSession {
             }
         } catch (StatementFailure failure) {
             connections.markJoined(dataSources, begin);
+            RecursivePlan recursive = !startedImplicit && unmergeable(failure) ? recursivePlan(plan, new RouteValues(parameters, routeTypes)) : null;
+            if (recursive != null) {
+                // The merge refused the shards' answers by their column types (AVG of real, SUM of interval, floats
+                // at a low extra_float_digits) before anything reached the client: PostgreSQL finishes it instead.
+                return recursive(recursive, parameters, sink);
+            }
             afterFailure(startedImplicit);
             throw logical.logical(failure);
         } finally {
@@ -552,6 +609,46 @@ public final class ShardedSession implements BackendSession {
             settingsAfterTransaction(sink);
         } else if (settings.takeApplied() && dataSources.length > 0 && connections.held(dataSources[0]) != null) {
             settings.report(connections.held(dataSources[0]), sink);
+        }
+        afterStatement();
+        return result;
+    }
+
+    /** Whether a run failed because the merge cannot combine the shards' answers of the types they have. */
+    private static boolean unmergeable(StatementFailure failure) {
+        ErrorFields fields = failure.fields();
+        return fields.sqlState().equals("0A000") && (fields.message().startsWith("cannot merge the shards' results")
+                || fields.message().startsWith("float results merged across shards"));
+    }
+
+    /** A read the route refused because it spans shards, as a recursive plan; null where it cannot be one. */
+    private RecursivePlan recursivePlan(Plan plan, RouteParameters parameters) {
+        return RecursivePlan.plan(plan.statement(), database.rules(), parameters, "ashlar_ir_" + (++intermediateSerial));
+    }
+
+    /**
+     * Runs a recursive plan ({@link IntermediateResults}) in the session's transaction; outside a block, in an implicit
+     * transaction of its own, so that the intermediate results (ON COMMIT DROP) go with it. Nothing it does counts as
+     * a write: the data sources it read commit in one phase.
+     */
+    private QueryResult recursive(RecursivePlan recursive, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+        boolean startedImplicit = transaction.state() == TransactionState.IDLE;
+        if (startedImplicit) {
+            transaction.beginImplicit();
+        }
+        int coordinator = intermediates.coordinator(recursive);
+        QueryResult result;
+        running++;
+        try {
+            result = logical.logical(intermediates.run(recursive, parameters), coordinator);
+        } catch (StatementFailure failure) {
+            afterFailure(startedImplicit);
+            throw logical.logical(failure);
+        } finally {
+            running--;
+        }
+        if (startedImplicit) {
+            endTransaction(true, sink);
         }
         afterStatement();
         return result;

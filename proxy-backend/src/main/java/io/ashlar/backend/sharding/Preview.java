@@ -10,7 +10,9 @@ import io.ashlar.rewrite.MergeTemplate;
 import io.ashlar.rewrite.RewriteResult;
 import io.ashlar.rewrite.RewrittenUnit;
 import io.ashlar.route.RouteEngine;
+import io.ashlar.route.RecursivePlan;
 import io.ashlar.route.RouteException;
+import io.ashlar.route.rule.DataNode;
 import io.ashlar.route.RouteParameters;
 import io.ashlar.route.RouteResult;
 import java.util.ArrayList;
@@ -54,7 +56,11 @@ public record Preview(List<Unit> units, Optional<String> mergePlan) {
             RouteResult route = ROUTER.route(plan.statement(), RouteParameters.NONE, database.rules());
             rewrite = plan.rewriter().rewrite(route, RouteParameters.NONE);
         } catch (RouteException e) {
-            throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
+            RecursivePlan recursive = e.plannable() ? RecursivePlan.plan(plan.statement(), database.rules(), "ashlar_ir_1") : null;
+            if (recursive == null) {
+                throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
+            }
+            return recursive(recursive);
         }
         if (rewrite.units().isEmpty()) {
             // The session's own statements (SET, SHOW, LISTEN) run as they are on the default data source.
@@ -66,5 +72,29 @@ public record Preview(List<Unit> units, Optional<String> mergePlan) {
             units.add(new Unit(each.unit().dataSource(), each.sql()));
         }
         return new Preview(units, rewrite.merge().map(MergeTemplate::describe));
+    }
+
+    /**
+     * A read planned recursively: what each data source runs to fill the intermediate results, in order, then the
+     * statement the coordinator finishes (the names are those of a session's first such statement).
+     */
+    private static Preview recursive(RecursivePlan plan) {
+        String coordinator = plan.coordinatorDataSource();
+        List<Unit> units = new ArrayList<>();
+        for (RecursivePlan.Intermediate each : plan.intermediates()) {
+            units.add(new Unit(coordinator, each.createSql()));
+        }
+        for (RecursivePlan.Intermediate each : plan.intermediates()) {
+            for (DataNode node : each.nodes()) {
+                if (node.dataSource().equals(coordinator)) {
+                    units.add(new Unit(coordinator, each.insertSql(node)));
+                } else {
+                    units.add(new Unit(node.dataSource(), each.copyOutSql(node)));
+                    units.add(new Unit(coordinator, each.copyInSql()));
+                }
+            }
+        }
+        units.add(new Unit(coordinator, plan.finishingSql()));
+        return new Preview(units, Optional.of("RecursivePlan: the statement finished on " + coordinator + " over intermediate results"));
     }
 }

@@ -1,0 +1,210 @@
+package io.ashlar.backend.session;
+
+import io.ashlar.backend.datasource.BackendConnection;
+import io.ashlar.backend.datasource.ParameterValues;
+import io.ashlar.backend.execute.BufferedResult;
+import io.ashlar.backend.execute.CopyStream;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.sharding.ShardedExecution;
+import io.ashlar.merge.MemoryBudget;
+import io.ashlar.route.RecursivePlan;
+import io.ashlar.route.rule.DataNode;
+
+import java.sql.SQLException;
+import java.util.Arrays;
+
+/**
+ * Runs a {@link RecursivePlan}: fills each sharded table's intermediate result on the coordinator, then lets the
+ * coordinator run the client's statement over them. Everything happens inside a transaction of the session's (the
+ * client's block, or an implicit one the caller opens and ends around it), on the connections the session holds for
+ * it, so that the statement sees the transaction's own writes, as it would on one database.
+ *
+ * <p>An intermediate result is a temporary table, {@code CREATE TEMP TABLE ... (LIKE actual_table) ON COMMIT DROP}:
+ * LIKE gives the exact column types, modifiers and collations of the actual table, so the finishing statement sees
+ * the types PostgreSQL would, and a shard's rows go in as the shard sent them, {@code COPY ... TO STDOUT (FORMAT
+ * binary)} relayed chunk by chunk into {@code COPY ... FROM STDIN (FORMAT binary)}: nothing is decoded, nothing is
+ * printed and read back (floats keep every bit, whatever {@code extra_float_digits} says), and the proxy holds one
+ * chunk at a time. Actual tables on the coordinator itself are copied there by {@code INSERT ... SELECT}, without
+ * leaving it. Literal rows ({@code VALUES}) were the alternative for small results; they would need each value
+ * quoted and typed in the statement's text, and types PostgreSQL infers for literals (unknown, numeric, text) are not
+ * the column's, so they are not used: one kind of intermediate result, exact for every type.
+ *
+ * <p>The bytes relayed through the proxy count against the statement's budget, server.yaml's
+ * {@code proxy-statement-memory-limit}: past it the statement fails with 54000 (program_limit_exceeded), naming the
+ * setting, and the COPYs are cancelled. The finishing statement's rows are kept within the same budget (53200 past
+ * it), as every buffered result is.
+ */
+final class IntermediateResults {
+
+    private final LogicalDatabase database;
+    private final ShardConnections connections;
+    private final ShardedTransaction transaction;
+
+    IntermediateResults(LogicalDatabase database, ShardConnections connections, ShardedTransaction transaction) {
+        this.database = database;
+        this.connections = connections;
+        this.transaction = transaction;
+    }
+
+    /** The connection slot of the plan's coordinator. */
+    int coordinator(RecursivePlan plan) {
+        return database.dataSourceIndex(plan.coordinatorDataSource());
+    }
+
+    /** Fills the intermediate results and runs the finishing statement; a transaction must be in force. */
+    BufferedResult run(RecursivePlan plan, ParameterValues parameters) throws StatementFailure {
+        long limit = database.statementMemoryLimit();
+        int coordinator = coordinator(plan);
+        connections.acquireAll(involved(plan, coordinator));
+        BackendConnection target = join(coordinator);
+        StringBuilder ddl = new StringBuilder(128);
+        for (RecursivePlan.Intermediate each : plan.intermediates()) {
+            ddl.append(ddl.isEmpty() ? "" : ";").append(each.createSql());
+        }
+        try {
+            ShardConnections.runOn(target, ddl.toString());
+        } catch (StatementFailure failure) {
+            if (!failure.fields().sqlState().equals("25006")) {
+                throw failure;
+            }
+            throw new StatementFailure(ErrorFields.error("25006", failure.fields().message(), "this read spans shards: PostgreSQL"
+                    + " finishes it over temporary tables on " + plan.coordinatorDataSource() + ", which a read-only transaction"
+                    + " cannot create; run it outside the read-only transaction"), failure);
+        }
+        long relayed = 0;
+        for (RecursivePlan.Intermediate each : plan.intermediates()) {
+            String columns = columnList(each);
+            StringBuilder local = new StringBuilder();
+            for (DataNode node : each.nodes()) {
+                int slot = database.dataSourceIndex(node.dataSource());
+                if (slot == coordinator) {
+                    local.append(local.isEmpty() ? "" : ";").append(each.insertSql(node, columns));
+                } else {
+                    relayed = relay(join(slot), node, target, each, columns, relayed, limit);
+                }
+            }
+            if (!local.isEmpty()) {
+                ShardConnections.runOn(target, local.toString());
+            }
+        }
+        BufferedResult result = new BufferedResult(new MemoryBudget(limit, ShardedExecution.MEMORY_LIMIT_SETTING));
+        try {
+            if (parameters.values().length == 0) {
+                target.executeSimple(plan.finishingSql(), result);
+            } else {
+                target.execute(plan.finishingSql(), parameters, result);
+            }
+        } catch (SQLException e) {
+            result.handleError(e);
+        }
+        if (result.error() != null) {
+            throw new StatementFailure(ErrorFields.from(result.error()), result.error());
+        }
+        if (!transaction.state().inImplicit()) {
+            // In the client's block the tables would live until COMMIT: dropped now, so that the next statement's
+            // names are free and the block does not pile them up.
+            StringBuilder drop = new StringBuilder("DROP TABLE ");
+            for (int i = 0; i < plan.intermediates().size(); i++) {
+                drop.append(i == 0 ? "" : ", ").append(plan.intermediates().get(i).name());
+            }
+            ShardConnections.runOn(target, drop.toString());
+        }
+        return result;
+    }
+
+    /**
+     * Relays one actual table's rows from its shard into the intermediate result, within the budget.
+     *
+     * @return the bytes relayed so far by the statement
+     */
+    private long relay(BackendConnection shard, DataNode node, BackendConnection target, RecursivePlan.Intermediate intermediate, String columns, long relayed,
+                       long limit) throws StatementFailure {
+        CopyStream.Out out;
+        try {
+            out = (CopyStream.Out) shard.startCopy(intermediate.copyOutSql(node, columns));
+        } catch (SQLException e) {
+            throw new StatementFailure(ErrorFields.from(e), e);
+        }
+        CopyStream.In in;
+        try {
+            in = (CopyStream.In) target.startCopy(intermediate.copyInSql(columns));
+        } catch (SQLException e) {
+            cancel(out);
+            throw new StatementFailure(ErrorFields.from(e), e);
+        }
+        long result = relayed;
+        try {
+            for (byte[] chunk = out.readFromCopy(); chunk != null; chunk = out.readFromCopy()) {
+                result += chunk.length;
+                if (result > limit) {
+                    cancel(out);
+                    cancel(in);
+                    throw new StatementFailure(ErrorFields.error("54000", "the rows of the sharded tables this statement reads across shards exceed "
+                            + ShardedExecution.MEMORY_LIMIT_SETTING + " (" + limit + " bytes) as intermediate results",
+                            "add conditions that narrow what it reads, or raise " + ShardedExecution.MEMORY_LIMIT_SETTING + " in server.yaml"));
+                }
+                in.writeToCopy(chunk, 0, chunk.length);
+            }
+            in.endCopy();
+        } catch (SQLException e) {
+            cancel(in);
+            throw new StatementFailure(ErrorFields.from(e), e);
+        }
+        return result;
+    }
+
+    private static void cancel(CopyStream copy) {
+        try {
+            copy.cancelCopy();
+        } catch (SQLException ignored) {
+            // the statement's own error is the one the client gets; a broken connection is dropped after it
+        }
+    }
+
+    /**
+     * Empty when the actual tables of the intermediate result's table all have the logical table's columns in its order
+     * (the common case: every column, as the tables have them); else the logical table's columns, named, so that each
+     * actual table sends them in the same order (binary COPY matches fields by position only).
+     */
+    private String columnList(RecursivePlan.Intermediate intermediate) {
+        io.ashlar.backend.metadata.LogicalTable table = database.catalog().schema().table("public." + intermediate.table().logicTable());
+        if (table == null || !table.columnsDiffer()) {
+            return "";
+        }
+        StringBuilder result = new StringBuilder(" (");
+        for (io.ashlar.backend.metadata.ColumnMetadata column : table.metadata().columns()) {
+            result.append(result.length() == 2 ? "" : ", ").append('"').append(column.name().replace("\"", "\"\"")).append('"');
+        }
+        return result.append(')').toString();
+    }
+
+    /** The session's connection to a data source, in the transaction in force (a read: it does not count as written). */
+    private BackendConnection join(int slot) throws StatementFailure {
+        BackendConnection result = connections.acquire(slot);
+        if (transaction.needsBegin(slot)) {
+            ShardConnections.runOn(result, "BEGIN");
+            connections.join(slot);
+        }
+        return result;
+    }
+
+    private int[] involved(RecursivePlan plan, int coordinator) {
+        int[] result = new int[database.dataSources().size()];
+        int count = 0;
+        result[count++] = coordinator;
+        for (RecursivePlan.Intermediate each : plan.intermediates()) {
+            for (DataNode node : each.nodes()) {
+                int slot = database.dataSourceIndex(node.dataSource());
+                boolean seen = false;
+                for (int i = 0; i < count; i++) {
+                    seen |= result[i] == slot;
+                }
+                if (!seen) {
+                    result[count++] = slot;
+                }
+            }
+        }
+        return Arrays.copyOf(result, count);
+    }
+}

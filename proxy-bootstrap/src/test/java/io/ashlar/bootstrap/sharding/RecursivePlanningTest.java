@@ -1,0 +1,242 @@
+package io.ashlar.bootstrap.sharding;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ashlar.bootstrap.config.ModeConfig;
+import io.ashlar.bootstrap.config.ServerConfig;
+import io.ashlar.bootstrap.config.ServerProps;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Reads that span shards finished by PostgreSQL over intermediate results (RecursivePlan, IntermediateResults), beyond
+ * what the differential corpus checks: the budget on the rows relayed (54000, the session goes on), a read inside the
+ * client's transaction that sees the transaction's own writes and leaves no temporary table behind, the clear error
+ * at COMMIT of a transaction that then wrote to two data sources (PostgreSQL cannot prepare a transaction that
+ * touched temporary tables), and PREVIEW: a query routed to one shard keeps its one unit, a recursive one shows what
+ * each data source and the coordinator receive.
+ */
+final class RecursivePlanningTest {
+
+    /** t_order rows: the binary COPY of ds_1's half is well past the budget below. */
+    private static final int ROWS = 20_000;
+    private static final long MEMORY_LIMIT = 1L << 20;
+
+    private static ShardedDatabases databases;
+
+    @BeforeAll
+    static void start() throws Exception {
+        ServerProps defaults = ServerProps.DEFAULTS;
+        ServerProps props = new ServerProps(defaults.port(), defaults.bindAddress(), 0, false, false, -1, 1,
+                defaults.frontendDatabaseProtocolType(), defaults.frontendFlushThreshold(), 0, defaults.nettyBacklog(), MEMORY_LIMIT,
+                defaults.frontendTls(), defaults.authenticationTimeoutSeconds(), defaults.authDelayMilliseconds());
+        databases = ShardedDatabases.start(new ServerConfig(ModeConfig.STANDALONE, List.of(ServerConfig.DEFAULT_USER), props));
+        for (String dataSource : ShardingLayout.DATA_SOURCES) {
+            int d = dataSource.endsWith("0") ? 0 : 1;
+            try (Connection connection = databases.shard(dataSource); Statement statement = connection.createStatement()) {
+                for (int t = 0; t < 2; t++) {
+                    // order_id g on table g % 2 of data source user_id % 2; user_id = 2 * (g % 500) + d
+                    statement.execute("INSERT INTO t_order_" + t + " (order_id, user_id, status, amount, note)"
+                            + " SELECT g, 2 * (g % 500) + " + d + ", 'st' || (g % 7), g % 1000, repeat('n', g % 200)"
+                            + " FROM generate_series(1, " + ROWS + ") g WHERE g % 2 = " + t + " AND g % 4 IN (" + d + ", " + (d + 2) + ")");
+                }
+            }
+        }
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            statement.execute("INSERT INTO t_user (user_id, name, score) VALUES (1, 'a', 10), (2, 'b', 20), (3, 'c', 30), (4, 'd', 40)");
+        }
+    }
+
+    @AfterAll
+    static void stop() throws IOException {
+        if (databases != null) {
+            databases.close();
+        }
+    }
+
+    @Test
+    void intermediateResultsPastTheBudgetFailWith54000AndTheSessionGoesOn() throws Exception {
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            SQLException refused = assertThrows(SQLException.class, () -> statement.executeQuery("SELECT string_agg(note, ',') FROM t_order"));
+            assertEquals("54000", refused.getSQLState(), refused.getMessage());
+            assertTrue(refused.getMessage().contains("proxy-statement-memory-limit"), refused.getMessage());
+            assertEquals(List.of("4|100"), rows(statement, "SELECT count(*) FILTER (WHERE score > 0), sum(score) FROM t_user"));
+            assertEquals(List.of("2"), rows(statement, "SELECT count(*) FROM t_user WHERE user_id IN (SELECT user_id FROM t_user WHERE score > 20)"));
+            proxy.setAutoCommit(false);
+            assertEquals("54000", assertThrows(SQLException.class,
+                    () -> statement.executeQuery("SELECT count(DISTINCT note) FROM t_order WHERE user_id IN (SELECT user_id FROM t_order)")).getSQLState());
+            assertEquals("25P02", assertThrows(SQLException.class, () -> statement.executeQuery("SELECT 1")).getSQLState());
+            proxy.rollback();
+            assertEquals(List.of("1"), rows(statement, "SELECT 1"));
+            proxy.commit();
+        }
+        assertNoIntermediateResultsLeft();
+    }
+
+    @Test
+    void aReadInTheClientsTransactionSeesItsWritesAndLeavesNoTemporaryTable() throws Exception {
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            proxy.setAutoCommit(false);
+            statement.execute("INSERT INTO t_user (user_id, name, score) VALUES (1001, 'fresh', 1), (1002, 'fresh', 2), (1003, 'fresh', 3)");
+            String read = "SELECT count(*), sum(score) FROM t_user WHERE user_id IN (SELECT user_id FROM t_user WHERE name = 'fresh')";
+            assertEquals(List.of("3|6"), rows(statement, read));
+            // twice in the block: the second statement's intermediate results have names of their own
+            assertEquals(List.of("3|6"), rows(statement, read));
+            proxy.rollback();
+            assertEquals(List.of("0|null"), rows(statement, read));
+            proxy.commit();
+            proxy.setAutoCommit(true);
+            statement.execute("BEGIN READ ONLY");
+            SQLException readOnly = assertThrows(SQLException.class, () -> statement.executeQuery(read));
+            assertEquals("25006", readOnly.getSQLState(), readOnly.getMessage());
+            assertTrue(readOnly.getMessage().contains("run it outside the read-only transaction"), readOnly.getMessage());
+            statement.execute("ROLLBACK");
+        }
+        assertNoIntermediateResultsLeft();
+    }
+
+    @Test
+    void aTransactionThatReadAcrossShardsThenWroteToTwoDataSourcesFailsAtCommitWithAClearMessage() throws Exception {
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            proxy.setAutoCommit(false);
+            assertEquals(List.of("4"), rows(statement, "SELECT count(*) FROM t_user WHERE user_id IN (SELECT user_id FROM t_user)"));
+            statement.execute("INSERT INTO t_user (user_id, name, score) VALUES (2001, 'late', 1), (2002, 'late', 2), (2003, 'late', 3), (2004, 'late', 4)");
+            SQLException refused = assertThrows(SQLException.class, proxy::commit);
+            assertEquals("0A000", refused.getSQLState(), refused.getMessage());
+            assertTrue(refused.getMessage().contains("cannot prepare a transaction that has operated on temporary objects"), refused.getMessage());
+            proxy.rollback();
+            proxy.setAutoCommit(true);
+            assertEquals(List.of("0"), rows(statement, "SELECT count(*) FROM t_user WHERE name = 'late'"));
+        }
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            // in autocommit the read's temporary tables live in a transaction of their own: later writes commit
+            assertEquals(List.of("4"), rows(statement, "SELECT count(*) FROM t_user WHERE user_id IN (SELECT user_id FROM t_user)"));
+            proxy.setAutoCommit(false);
+            statement.execute("INSERT INTO t_user (user_id, name, score) VALUES (3001, 'ok', 1), (3002, 'ok', 2), (3003, 'ok', 3), (3004, 'ok', 4)");
+            proxy.commit();
+            statement.execute("DELETE FROM t_user WHERE name = 'ok'");
+            proxy.commit();
+        }
+    }
+
+    @Test
+    void whatTheMergeRefusesByTheShardsColumnTypesIsFinishedByPostgreSQL() throws Exception {
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            statement.execute("SET extra_float_digits = 0");
+            // floats merged across shards need extra_float_digits >= 1; PostgreSQL prints them as the session asks
+            assertEquals(List.of("100.5|100"), rows(statement, "SELECT sum(score::float8 + 0.125), sum(score) FROM t_user"));
+            proxy.setAutoCommit(false);
+            assertEquals(List.of("100.5|100"), rows(statement, "SELECT sum(score::float8 + 0.125), sum(score) FROM t_user"));
+            assertEquals(List.of("4"), rows(statement, "SELECT count(*) FROM t_user"));
+            proxy.commit();
+        }
+        assertNoIntermediateResultsLeft();
+    }
+
+    @Test
+    void actualTablesWhoseColumnsAreInAnotherOrderAreCopiedColumnByName() throws Exception {
+        for (String dataSource : ShardingLayout.DATA_SOURCES) {
+            boolean other = dataSource.endsWith("1");
+            try (Connection connection = databases.shard(dataSource); Statement statement = connection.createStatement()) {
+                for (int t = 0; t < 2; t++) {
+                    statement.execute("CREATE TABLE t_ddl_" + t + (other ? " (id INT PRIMARY KEY, b INT, a TEXT)" : " (id INT PRIMARY KEY, a TEXT, b INT)"));
+                    // id on data source id % 2, table (id / 2) % 2
+                    int id = 2 * t + (other ? 1 : 0);
+                    statement.execute("INSERT INTO t_ddl_" + t + " (id, a, b) VALUES (" + id + ", 'a" + id + "', " + 10 * id + ")");
+                }
+            }
+        }
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            statement.execute("REFRESH TABLE METADATA t_ddl");
+            assertEquals(List.of("a0,a1,a2,a3|60"), rows(statement, "SELECT string_agg(a, ',' ORDER BY id), sum(b) FROM t_ddl"));
+            assertEquals(List.of("1|a1|10", "3|a3|30"), rows(statement, "SELECT id, a, b FROM t_ddl WHERE id IN (SELECT id FROM t_ddl WHERE b IN (10, 30)) ORDER BY id"));
+        } finally {
+            for (String dataSource : ShardingLayout.DATA_SOURCES) {
+                try (Connection connection = databases.shard(dataSource); Statement statement = connection.createStatement()) {
+                    statement.execute("DROP TABLE t_ddl_0, t_ddl_1");
+                }
+            }
+        }
+    }
+
+    @Test
+    void previewShowsAOneShardQueryUnchangedAndWhatEachDataSourceReceivesForARecursiveOne() throws Exception {
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            assertEquals(List.of("ds_1|SELECT o.order_id, i.price FROM t_order_1 o JOIN t_order_item_1 i USING (order_id, user_id)"
+                            + " WHERE o.user_id = 3 AND o.order_id = 7|null"),
+                    rows(statement, "PREVIEW SELECT o.order_id, i.price FROM t_order o JOIN t_order_item i USING (order_id, user_id)"
+                            + " WHERE o.user_id = 3 AND o.order_id = 7"));
+            assertEquals(List.of(
+                    "ds_0|CREATE TEMP TABLE ashlar_ir_1_1 (LIKE \"t_user\") ON COMMIT DROP|null",
+                    "ds_0|CREATE TEMP TABLE ashlar_ir_1_2 (LIKE \"t_order_0\") ON COMMIT DROP|null",
+                    "ds_0|INSERT INTO ashlar_ir_1_1 SELECT * FROM \"t_user\"|null",
+                    "ds_1|COPY \"t_user\" TO STDOUT (FORMAT binary)|null",
+                    "ds_0|COPY ashlar_ir_1_1 FROM STDIN (FORMAT binary)|null",
+                    "ds_0|INSERT INTO ashlar_ir_1_2 SELECT * FROM \"t_order_0\"|null",
+                    "ds_0|INSERT INTO ashlar_ir_1_2 SELECT * FROM \"t_order_1\"|null",
+                    "ds_1|COPY \"t_order_0\" TO STDOUT (FORMAT binary)|null",
+                    "ds_0|COPY ashlar_ir_1_2 FROM STDIN (FORMAT binary)|null",
+                    "ds_1|COPY \"t_order_1\" TO STDOUT (FORMAT binary)|null",
+                    "ds_0|COPY ashlar_ir_1_2 FROM STDIN (FORMAT binary)|null",
+                    "ds_0|SELECT u.name, count(*) FROM ashlar_ir_1_1 u JOIN ashlar_ir_1_2 AS t_order ON t_order.user_id = u.user_id GROUP BY u.name"
+                            + "|RecursivePlan: the statement finished on ds_0 over intermediate results"),
+                    mergeLast(rows(statement, "PREVIEW SELECT u.name, count(*) FROM t_user u JOIN t_order ON t_order.user_id = u.user_id GROUP BY u.name")));
+            // the route's conditions leave t_order's tables of ds_1 (user_id 3) and t_user's table holding user 3, both on
+            // ds_1, which therefore finishes the statement without a row leaving it; the condition on o's column goes along
+            assertEquals(List.of(
+                    "ds_1|CREATE TEMP TABLE ashlar_ir_1_1 (LIKE \"t_order_0\") ON COMMIT DROP|null",
+                    "ds_1|CREATE TEMP TABLE ashlar_ir_1_2 (LIKE \"t_user\") ON COMMIT DROP|null",
+                    "ds_1|INSERT INTO ashlar_ir_1_1 SELECT * FROM \"t_order_0\" WHERE (\"user_id\" = 3)|null",
+                    "ds_1|INSERT INTO ashlar_ir_1_1 SELECT * FROM \"t_order_1\" WHERE (\"user_id\" = 3)|null",
+                    "ds_1|INSERT INTO ashlar_ir_1_2 SELECT * FROM \"t_user\"|null",
+                    "ds_1|SELECT count(*), string_agg(u.name, ',') FROM ashlar_ir_1_1 o JOIN ashlar_ir_1_2 u ON u.user_id = o.user_id WHERE o.user_id = 3"
+                            + "|RecursivePlan: the statement finished on ds_1 over intermediate results"), mergeLast(rows(statement, "PREVIEW SELECT count(*), string_agg(u.name, ',') FROM t_order o JOIN t_user u"
+                    + " ON u.user_id = o.user_id WHERE o.user_id = 3")));
+        }
+    }
+
+    /** PREVIEW puts the merge plan on its first row; moved to the last (the finishing statement's) for reading. */
+    private static List<String> mergeLast(List<String> rows) {
+        List<String> result = new ArrayList<>(rows.size());
+        String plan = rows.get(0).substring(rows.get(0).lastIndexOf('|') + 1);
+        for (int i = 0; i < rows.size(); i++) {
+            String row = rows.get(i);
+            String unit = row.substring(0, row.lastIndexOf('|'));
+            result.add(unit + "|" + (i == rows.size() - 1 ? plan : "null"));
+        }
+        return result;
+    }
+
+    private static void assertNoIntermediateResultsLeft() throws SQLException {
+        for (String dataSource : ShardingLayout.DATA_SOURCES) {
+            try (Connection connection = databases.shard(dataSource); Statement statement = connection.createStatement()) {
+                assertEquals(List.of("0"), rows(statement, "SELECT count(*) FROM pg_class WHERE relname LIKE 'ashlar_ir%'"), dataSource);
+            }
+        }
+    }
+
+    private static List<String> rows(Statement statement, String sql) throws SQLException {
+        List<String> result = new ArrayList<>();
+        try (ResultSet rs = statement.executeQuery(sql)) {
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= columns; i++) {
+                    row.append(i == 1 ? "" : "|").append(rs.getString(i));
+                }
+                result.add(row.toString());
+            }
+        }
+        return result;
+    }
+}
