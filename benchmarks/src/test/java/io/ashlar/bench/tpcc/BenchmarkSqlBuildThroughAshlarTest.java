@@ -135,14 +135,17 @@ class BenchmarkSqlBuildThroughAshlarTest {
      * {@code Statement.execute} per statement, autocommit on: the extended protocol) over the pgjdbc 9.3 it
      * ships, which also loads and runs the transactions. {@code simple}: the files as psql sends them (simple
      * query protocol, pgjdbc 42 with {@code preferQueryMode=simple}), loader and transactions with pgjdbc 42.
+     * {@code conf-2shard}: {@code simple} with the binding groups of ShardingSphere-Proxy's conf-2shard
+     * ({@code bmsql_warehouse, bmsql_customer} and {@code bmsql_stock, bmsql_district, bmsql_order_line}; the other
+     * three tables in none), the example's tables and algorithm otherwise being the same.
      */
     @ParameterizedTest(name = "{0} shard(s), {1}")
-    @CsvSource({"1, pgjdbc93", "2, pgjdbc93", "4, pgjdbc93", "2, simple", "4, simple"})
+    @CsvSource({"1, pgjdbc93", "2, pgjdbc93", "4, pgjdbc93", "2, simple", "4, simple", "2, conf-2shard"})
     void buildRunCheckDestroy(int shards, String mode, @TempDir Path conf) throws Exception {
         for (int shard = 0; shard < shards; shard++) {
             dropLeftovers(backend(shards, shard));
         }
-        try (ProxyRuntime proxy = ProxyRuntime.start(load(conf, shards), 0)) {
+        try (ProxyRuntime proxy = ProxyRuntime.start(load(conf, shards, mode.equals("conf-2shard")), 0)) {
             String url = "jdbc:postgresql://127.0.0.1:" + proxy.port() + "/tpcc";
             TpccConnector viaProxy;
             TpccConnector files;
@@ -384,7 +387,7 @@ class BenchmarkSqlBuildThroughAshlarTest {
     }
 
     /** Copies server.yaml and config-tpcc-{shards}shard.yaml into {@code conf}, URLs pointing at the embedded servers. */
-    private static ProxyConfiguration load(Path conf, int shards) throws IOException {
+    private static ProxyConfiguration load(Path conf, int shards, boolean twoBindingGroups) throws IOException {
         Files.copy(EXAMPLES.resolve("server.yaml"), conf.resolve("server.yaml"));
         String name = "config-tpcc-" + shards + "shard.yaml";
         String yaml = Files.readString(EXAMPLES.resolve(name), StandardCharsets.UTF_8);
@@ -398,6 +401,12 @@ class BenchmarkSqlBuildThroughAshlarTest {
         }
         urls.appendTail(rewritten);
         String text = rewritten.toString().replace("password: postgres", "password: \"\"");
+        if (twoBindingGroups) {
+            String one = "      - bmsql_warehouse, bmsql_district, bmsql_customer, bmsql_history, bmsql_new_order, bmsql_oorder,"
+                    + " bmsql_order_line, bmsql_stock\n";
+            assertTrue(text.contains(one), "the example's binding group");
+            text = text.replace(one, "      - bmsql_warehouse, bmsql_customer\n      - bmsql_stock, bmsql_district, bmsql_order_line\n");
+        }
         assertFalse(text.contains(":5432/"), "every URL rewritten");
         Files.writeString(conf.resolve(name), text, StandardCharsets.UTF_8);
         return ProxyConfigurationLoader.load(conf);
