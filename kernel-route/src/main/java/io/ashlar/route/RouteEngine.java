@@ -308,6 +308,16 @@ public final class RouteEngine {
         }
         int target = copy.table().getAsInt();
         StatementTables tables = new StatementTables(statement, rules, parameters, -1);
+        if (!copy.stdio() && tables.kinds[target] == StatementTables.SHARDED && tables.shardingTable(target).nodeCount() > 1) {
+            // Every actual table would load the whole file (rows on shards the rule does not name, each row once per
+            // node) or write its rows to the same path on its server, one node's over another's.
+            String name = tables.shardingTable(target).logicTable();
+            throw new RouteException("0A000", copy.from()
+                    ? "COPY of sharded table " + name + " from a server-side file or program is not supported:"
+                            + " use COPY ... FROM STDIN (psql's \\copy), whose rows Ashlar sends each to its shard"
+                    : "COPY of sharded table " + name + " to a server-side file or program is not supported:"
+                            + " use COPY ... TO STDOUT (psql's \\copy), which Ashlar merges from every shard", false);
+        }
         if (!copy.from()) {
             if (tables.kinds[target] == StatementTables.SHARDED) {
                 return tables.shardingTable(target).allNodesQuery();

@@ -103,6 +103,18 @@ class RouteEngineTest {
     }
 
     @Test
+    void copyOfAShardedTableWithAServerSideFileIsRefused() {
+        for (String sql : List.of("COPY t_order (status, order_id, user_id) FROM '/tmp/orders.csv' WITH CSV",
+                "COPY t_order FROM PROGRAM 'cat /tmp/orders.csv'", "COPY t_order TO '/tmp/orders.csv'")) {
+            RouteException refused = assertThrows(RouteException.class, () -> route(sql, ""), sql);
+            assertEquals("0A000", refused.sqlState(), sql);
+            assertTrue(refused.getMessage().contains("t_order") && refused.getMessage().contains("server-side file"), refused.getMessage());
+        }
+        assertEquals(RouteKind.MULTI_WRITE, route("COPY t_order FROM STDIN", "").kind());
+        assertEquals(RouteKind.MULTI_QUERY, route("COPY t_order TO STDOUT", "").kind());
+    }
+
+    @Test
     void aPlainPoolerSendsEverythingToItsDataSource() {
         ShardingRules pooler = ShardingRules.compile(List.of(), List.of("only"), Map.of());
         RouteResult result = engine.route(StatementAnalyzer.analyze("SELECT * FROM t_order WHERE user_id = 1"), RouteParameters.NONE, pooler);

@@ -100,7 +100,7 @@ class TpccPgjdbc93Test {
         }
     }
 
-    private static Driver loadPgjdbc93() throws Exception {
+    static Driver loadPgjdbc93() throws Exception {
         String jar = System.getProperty(JAR_PROPERTY);
         if (jar == null || !Files.isRegularFile(Path.of(jar))) {
             throw new IllegalStateException("pgjdbc 9.3 not found (" + JAR_PROPERTY + "=" + jar + "): run the test with Maven, "

@@ -1,19 +1,24 @@
 package io.ashlar.bootstrap.sharding;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyManager;
 import org.postgresql.util.PSQLException;
@@ -212,6 +217,37 @@ final class ShardedCopyTest {
             assertEquals("0A000", e.getSQLState(), e.getMessage());
             assertEquals(0, count(proxy));
         }
+    }
+
+    /**
+     * A COPY of a server-side file (BenchmarkSQL 5.0's optional tableCopies.sql loads its CSV files so): each actual
+     * table would load the whole file, rows landing on nodes the rules do not name, once per node. Refused, like
+     * COPY TO a file, where every node would write the same path; nothing is loaded, and the session goes on.
+     */
+    @Test
+    void copyOfAServerSideFileIsRefused(@TempDir Path directory) throws Exception {
+        Path file = directory.resolve("orders.csv");
+        Files.writeString(file, "1,2,NEW,1.5,,1.0,1.0,n,2024-01-01 00:00:00\n4,3,NEW,1.5,,1.0,1.0,n,2024-01-01 00:00:00\n");
+        assertTrue(file.toFile().setReadable(true, false) && directory.toFile().setExecutable(true, false));
+        try (Connection proxy = databases.proxy("")) {
+            proxy.setAutoCommit(true);
+            try (Statement statement = proxy.createStatement()) {
+                for (String sql : List.of("COPY t_order (" + COLUMNS + ") FROM '" + file + "' WITH CSV",
+                        "COPY t_order FROM PROGRAM 'cat " + file + "' WITH CSV", "COPY t_order TO '" + directory.resolve("out.csv") + "'")) {
+                    SQLException e = assertThrows(SQLException.class, () -> statement.execute(sql), sql);
+                    assertEquals("0A000", e.getSQLState(), e.getMessage());
+                    assertTrue(e.getMessage().contains("server-side file"), e.getMessage());
+                }
+                assertEquals(0, count(proxy));
+                assertFalse(Files.exists(directory.resolve("out.csv")));
+            }
+            assertEquals(2, copy(proxy, "COPY t_order (" + COLUMNS + ") FROM STDIN WITH CSV", Files.readString(file)));
+        }
+        try (Connection reference = databases.reference("")) {
+            reference.setAutoCommit(true);
+            copy(reference, "COPY t_order (" + COLUMNS + ") FROM STDIN WITH CSV", Files.readString(file));
+        }
+        databases.assertContents("t_order");
     }
 
     private static long count(Connection connection) throws SQLException {
