@@ -119,11 +119,22 @@ public final class RecursivePlan {
     private final String coordinator;
     private final List<Intermediate> intermediates;
     private final String finishingSql;
+    private final boolean groups;
 
-    private RecursivePlan(String coordinator, List<Intermediate> intermediates, String finishingSql) {
+    private RecursivePlan(String coordinator, List<Intermediate> intermediates, String finishingSql, boolean groups) {
         this.coordinator = coordinator;
         this.intermediates = intermediates;
         this.finishingSql = finishingSql;
+        this.groups = groups;
+    }
+
+    /**
+     * Whether the statement has a GROUP BY, where PostgreSQL lets a grouped primary key stand for the other columns of
+     * its table (functional dependency): the intermediate results then need the tables' primary keys, which
+     * {@code LIKE} does not copy.
+     */
+    public boolean groups() {
+        return groups;
     }
 
     /** The data source that holds the intermediate results and finishes the statement. */
@@ -252,7 +263,8 @@ public final class RecursivePlan {
             }
             intermediates.add(new Intermediate(table, prefix + "_" + (t + 1), like, needed.get(t), filter(statement, sharded, table)));
         }
-        return new RecursivePlan(coordinatorName, List.copyOf(intermediates), finishingSql(sql, tokens, references, sharded, tables, intermediates));
+        return new RecursivePlan(coordinatorName, List.copyOf(intermediates), finishingSql(sql, tokens, references, sharded, tables, intermediates),
+                groups(tokens));
     }
 
     /**
@@ -461,6 +473,16 @@ public final class RecursivePlan {
     }
 
     /** FOR UPDATE / FOR NO KEY UPDATE / FOR SHARE / FOR KEY SHARE anywhere, or a call of a sequence function. */
+    private static boolean groups(TokenList tokens) {
+        for (int i = 0, n = tokens.size() - 1; i < n; i++) {
+            if (tokens.kind(i) == TokenKind.IDENTIFIER && tokens.textEqualsIgnoreCase(i, "group") && tokens.is(i + 1, TokenKind.IDENTIFIER)
+                    && tokens.textEqualsIgnoreCase(i + 1, "by")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static boolean locksOrCallsSequences(TokenList tokens) {
         for (int i = 0, n = tokens.size(); i < n; i++) {
             if (tokens.kind(i) != TokenKind.IDENTIFIER) {

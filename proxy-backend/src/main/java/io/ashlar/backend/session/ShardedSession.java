@@ -390,6 +390,10 @@ public final class ShardedSession implements BackendSession {
         for (RecursivePlan.Intermediate each : recursive.intermediates()) {
             ddl.append(';').append(each.createSql());
         }
+        String keys = intermediates.primaryKeys(recursive);
+        if (!keys.isEmpty()) {
+            ddl.append(';').append(keys);
+        }
         BufferedResult result = new BufferedResult();
         int[] types = statement.parameterTypes();
         try {
