@@ -689,6 +689,8 @@ SELECT count(*) FROM t_user u LEFT JOIN t_order o ON o.user_id = u.user_id WHERE
 -- where the intermediate result carries the key)
 SELECT o.order_id, o.status, count(i.order_item_id) FROM t_order o LEFT JOIN t_order_item i ON i.user_id = o.user_id GROUP BY o.order_id;
 SELECT u.user_id, u.name, count(o.order_id) FROM t_user u JOIN t_order o ON o.user_id = u.user_id GROUP BY u.user_id;
+SELECT o.order_id, o.status, count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id GROUP BY 1;
+SELECT u.user_id, u.name, x.n FROM t_user u JOIN (SELECT o.user_id, count(*) AS n FROM t_order o GROUP BY o.user_id) x ON x.user_id = u.user_id GROUP BY u.user_id, x.n;
 -- @params int:2
 SELECT o.order_id, o.amount, count(*) FROM t_order o WHERE o.order_id IN (SELECT i.order_id FROM t_order_item i WHERE i.quantity > ?) GROUP BY o.order_id;
 -- errors are PostgreSQL's own

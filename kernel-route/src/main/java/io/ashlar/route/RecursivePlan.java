@@ -119,23 +119,27 @@ public final class RecursivePlan {
     private final String coordinator;
     private final List<Intermediate> intermediates;
     private final String finishingSql;
-    private final boolean groups;
+    private final java.util.Set<String> grouped;
 
-    private RecursivePlan(String coordinator, List<Intermediate> intermediates, String finishingSql, boolean groups) {
+    private RecursivePlan(String coordinator, List<Intermediate> intermediates, String finishingSql, java.util.Set<String> grouped) {
         this.coordinator = coordinator;
         this.intermediates = intermediates;
         this.finishingSql = finishingSql;
-        this.groups = groups;
+        this.grouped = grouped;
     }
 
     /**
-     * Whether the statement has a GROUP BY, where PostgreSQL lets a grouped primary key stand for the other columns of
-     * its table (functional dependency): the intermediate results then need the tables' primary keys, which
-     * {@code LIKE} does not copy.
+     * The column names the statement's GROUP BY clauses mention (lower case where unquoted), with {@link #ORDINAL} when
+     * one groups by an output column's number; empty without GROUP BY. PostgreSQL lets a grouped primary key stand for
+     * the other columns of its table (functional dependency): an intermediate result whose table's key is grouped needs
+     * that key, which {@code LIKE} does not copy.
      */
-    public boolean groups() {
-        return groups;
+    public java.util.Set<String> grouped() {
+        return grouped;
     }
+
+    /** In {@link #grouped()}: a GROUP BY item is an output column's number, which may be any column. */
+    public static final String ORDINAL = "1";
 
     /** The data source that holds the intermediate results and finishes the statement. */
     public String coordinatorDataSource() {
@@ -264,7 +268,7 @@ public final class RecursivePlan {
             intermediates.add(new Intermediate(table, prefix + "_" + (t + 1), like, needed.get(t), filter(statement, sharded, table)));
         }
         return new RecursivePlan(coordinatorName, List.copyOf(intermediates), finishingSql(sql, tokens, references, sharded, tables, intermediates),
-                groups(tokens));
+                grouped(tokens));
     }
 
     /**
@@ -473,14 +477,42 @@ public final class RecursivePlan {
     }
 
     /** FOR UPDATE / FOR NO KEY UPDATE / FOR SHARE / FOR KEY SHARE anywhere, or a call of a sequence function. */
-    private static boolean groups(TokenList tokens) {
+    private static java.util.Set<String> grouped(TokenList tokens) {
+        java.util.Set<String> result = null;
         for (int i = 0, n = tokens.size() - 1; i < n; i++) {
-            if (tokens.kind(i) == TokenKind.IDENTIFIER && tokens.textEqualsIgnoreCase(i, "group") && tokens.is(i + 1, TokenKind.IDENTIFIER)
-                    && tokens.textEqualsIgnoreCase(i + 1, "by")) {
-                return true;
+            if (!(tokens.kind(i) == TokenKind.IDENTIFIER && tokens.textEqualsIgnoreCase(i, "group") && tokens.is(i + 1, TokenKind.IDENTIFIER)
+                    && tokens.textEqualsIgnoreCase(i + 1, "by"))) {
+                continue;
+            }
+            if (result == null) {
+                result = new java.util.HashSet<>();
+            }
+            int depth = 0;
+            for (int j = i + 2; j <= n; j++) {
+                TokenKind kind = tokens.kind(j);
+                if (kind == TokenKind.LEFT_PAREN) {
+                    depth++;
+                } else if (kind == TokenKind.RIGHT_PAREN) {
+                    if (--depth < 0) {
+                        break;
+                    }
+                } else if (kind == TokenKind.SEMICOLON || depth == 0 && kind == TokenKind.IDENTIFIER && clauseAfterGroupBy(tokens, j)) {
+                    break;
+                } else if (kind == TokenKind.IDENTIFIER || kind == TokenKind.QUOTED_IDENTIFIER || kind == TokenKind.UNICODE_IDENTIFIER) {
+                    result.add(tokens.identifier(j));
+                } else if (kind == TokenKind.INTEGER && depth == 0 && (j == i + 2 || tokens.is(j - 1, TokenKind.COMMA))) {
+                    result.add(ORDINAL);
+                }
             }
         }
-        return false;
+        return result == null ? java.util.Set.of() : java.util.Set.copyOf(result);
+    }
+
+    private static boolean clauseAfterGroupBy(TokenList tokens, int i) {
+        return tokens.textEqualsIgnoreCase(i, "having") || tokens.textEqualsIgnoreCase(i, "order") || tokens.textEqualsIgnoreCase(i, "limit")
+                || tokens.textEqualsIgnoreCase(i, "offset") || tokens.textEqualsIgnoreCase(i, "window") || tokens.textEqualsIgnoreCase(i, "union")
+                || tokens.textEqualsIgnoreCase(i, "intersect") || tokens.textEqualsIgnoreCase(i, "except") || tokens.textEqualsIgnoreCase(i, "fetch")
+                || tokens.textEqualsIgnoreCase(i, "for");
     }
 
     private static boolean locksOrCallsSequences(TokenList tokens) {

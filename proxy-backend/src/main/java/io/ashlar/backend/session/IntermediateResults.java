@@ -6,6 +6,7 @@ import io.ashlar.backend.execute.BufferedResult;
 import io.ashlar.backend.execute.CopyStream;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.sharding.IntermediateKeys;
 import io.ashlar.backend.sharding.ShardedExecution;
 import io.ashlar.merge.MemoryBudget;
 import io.ashlar.route.RecursivePlan;
@@ -163,12 +164,7 @@ final class IntermediateResults {
         }
     }
 
-    /**
-     * Gives each intermediate result its table's primary key, for a statement that groups: PostgreSQL lets {@code GROUP
-     * BY o.order_id} stand for every column of {@code o} when {@code order_id} is its primary key (functional
-     * dependency), which it sees only on a table with that key, and {@code LIKE} copies none. Made after the rows are
-     * in (one index build, not one insertion per row), and only where a GROUP BY may need it.
-     */
+    /** Gives each intermediate result its table's primary key where a GROUP BY may need it ({@link IntermediateKeys}). */
     private void addPrimaryKeys(RecursivePlan plan, BackendConnection target) throws StatementFailure {
         String keys = primaryKeys(plan);
         if (keys.isEmpty()) {
@@ -186,43 +182,9 @@ final class IntermediateResults {
         }
     }
 
-    /**
-     * The statements giving the plan's intermediate results their tables' primary keys, separated by semicolons, for a
-     * statement that groups; empty when it does not group or no table has one.
-     */
+    /** The statements giving the plan's intermediate results their tables' primary keys ({@link IntermediateKeys}). */
     String primaryKeys(RecursivePlan plan) {
-        if (!plan.groups()) {
-            return "";
-        }
-        StringBuilder keys = new StringBuilder();
-        for (RecursivePlan.Intermediate each : plan.intermediates()) {
-            io.ashlar.backend.metadata.LogicalTable table = database.catalog().schema().table("public." + each.table().logicTable());
-            String columns = table == null ? null : primaryKeyColumns(table.metadata());
-            if (columns != null) {
-                keys.append(keys.isEmpty() ? "" : ";").append("ALTER TABLE ").append(each.name()).append(" ADD PRIMARY KEY ").append(columns);
-            }
-        }
-        return keys.toString();
-    }
-
-    /** The column list of the table's primary key, {@code ("a", "b")} as pg_get_constraintdef prints it, or null for none. */
-    static String primaryKeyColumns(io.ashlar.backend.metadata.TableMetadata table) {
-        for (io.ashlar.backend.metadata.ConstraintMetadata constraint : table.constraints()) {
-            String definition = constraint.definition();
-            if (constraint.kind() != 'p' || !definition.startsWith("PRIMARY KEY (")) {
-                continue;
-            }
-            boolean quoted = false;
-            for (int i = "PRIMARY KEY (".length(); i < definition.length(); i++) {
-                char c = definition.charAt(i);
-                if (c == '"') {
-                    quoted = !quoted;
-                } else if (c == ')' && !quoted) {
-                    return definition.substring("PRIMARY KEY ".length(), i + 1);
-                }
-            }
-        }
-        return null;
+        return IntermediateKeys.sql(database, plan);
     }
 
     /**

@@ -205,6 +205,20 @@ final class RecursivePlanningTest {
         }
     }
 
+    /** A GROUP BY of a table's primary key: the intermediate result is given the key once filled, and PREVIEW shows it. */
+    @Test
+    void previewShowsThePrimaryKeyAGroupByOfItNeeds() throws Exception {
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            List<String> rows = mergeLast(rows(statement, "PREVIEW SELECT u.user_id, u.name, count(o.order_id) FROM t_user u JOIN t_order o"
+                    + " ON o.user_id = u.user_id GROUP BY u.user_id"));
+            assertEquals("ds_0|ALTER TABLE ashlar_ir_1_1 ADD PRIMARY KEY (user_id)|null", rows.get(rows.size() - 2));
+            rows = mergeLast(rows(statement, "PREVIEW SELECT u.name, count(*) FROM t_user u JOIN t_order o ON o.user_id = u.user_id GROUP BY u.name"));
+            for (String row : rows) {
+                assertTrue(!row.contains("ADD PRIMARY KEY"), row); // grouped by no key: no index to build
+            }
+        }
+    }
+
     /** PREVIEW puts the merge plan on its first row; moved to the last (the finishing statement's) for reading. */
     private static List<String> mergeLast(List<String> rows) {
         List<String> result = new ArrayList<>(rows.size());
