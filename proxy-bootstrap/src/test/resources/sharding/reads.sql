@@ -693,8 +693,11 @@ SELECT o.order_id, o.status, count(*) FROM t_order o JOIN t_user u ON u.user_id 
 SELECT u.user_id, u.name, x.n FROM t_user u JOIN (SELECT o.user_id, count(*) AS n FROM t_order o GROUP BY o.user_id) x ON x.user_id = u.user_id GROUP BY u.user_id, x.n;
 -- @params int:2
 SELECT o.order_id, o.amount, count(*) FROM t_order o WHERE o.order_id IN (SELECT i.order_id FROM t_order_item i WHERE i.quantity > ?) GROUP BY o.order_id;
--- errors are PostgreSQL's own
+-- errors are PostgreSQL's own, their positions in the client's text (where a shard's filter failed: none)
 SELECT order_id FROM t_order WHERE order_id IN (SELECT nonexistent FROM t_order_item);
+SELECT count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE o.nonexistent > 1;
+SELECT status FROM t_order UNION ALL SELECT status FROM t_user ORDER BY 1;
+SELECT count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE o.user_id = '2.5';
 SELECT string_agg(amount, ',') FROM t_order;
 SELECT user_id FROM t_order UNION SELECT name FROM t_user;
 -- a table refused by configuration stays refused (allow-range-query-with-inline-sharding: false)

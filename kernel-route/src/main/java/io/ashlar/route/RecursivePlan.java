@@ -120,12 +120,35 @@ public final class RecursivePlan {
     private final List<Intermediate> intermediates;
     private final String finishingSql;
     private final java.util.Set<String> grouped;
+    /** Per table name replaced in the finishing statement: its start and end in the client's text, then in the finishing one. */
+    private final int[] replacements;
 
-    private RecursivePlan(String coordinator, List<Intermediate> intermediates, String finishingSql, java.util.Set<String> grouped) {
+    private RecursivePlan(String coordinator, List<Intermediate> intermediates, String finishingSql, java.util.Set<String> grouped,
+                          int[] replacements) {
         this.coordinator = coordinator;
         this.intermediates = intermediates;
         this.finishingSql = finishingSql;
         this.grouped = grouped;
+        this.replacements = replacements;
+    }
+
+    /**
+     * An error position (1-based, in characters) in the finishing statement, as a position in the client's statement:
+     * the same character where the text is the client's, the table's name where it is an intermediate result's.
+     */
+    public int clientPosition(int position) {
+        int p = position - 1;
+        int delta = 0;
+        for (int i = 0; i < replacements.length; i += 4) {
+            if (p < replacements[i + 2]) {
+                break;
+            }
+            if (p < replacements[i + 3]) {
+                return replacements[i] + 1;
+            }
+            delta = replacements[i + 3] - replacements[i + 1];
+        }
+        return p - delta + 1;
     }
 
     /**
@@ -267,8 +290,13 @@ public final class RecursivePlan {
             }
             intermediates.add(new Intermediate(table, prefix + "_" + (t + 1), like, needed.get(t), filter(statement, sharded, table)));
         }
-        return new RecursivePlan(coordinatorName, List.copyOf(intermediates), finishingSql(sql, tokens, references, sharded, tables, intermediates),
-                grouped(tokens));
+        List<int[]> replacements = new ArrayList<>();
+        String finishing = finishingSql(sql, tokens, references, sharded, tables, intermediates, replacements);
+        int[] flat = new int[replacements.size() * 4];
+        for (int i = 0; i < replacements.size(); i++) {
+            System.arraycopy(replacements.get(i), 0, flat, i * 4, 4);
+        }
+        return new RecursivePlan(coordinatorName, List.copyOf(intermediates), finishing, grouped(tokens), flat);
     }
 
     /**
@@ -435,7 +463,7 @@ public final class RecursivePlan {
      * an alias of the statement's own stays. After {@code TABLE} (which takes no alias) the name alone.
      */
     private static String finishingSql(String sql, TokenList tokens, List<TableReference> references, ShardingTable[] sharded,
-                                       List<ShardingTable> tables, List<Intermediate> intermediates) {
+                                       List<ShardingTable> tables, List<Intermediate> intermediates, List<int[]> replacements) {
         List<TableReference> replaced = new ArrayList<>();
         List<ShardingTable> replacedTables = new ArrayList<>();
         for (int i = 0; i < references.size(); i++) {
@@ -454,11 +482,14 @@ public final class RecursivePlan {
             TableReference reference = replaced.get(i);
             Intermediate intermediate = intermediates.get(tables.indexOf(replacedTables.get(i)));
             int start = reference.range().start();
-            result.append(sql, copied, start).append(intermediate.name());
+            result.append(sql, copied, start);
+            int finishingStart = result.length();
+            result.append(intermediate.name());
             if (reference.alias().isEmpty() && !afterTableKeyword(tokens, start)) {
                 result.append(" AS ").append(reference.nameRange().text(sql));
             }
             copied = reference.range().end();
+            replacements.add(new int[] {start, copied, finishingStart, result.length()});
         }
         return result.append(sql, copied, sql.length()).toString();
     }

@@ -73,6 +73,39 @@ final class IntermediateResults {
                     + " finishes it over temporary tables on " + plan.coordinatorDataSource() + ", which a read-only transaction"
                     + " cannot create; run it outside the read-only transaction"), failure);
         }
+        try {
+            fill(plan, coordinator, target, limit);
+        } catch (StatementFailure failure) {
+            // a position in the shards' statements points into text the client never sent
+            throw new StatementFailure(failure.fields().withPosition(position -> 0), failure.getCause());
+        }
+        BufferedResult result = new BufferedResult(new MemoryBudget(limit, ShardedExecution.MEMORY_LIMIT_SETTING));
+        try {
+            if (parameters.values().length == 0) {
+                target.executeSimple(plan.finishingSql(), result);
+            } else {
+                target.execute(plan.finishingSql(), parameters, result);
+            }
+        } catch (SQLException e) {
+            result.handleError(e);
+        }
+        if (result.error() != null) {
+            throw new StatementFailure(ErrorFields.from(result.error()).withPosition(plan::clientPosition), result.error());
+        }
+        if (!transaction.state().inImplicit()) {
+            // In the client's block the tables would live until COMMIT: dropped now, so that the next statement's
+            // names are free and the block does not pile them up.
+            StringBuilder drop = new StringBuilder("DROP TABLE ");
+            for (int i = 0; i < plan.intermediates().size(); i++) {
+                drop.append(i == 0 ? "" : ", ").append(plan.intermediates().get(i).name());
+            }
+            ShardConnections.runOn(target, drop.toString());
+        }
+        return result;
+    }
+
+    /** Fills the intermediate results on the coordinator: its own actual tables copied there, the others' relayed. */
+    private void fill(RecursivePlan plan, int coordinator, BackendConnection target, long limit) throws StatementFailure {
         long relayed = 0;
         for (RecursivePlan.Intermediate each : plan.intermediates()) {
             String columns = columnList(each);
@@ -90,29 +123,6 @@ final class IntermediateResults {
             }
         }
         addPrimaryKeys(plan, target);
-        BufferedResult result = new BufferedResult(new MemoryBudget(limit, ShardedExecution.MEMORY_LIMIT_SETTING));
-        try {
-            if (parameters.values().length == 0) {
-                target.executeSimple(plan.finishingSql(), result);
-            } else {
-                target.execute(plan.finishingSql(), parameters, result);
-            }
-        } catch (SQLException e) {
-            result.handleError(e);
-        }
-        if (result.error() != null) {
-            throw new StatementFailure(ErrorFields.from(result.error()), result.error());
-        }
-        if (!transaction.state().inImplicit()) {
-            // In the client's block the tables would live until COMMIT: dropped now, so that the next statement's
-            // names are free and the block does not pile them up.
-            StringBuilder drop = new StringBuilder("DROP TABLE ");
-            for (int i = 0; i < plan.intermediates().size(); i++) {
-                drop.append(i == 0 ? "" : ", ").append(plan.intermediates().get(i).name());
-            }
-            ShardConnections.runOn(target, drop.toString());
-        }
-        return result;
     }
 
     /**

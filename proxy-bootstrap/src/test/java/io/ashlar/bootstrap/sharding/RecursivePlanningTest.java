@@ -219,6 +219,49 @@ final class RecursivePlanningTest {
         }
     }
 
+    /**
+     * An error's position is in the client's text, as on PostgreSQL: the finishing statement's positions are moved past
+     * the intermediate results' names (they pointed elsewhere in the client's statement), and a shard's filter, which
+     * the client never wrote, gives none.
+     */
+    @Test
+    void errorPositionsPointIntoTheClientsStatement() throws Exception {
+        String[] statements = {
+            "SELECT count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE o.user_id < 5 AND o.nonexistent > u.score",
+            "SELECT t_order.status FROM t_order WHERE t_order.user_id < 5 UNION ALL SELECT status FROM t_user",
+            "SELECT count(*) FROM t_order JOIN t_user ON t_user.user_id = t_order.user_id WHERE t_order.user_id < 5 AND t_order.nonexistent > t_user.score",
+            "SELECT x FROM t_order, t_user WHERE t_order.user_id < 5",
+        };
+        try (Connection proxy = databases.proxy(""); Statement viaProxy = proxy.createStatement();
+             Connection reference = databases.reference(""); Statement direct = reference.createStatement()) {
+            for (String sql : statements) {
+                assertEquals(position(direct, sql), position(viaProxy, sql), () -> sql + ": " + message(viaProxy, sql));
+            }
+            for (String pushed : new String[] {"o.amount = 'abc'", "o.nonexistent > 1"}) {
+                String sql = "SELECT count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE o.user_id < 5 AND " + pushed;
+                String message = message(viaProxy, sql);
+                assertTrue(message.contains("invalid input syntax") || message.contains("does not exist"), message);
+                assertEquals(0, position(viaProxy, sql), sql);
+            }
+        }
+    }
+
+    private static String message(Statement statement, String sql) {
+        try {
+            statement.executeQuery(sql).close();
+            return "no error";
+        } catch (SQLException e) {
+            return e.getMessage();
+        }
+    }
+
+    private static int position(Statement statement, String sql) {
+        SQLException failure = assertThrows(SQLException.class, () -> statement.executeQuery(sql).close(), sql);
+        org.postgresql.util.ServerErrorMessage message = ((org.postgresql.util.PSQLException) failure).getServerErrorMessage();
+        assertTrue(message != null, sql);
+        return message.getPosition();
+    }
+
     /** PREVIEW puts the merge plan on its first row; moved to the last (the finishing statement's) for reading. */
     private static List<String> mergeLast(List<String> rows) {
         List<String> result = new ArrayList<>(rows.size());
