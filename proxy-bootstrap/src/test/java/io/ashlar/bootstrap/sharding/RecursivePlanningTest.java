@@ -246,6 +246,29 @@ final class RecursivePlanningTest {
         }
     }
 
+    /** COPY (SELECT ...) TO STDOUT of a read that spans shards is finished by PostgreSQL too: the rows the SELECT gives. */
+    @Test
+    void copyOfAReadThatSpansShards() throws Exception {
+        String select = "SELECT u.name, count(o.order_id), string_agg(o.status, ',' ORDER BY o.order_id) FROM t_user u"
+                + " JOIN t_order o ON o.user_id = u.user_id WHERE o.user_id < 5 GROUP BY u.name ORDER BY u.name";
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            StringBuilder expected = new StringBuilder();
+            try (ResultSet rows = statement.executeQuery(select)) {
+                while (rows.next()) {
+                    expected.append(rows.getString(1)).append(',').append(rows.getLong(2)).append(",\"").append(rows.getString(3)).append("\"\n");
+                }
+            }
+            assertTrue(expected.length() > 20, expected::toString);
+            assertEquals(expected.toString(), copyOut(proxy, "COPY (" + select + ") TO STDOUT (FORMAT csv)"));
+        }
+    }
+
+    private static String copyOut(Connection connection, String sql) throws Exception {
+        java.io.StringWriter out = new java.io.StringWriter();
+        connection.unwrap(org.postgresql.PGConnection.class).getCopyAPI().copyOut(sql, out);
+        return out.toString();
+    }
+
     private static String message(Statement statement, String sql) {
         try {
             statement.executeQuery(sql).close();
