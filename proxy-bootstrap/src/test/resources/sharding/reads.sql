@@ -685,8 +685,19 @@ SELECT u.user_id, o.order_id FROM t_user u LEFT JOIN t_order o ON o.user_id = u.
 SELECT count(*), count(o.order_id), count(u.user_id) FROM t_user u FULL JOIN t_order o ON o.user_id = u.user_id WHERE u.user_id = 5;
 SELECT count(*), count(o.order_id) FROM t_order o RIGHT JOIN t_user u ON u.user_id = o.user_id WHERE u.user_id IN (2, 3);
 SELECT count(*) FROM t_user u LEFT JOIN t_order o ON o.user_id = u.user_id WHERE u.user_id = 5 AND o.amount > 10;
--- errors are PostgreSQL's own
+-- grouped by a primary key, the other columns of its table are functionally dependent on it (PostgreSQL sees this only
+-- where the intermediate result carries the key)
+SELECT o.order_id, o.status, count(i.order_item_id) FROM t_order o LEFT JOIN t_order_item i ON i.user_id = o.user_id GROUP BY o.order_id;
+SELECT u.user_id, u.name, count(o.order_id) FROM t_user u JOIN t_order o ON o.user_id = u.user_id GROUP BY u.user_id;
+SELECT o.order_id, o.status, count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id GROUP BY 1;
+SELECT u.user_id, u.name, x.n FROM t_user u JOIN (SELECT o.user_id, count(*) AS n FROM t_order o GROUP BY o.user_id) x ON x.user_id = u.user_id GROUP BY u.user_id, x.n;
+-- @params int:2
+SELECT o.order_id, o.amount, count(*) FROM t_order o WHERE o.order_id IN (SELECT i.order_id FROM t_order_item i WHERE i.quantity > ?) GROUP BY o.order_id;
+-- errors are PostgreSQL's own, their positions in the client's text (where a shard's filter failed: none)
 SELECT order_id FROM t_order WHERE order_id IN (SELECT nonexistent FROM t_order_item);
+SELECT count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE o.nonexistent > 1;
+SELECT status FROM t_order UNION ALL SELECT status FROM t_user ORDER BY 1;
+SELECT count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE o.user_id = '2.5';
 SELECT string_agg(amount, ',') FROM t_order;
 SELECT user_id FROM t_order UNION SELECT name FROM t_user;
 -- a table refused by configuration stays refused (allow-range-query-with-inline-sharding: false)

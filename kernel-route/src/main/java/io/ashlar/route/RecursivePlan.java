@@ -119,12 +119,50 @@ public final class RecursivePlan {
     private final String coordinator;
     private final List<Intermediate> intermediates;
     private final String finishingSql;
+    private final java.util.Set<String> grouped;
+    /** Per table name replaced in the finishing statement: its start and end in the client's text, then in the finishing one. */
+    private final int[] replacements;
 
-    private RecursivePlan(String coordinator, List<Intermediate> intermediates, String finishingSql) {
+    private RecursivePlan(String coordinator, List<Intermediate> intermediates, String finishingSql, java.util.Set<String> grouped,
+                          int[] replacements) {
         this.coordinator = coordinator;
         this.intermediates = intermediates;
         this.finishingSql = finishingSql;
+        this.grouped = grouped;
+        this.replacements = replacements;
     }
+
+    /**
+     * An error position (1-based, in characters) in the finishing statement, as a position in the client's statement:
+     * the same character where the text is the client's, the table's name where it is an intermediate result's.
+     */
+    public int clientPosition(int position) {
+        int p = position - 1;
+        int delta = 0;
+        for (int i = 0; i < replacements.length; i += 4) {
+            if (p < replacements[i + 2]) {
+                break;
+            }
+            if (p < replacements[i + 3]) {
+                return replacements[i] + 1;
+            }
+            delta = replacements[i + 3] - replacements[i + 1];
+        }
+        return p - delta + 1;
+    }
+
+    /**
+     * The column names the statement's GROUP BY clauses mention (lower case where unquoted), with {@link #ORDINAL} when
+     * one groups by an output column's number; empty without GROUP BY. PostgreSQL lets a grouped primary key stand for
+     * the other columns of its table (functional dependency): an intermediate result whose table's key is grouped needs
+     * that key, which {@code LIKE} does not copy.
+     */
+    public java.util.Set<String> grouped() {
+        return grouped;
+    }
+
+    /** In {@link #grouped()}: a GROUP BY item is an output column's number, which may be any column. */
+    public static final String ORDINAL = "1";
 
     /** The data source that holds the intermediate results and finishes the statement. */
     public String coordinatorDataSource() {
@@ -252,7 +290,13 @@ public final class RecursivePlan {
             }
             intermediates.add(new Intermediate(table, prefix + "_" + (t + 1), like, needed.get(t), filter(statement, sharded, table)));
         }
-        return new RecursivePlan(coordinatorName, List.copyOf(intermediates), finishingSql(sql, tokens, references, sharded, tables, intermediates));
+        List<int[]> replacements = new ArrayList<>();
+        String finishing = finishingSql(sql, tokens, references, sharded, tables, intermediates, replacements);
+        int[] flat = new int[replacements.size() * 4];
+        for (int i = 0; i < replacements.size(); i++) {
+            System.arraycopy(replacements.get(i), 0, flat, i * 4, 4);
+        }
+        return new RecursivePlan(coordinatorName, List.copyOf(intermediates), finishing, grouped(tokens), flat);
     }
 
     /**
@@ -419,7 +463,7 @@ public final class RecursivePlan {
      * an alias of the statement's own stays. After {@code TABLE} (which takes no alias) the name alone.
      */
     private static String finishingSql(String sql, TokenList tokens, List<TableReference> references, ShardingTable[] sharded,
-                                       List<ShardingTable> tables, List<Intermediate> intermediates) {
+                                       List<ShardingTable> tables, List<Intermediate> intermediates, List<int[]> replacements) {
         List<TableReference> replaced = new ArrayList<>();
         List<ShardingTable> replacedTables = new ArrayList<>();
         for (int i = 0; i < references.size(); i++) {
@@ -438,11 +482,14 @@ public final class RecursivePlan {
             TableReference reference = replaced.get(i);
             Intermediate intermediate = intermediates.get(tables.indexOf(replacedTables.get(i)));
             int start = reference.range().start();
-            result.append(sql, copied, start).append(intermediate.name());
+            result.append(sql, copied, start);
+            int finishingStart = result.length();
+            result.append(intermediate.name());
             if (reference.alias().isEmpty() && !afterTableKeyword(tokens, start)) {
                 result.append(" AS ").append(reference.nameRange().text(sql));
             }
             copied = reference.range().end();
+            replacements.add(new int[] {start, copied, finishingStart, result.length()});
         }
         return result.append(sql, copied, sql.length()).toString();
     }
@@ -461,6 +508,44 @@ public final class RecursivePlan {
     }
 
     /** FOR UPDATE / FOR NO KEY UPDATE / FOR SHARE / FOR KEY SHARE anywhere, or a call of a sequence function. */
+    private static java.util.Set<String> grouped(TokenList tokens) {
+        java.util.Set<String> result = null;
+        for (int i = 0, n = tokens.size() - 1; i < n; i++) {
+            if (!(tokens.kind(i) == TokenKind.IDENTIFIER && tokens.textEqualsIgnoreCase(i, "group") && tokens.is(i + 1, TokenKind.IDENTIFIER)
+                    && tokens.textEqualsIgnoreCase(i + 1, "by"))) {
+                continue;
+            }
+            if (result == null) {
+                result = new java.util.HashSet<>();
+            }
+            int depth = 0;
+            for (int j = i + 2; j <= n; j++) {
+                TokenKind kind = tokens.kind(j);
+                if (kind == TokenKind.LEFT_PAREN) {
+                    depth++;
+                } else if (kind == TokenKind.RIGHT_PAREN) {
+                    if (--depth < 0) {
+                        break;
+                    }
+                } else if (kind == TokenKind.SEMICOLON || depth == 0 && kind == TokenKind.IDENTIFIER && clauseAfterGroupBy(tokens, j)) {
+                    break;
+                } else if (kind == TokenKind.IDENTIFIER || kind == TokenKind.QUOTED_IDENTIFIER || kind == TokenKind.UNICODE_IDENTIFIER) {
+                    result.add(tokens.identifier(j));
+                } else if (kind == TokenKind.INTEGER && depth == 0 && (j == i + 2 || tokens.is(j - 1, TokenKind.COMMA))) {
+                    result.add(ORDINAL);
+                }
+            }
+        }
+        return result == null ? java.util.Set.of() : java.util.Set.copyOf(result);
+    }
+
+    private static boolean clauseAfterGroupBy(TokenList tokens, int i) {
+        return tokens.textEqualsIgnoreCase(i, "having") || tokens.textEqualsIgnoreCase(i, "order") || tokens.textEqualsIgnoreCase(i, "limit")
+                || tokens.textEqualsIgnoreCase(i, "offset") || tokens.textEqualsIgnoreCase(i, "window") || tokens.textEqualsIgnoreCase(i, "union")
+                || tokens.textEqualsIgnoreCase(i, "intersect") || tokens.textEqualsIgnoreCase(i, "except") || tokens.textEqualsIgnoreCase(i, "fetch")
+                || tokens.textEqualsIgnoreCase(i, "for");
+    }
+
     private static boolean locksOrCallsSequences(TokenList tokens) {
         for (int i = 0, n = tokens.size(); i < n; i++) {
             if (tokens.kind(i) != TokenKind.IDENTIFIER) {

@@ -42,6 +42,36 @@ public record ErrorFields(byte[] codes, String[] values) {
         return field('M');
     }
 
+    /**
+     * These fields with the error position ('P', 1-based) moved: {@code map} gives the new position for the old, 0 to
+     * drop the field (a position into text the client never sent). Itself when there is no position.
+     */
+    public ErrorFields withPosition(java.util.function.IntUnaryOperator map) {
+        String position = field('P');
+        if (position.isEmpty()) {
+            return this;
+        }
+        int value;
+        try {
+            value = Integer.parseInt(position);
+        } catch (NumberFormatException e) {
+            return this;
+        }
+        int moved = map.applyAsInt(value);
+        byte[] newCodes = new byte[moved > 0 ? codes.length : codes.length - 1];
+        String[] newValues = new String[newCodes.length];
+        for (int i = 0, j = 0; i < codes.length; i++) {
+            if (codes[i] != 'P') {
+                newCodes[j] = codes[i];
+                newValues[j++] = values[i];
+            } else if (moved > 0) {
+                newCodes[j] = 'P';
+                newValues[j++] = Integer.toString(moved);
+            }
+        }
+        return new ErrorFields(newCodes, newValues);
+    }
+
     /** The value of one field, or empty when absent. */
     public String field(char code) {
         for (int i = 0; i < codes.length; i++) {

@@ -6,6 +6,7 @@ import io.ashlar.backend.execute.BufferedResult;
 import io.ashlar.backend.execute.CopyStream;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.sharding.IntermediateKeys;
 import io.ashlar.backend.sharding.ShardedExecution;
 import io.ashlar.merge.MemoryBudget;
 import io.ashlar.route.RecursivePlan;
@@ -72,6 +73,39 @@ final class IntermediateResults {
                     + " finishes it over temporary tables on " + plan.coordinatorDataSource() + ", which a read-only transaction"
                     + " cannot create; run it outside the read-only transaction"), failure);
         }
+        try {
+            fill(plan, coordinator, target, limit);
+        } catch (StatementFailure failure) {
+            // a position in the shards' statements points into text the client never sent
+            throw new StatementFailure(failure.fields().withPosition(position -> 0), failure.getCause());
+        }
+        BufferedResult result = new BufferedResult(new MemoryBudget(limit, ShardedExecution.MEMORY_LIMIT_SETTING));
+        try {
+            if (parameters.values().length == 0) {
+                target.executeSimple(plan.finishingSql(), result);
+            } else {
+                target.execute(plan.finishingSql(), parameters, result);
+            }
+        } catch (SQLException e) {
+            result.handleError(e);
+        }
+        if (result.error() != null) {
+            throw new StatementFailure(ErrorFields.from(result.error()).withPosition(plan::clientPosition), result.error());
+        }
+        if (!transaction.state().inImplicit()) {
+            // In the client's block the tables would live until COMMIT: dropped now, so that the next statement's
+            // names are free and the block does not pile them up.
+            StringBuilder drop = new StringBuilder("DROP TABLE ");
+            for (int i = 0; i < plan.intermediates().size(); i++) {
+                drop.append(i == 0 ? "" : ", ").append(plan.intermediates().get(i).name());
+            }
+            ShardConnections.runOn(target, drop.toString());
+        }
+        return result;
+    }
+
+    /** Fills the intermediate results on the coordinator: its own actual tables copied there, the others' relayed. */
+    private void fill(RecursivePlan plan, int coordinator, BackendConnection target, long limit) throws StatementFailure {
         long relayed = 0;
         for (RecursivePlan.Intermediate each : plan.intermediates()) {
             String columns = columnList(each);
@@ -88,29 +122,7 @@ final class IntermediateResults {
                 ShardConnections.runOn(target, local.toString());
             }
         }
-        BufferedResult result = new BufferedResult(new MemoryBudget(limit, ShardedExecution.MEMORY_LIMIT_SETTING));
-        try {
-            if (parameters.values().length == 0) {
-                target.executeSimple(plan.finishingSql(), result);
-            } else {
-                target.execute(plan.finishingSql(), parameters, result);
-            }
-        } catch (SQLException e) {
-            result.handleError(e);
-        }
-        if (result.error() != null) {
-            throw new StatementFailure(ErrorFields.from(result.error()), result.error());
-        }
-        if (!transaction.state().inImplicit()) {
-            // In the client's block the tables would live until COMMIT: dropped now, so that the next statement's
-            // names are free and the block does not pile them up.
-            StringBuilder drop = new StringBuilder("DROP TABLE ");
-            for (int i = 0; i < plan.intermediates().size(); i++) {
-                drop.append(i == 0 ? "" : ", ").append(plan.intermediates().get(i).name());
-            }
-            ShardConnections.runOn(target, drop.toString());
-        }
-        return result;
+        addPrimaryKeys(plan, target);
     }
 
     /**
@@ -160,6 +172,29 @@ final class IntermediateResults {
         } catch (SQLException ignored) {
             // the statement's own error is the one the client gets; a broken connection is dropped after it
         }
+    }
+
+    /** Gives each intermediate result its table's primary key where a GROUP BY may need it ({@link IntermediateKeys}). */
+    private void addPrimaryKeys(RecursivePlan plan, BackendConnection target) throws StatementFailure {
+        String keys = primaryKeys(plan);
+        if (keys.isEmpty()) {
+            return;
+        }
+        try {
+            ShardConnections.runOn(target, keys);
+        } catch (StatementFailure failure) {
+            if (!failure.fields().sqlState().equals("23505")) {
+                throw failure;
+            }
+            throw new StatementFailure(ErrorFields.error("23505", failure.fields().message() + ": the primary key of a sharded table this"
+                    + " statement reads holds a value on several shards", "this read spans shards: PostgreSQL finishes it over"
+                    + " temporary tables given the tables' primary keys, for its GROUP BY; make the key values unique across shards"), failure);
+        }
+    }
+
+    /** The statements giving the plan's intermediate results their tables' primary keys ({@link IntermediateKeys}). */
+    String primaryKeys(RecursivePlan plan) {
+        return IntermediateKeys.sql(database, plan);
     }
 
     /**

@@ -167,7 +167,7 @@ final class ShardedSequences {
             for (int i = 0; i < count; i++) {
                 copies[i] = single(i, sequence.alteredCopyQuery());
             }
-            if (copies[0] != null) {
+            if (copies[0] != null && !ownedByBroadcast(sequence.alteredOwnerQuery())) {
                 regrid(sequence, copies);
             }
         } catch (StatementFailure failure) {
@@ -317,7 +317,7 @@ final class ShardedSequences {
      */
     private void interleaveAlike(SequenceStatement sequence) throws StatementFailure {
         String query = sequence.copyQuery();
-        if (query == null) {
+        if (query == null || ownedByBroadcast(sequence.ownerQuery())) {
             return;
         }
         int count = database.dataSources().size();
@@ -342,6 +342,18 @@ final class ShardedSequences {
             session.onSlot(i, sequence.interleaveArgument(i, count, past == Long.MIN_VALUE ? null : Long.toString(past)), ParameterValues.NONE,
                     ResultSink.DISCARD).close();
         }
+    }
+
+    /**
+     * Whether the sequence belongs to a serial or identity column of a broadcast table: every copy of such a table
+     * must get the same value for a row, so its sequence's copies hand out the same values and are never interleaved.
+     */
+    private boolean ownedByBroadcast(String ownerQuery) throws StatementFailure {
+        if (ownerQuery == null) {
+            return false;
+        }
+        String owner = single(defaultIndex(), ownerQuery);
+        return owner != null && database.rules().find(owner).orElse(null) instanceof io.ashlar.route.rule.BroadcastTable;
     }
 
     /** Runs one statement on every data source in turn (not atomically: a sequence's changes are not transactional); the default's answer. */

@@ -390,6 +390,10 @@ public final class ShardedSession implements BackendSession {
         for (RecursivePlan.Intermediate each : recursive.intermediates()) {
             ddl.append(';').append(each.createSql());
         }
+        String keys = intermediates.primaryKeys(recursive);
+        if (!keys.isEmpty()) {
+            ddl.append(';').append(keys);
+        }
         BufferedResult result = new BufferedResult();
         int[] types = statement.parameterTypes();
         try {
@@ -404,7 +408,7 @@ public final class ShardedSession implements BackendSession {
             afterStatement();
         }
         if (result.error() != null) {
-            throw logical.logical(new StatementFailure(ErrorFields.from(result.error()), result.error()));
+            throw logical.logical(new StatementFailure(ErrorFields.from(result.error()).withPosition(recursive::clientPosition), result.error()));
         }
         plan.learnParameterTypes(statement.parameterTypes(), types, schemaEpoch);
         return new Description(types, result.hasRows() ? Optional.of(logical.logicalColumns(slot, result.columns())) : Optional.empty());

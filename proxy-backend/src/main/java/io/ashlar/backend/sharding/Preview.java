@@ -60,7 +60,7 @@ public record Preview(List<Unit> units, Optional<String> mergePlan) {
             if (recursive == null) {
                 throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
             }
-            return recursive(recursive);
+            return recursive(database, recursive);
         }
         if (rewrite.units().isEmpty()) {
             // The session's own statements (SET, SHOW, LISTEN) run as they are on the default data source.
@@ -78,7 +78,7 @@ public record Preview(List<Unit> units, Optional<String> mergePlan) {
      * A read planned recursively: what each data source runs to fill the intermediate results, in order, then the
      * statement the coordinator finishes (the names are those of a session's first such statement).
      */
-    private static Preview recursive(RecursivePlan plan) {
+    private static Preview recursive(LogicalDatabase database, RecursivePlan plan) {
         String coordinator = plan.coordinatorDataSource();
         List<Unit> units = new ArrayList<>();
         for (RecursivePlan.Intermediate each : plan.intermediates()) {
@@ -93,6 +93,10 @@ public record Preview(List<Unit> units, Optional<String> mergePlan) {
                     units.add(new Unit(coordinator, each.copyInSql()));
                 }
             }
+        }
+        String keys = IntermediateKeys.sql(database, plan);
+        if (!keys.isEmpty()) {
+            units.add(new Unit(coordinator, keys));
         }
         units.add(new Unit(coordinator, plan.finishingSql()));
         return new Preview(units, Optional.of("RecursivePlan: the statement finished on " + coordinator + " over intermediate results"));

@@ -530,6 +530,28 @@ public final class SequenceStatement {
                 + " FROM pg_catalog.pg_sequence s WHERE s.seqrelid = pg_catalog.to_regclass((" + sequenceArgument + ")::text)";
     }
 
+    /**
+     * The table whose column owns setval's sequence (a serial or identity column), by name, or no row: a query for a
+     * data source. Null when the sequence is a parameter.
+     */
+    public String ownerQuery() {
+        if (sequenceArgument.indexOf('$') >= 0 || sequenceArgument.indexOf('?') >= 0) {
+            return null;
+        }
+        return ownerQuery("pg_catalog.to_regclass((" + sequenceArgument + ")::text)");
+    }
+
+    /** The table whose column owns the ALTERed sequence, by name, or no row. */
+    public String alteredOwnerQuery() {
+        return ownerQuery("pg_catalog.to_regclass(" + quote(name) + ")");
+    }
+
+    private static String ownerQuery(String sequence) {
+        return "SELECT c.relname FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_class c ON c.oid = d.refobjid"
+                + " WHERE d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass AND d.refclassid = 'pg_catalog.pg_class'::pg_catalog.regclass"
+                + " AND d.deptype IN ('a', 'i') AND d.objid = " + sequence + " LIMIT 1";
+    }
+
     /** Interleaves setval's sequence as copy {@code index} of {@code count}, going on past {@code past} (or from its start: null). */
     public String interleaveArgument(int index, int count, String past) {
         return interleave("seqrelid = (" + sequenceArgument + ")::regclass", index, count, past);

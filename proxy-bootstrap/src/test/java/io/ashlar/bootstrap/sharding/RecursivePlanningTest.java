@@ -205,6 +205,86 @@ final class RecursivePlanningTest {
         }
     }
 
+    /** A GROUP BY of a table's primary key: the intermediate result is given the key once filled, and PREVIEW shows it. */
+    @Test
+    void previewShowsThePrimaryKeyAGroupByOfItNeeds() throws Exception {
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            List<String> rows = mergeLast(rows(statement, "PREVIEW SELECT u.user_id, u.name, count(o.order_id) FROM t_user u JOIN t_order o"
+                    + " ON o.user_id = u.user_id GROUP BY u.user_id"));
+            assertEquals("ds_0|ALTER TABLE ashlar_ir_1_1 ADD PRIMARY KEY (user_id)|null", rows.get(rows.size() - 2));
+            rows = mergeLast(rows(statement, "PREVIEW SELECT u.name, count(*) FROM t_user u JOIN t_order o ON o.user_id = u.user_id GROUP BY u.name"));
+            for (String row : rows) {
+                assertTrue(!row.contains("ADD PRIMARY KEY"), row); // grouped by no key: no index to build
+            }
+        }
+    }
+
+    /**
+     * An error's position is in the client's text, as on PostgreSQL: the finishing statement's positions are moved past
+     * the intermediate results' names (they pointed elsewhere in the client's statement), and a shard's filter, which
+     * the client never wrote, gives none.
+     */
+    @Test
+    void errorPositionsPointIntoTheClientsStatement() throws Exception {
+        String[] statements = {
+            "SELECT count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE o.user_id < 5 AND o.nonexistent > u.score",
+            "SELECT t_order.status FROM t_order WHERE t_order.user_id < 5 UNION ALL SELECT status FROM t_user",
+            "SELECT count(*) FROM t_order JOIN t_user ON t_user.user_id = t_order.user_id WHERE t_order.user_id < 5 AND t_order.nonexistent > t_user.score",
+            "SELECT x FROM t_order, t_user WHERE t_order.user_id < 5",
+        };
+        try (Connection proxy = databases.proxy(""); Statement viaProxy = proxy.createStatement();
+             Connection reference = databases.reference(""); Statement direct = reference.createStatement()) {
+            for (String sql : statements) {
+                assertEquals(position(direct, sql), position(viaProxy, sql), () -> sql + ": " + message(viaProxy, sql));
+            }
+            for (String pushed : new String[] {"o.amount = 'abc'", "o.nonexistent > 1"}) {
+                String sql = "SELECT count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE o.user_id < 5 AND " + pushed;
+                String message = message(viaProxy, sql);
+                assertTrue(message.contains("invalid input syntax") || message.contains("does not exist"), message);
+                assertEquals(0, position(viaProxy, sql), sql);
+            }
+        }
+    }
+
+    /** COPY (SELECT ...) TO STDOUT of a read that spans shards is finished by PostgreSQL too: the rows the SELECT gives. */
+    @Test
+    void copyOfAReadThatSpansShards() throws Exception {
+        String select = "SELECT u.name, count(o.order_id), string_agg(o.status, ',' ORDER BY o.order_id) FROM t_user u"
+                + " JOIN t_order o ON o.user_id = u.user_id WHERE o.user_id < 5 GROUP BY u.name ORDER BY u.name";
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            StringBuilder expected = new StringBuilder();
+            try (ResultSet rows = statement.executeQuery(select)) {
+                while (rows.next()) {
+                    expected.append(rows.getString(1)).append(',').append(rows.getLong(2)).append(",\"").append(rows.getString(3)).append("\"\n");
+                }
+            }
+            assertTrue(expected.length() > 20, expected::toString);
+            assertEquals(expected.toString(), copyOut(proxy, "COPY (" + select + ") TO STDOUT (FORMAT csv)"));
+        }
+    }
+
+    private static String copyOut(Connection connection, String sql) throws Exception {
+        java.io.StringWriter out = new java.io.StringWriter();
+        connection.unwrap(org.postgresql.PGConnection.class).getCopyAPI().copyOut(sql, out);
+        return out.toString();
+    }
+
+    private static String message(Statement statement, String sql) {
+        try {
+            statement.executeQuery(sql).close();
+            return "no error";
+        } catch (SQLException e) {
+            return e.getMessage();
+        }
+    }
+
+    private static int position(Statement statement, String sql) {
+        SQLException failure = assertThrows(SQLException.class, () -> statement.executeQuery(sql).close(), sql);
+        org.postgresql.util.ServerErrorMessage message = ((org.postgresql.util.PSQLException) failure).getServerErrorMessage();
+        assertTrue(message != null, sql);
+        return message.getPosition();
+    }
+
     /** PREVIEW puts the merge plan on its first row; moved to the last (the finishing statement's) for reading. */
     private static List<String> mergeLast(List<String> rows) {
         List<String> result = new ArrayList<>(rows.size());

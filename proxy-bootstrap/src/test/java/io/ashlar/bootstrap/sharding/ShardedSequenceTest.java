@@ -429,6 +429,33 @@ final class ShardedSequenceTest {
         }
     }
 
+    /**
+     * A broadcast table's serial column: every copy of the table must get the same value for a row, so setval and ALTER
+     * SEQUENCE ... RESTART WITH set its sequence's copies alike instead of interleaving them (they did, and the copies
+     * of the table then held different values for one row).
+     */
+    @Test
+    void broadcastTableSerialStaysAlikeOnEveryCopy() throws SQLException {
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            statement.execute("ALTER TABLE t_dict ADD COLUMN n serial");
+            try {
+                assertEquals(100, single(statement, "SELECT setval('t_dict_n_seq', 100)"));
+                statement.execute("INSERT INTO t_dict (code, label) VALUES ('seq_a', 'a')");
+                statement.execute("ALTER SEQUENCE t_dict_n_seq RESTART WITH 500");
+                statement.execute("INSERT INTO t_dict (code, label) VALUES ('seq_b', 'b')");
+                for (String dataSource : new String[] {"ds_0", "ds_1"}) {
+                    try (Connection shard = databases.shard(dataSource); Statement direct = shard.createStatement()) {
+                        assertEquals(101, single(direct, "SELECT n FROM t_dict WHERE code = 'seq_a'"), dataSource);
+                        assertEquals(500, single(direct, "SELECT n FROM t_dict WHERE code = 'seq_b'"), dataSource);
+                    }
+                }
+            } finally {
+                statement.execute("DELETE FROM t_dict WHERE code IN ('seq_a', 'seq_b')");
+                statement.execute("ALTER TABLE t_dict DROP COLUMN n");
+            }
+        }
+    }
+
     /** The answers and errors that do not depend on which copy hands out values are PostgreSQL's own, to the message. */
     @Test
     void answersAndErrorsAsOnePostgreSql() throws SQLException {
