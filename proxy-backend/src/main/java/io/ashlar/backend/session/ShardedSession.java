@@ -352,7 +352,7 @@ public final class ShardedSession implements BackendSession {
                 RecursivePlan recursive = unroutable.plannable()
                         ? recursivePlan(adjusted, new UnknownParameters(statement.parameterTypes().length, null)) : null;
                 if (recursive == null) {
-                    throw new StatementFailure(ErrorFields.error(unroutable.sqlState(), unroutable.getMessage()));
+                    throw new StatementFailure(refusal(plan.statement(), unroutable));
                 }
                 return describeRecursive(recursive, statement, plan, schemaEpoch);
             }
@@ -372,6 +372,20 @@ public final class ShardedSession implements BackendSession {
         plan.learnParameterTypes(statement.parameterTypes(), types, schemaEpoch);
         return new Description(types, result.hasRows()
                 ? Optional.of(logical.logicalColumns(target.dataSource(), target.visible(result.columns()))) : Optional.empty());
+    }
+
+    /**
+     * The error of a statement the route refused and no recursive plan takes. EXPLAIN of a read that would be
+     * finished by PostgreSQL over intermediate results says so, rather than that its subquery is not supported
+     * (the read itself runs), and points to PREVIEW.
+     */
+    private static ErrorFields refusal(io.ashlar.parser.statement.AnalyzedStatement statement, RouteException e) {
+        if (e.plannable() && statement.command().equals("explain")) {
+            return ErrorFields.error("0A000", "EXPLAIN of a read that spans shards is not supported (" + e.getMessage()
+                    + "); the read itself runs, finished by PostgreSQL over intermediate results",
+                    "PREVIEW followed by the statement shows what each data source runs and how the read is finished.");
+        }
+        return ErrorFields.error(e.sqlState(), e.getMessage());
     }
 
     /**
@@ -510,7 +524,7 @@ public final class ShardedSession implements BackendSession {
         } catch (RouteException e) {
             RecursivePlan recursive = e.plannable() ? recursivePlan(plan, new RouteValues(parameters, routeTypes)) : null;
             if (recursive == null) {
-                throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
+                throw new StatementFailure(refusal(plan.statement(), e));
             }
             return recursive(recursive, parameters, sink);
         }

@@ -225,6 +225,25 @@ final class RecursivePlanningTest {
      * the client never wrote, gives none.
      */
     @Test
+    void explainOfAReadThatSpansShardsSaysSoAndPointsToPreview() throws Exception {
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            // A join of tables not laid out alike: EXPLAIN is routed like the query, and refused where the tables meet.
+            String read = "SELECT count(*) FROM t_user u JOIN t_order o ON o.order_id = u.user_id WHERE o.order_id < 50";
+            List<String> answer = rows(statement, read);
+            assertEquals(1, answer.size(), answer::toString);
+            for (String explain : new String[] {"EXPLAIN " + read, "EXPLAIN (COSTS OFF) " + read}) {
+                SQLException refused = assertThrows(SQLException.class, () -> rows(statement, explain));
+                assertEquals("0A000", refused.getSQLState(), refused.getMessage());
+                assertTrue(refused.getMessage().contains("EXPLAIN of a read that spans shards is not supported"),
+                        refused.getMessage());
+                assertTrue(((org.postgresql.util.PSQLException) refused).getServerErrorMessage().getHint().contains("PREVIEW"),
+                        refused.getMessage());
+            }
+            assertEquals(answer, rows(statement, read));
+        }
+    }
+
+    @Test
     void errorPositionsPointIntoTheClientsStatement() throws Exception {
         String[] statements = {
             "SELECT count(*) FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE o.user_id < 5 AND o.nonexistent > u.score",
