@@ -40,6 +40,11 @@ public final class LogicalCatalog implements AutoCloseable {
     private final ReentrantLock changes = new ReentrantLock();
     private volatile LogicalSchema schema = LogicalSchema.EMPTY;
     private volatile CatalogDatabase catalogDatabase;
+    /** Whether {@link #start} was asked for a catalog database (it may not have been made: its data source was down). */
+    private volatile boolean withCatalogDatabase;
+    /** The data sources the last reading of every table could not read (down at start): read again when they are back. */
+    private volatile Set<String> notRead = Set.of();
+    private volatile boolean closed;
 
     public LogicalCatalog(LogicalDatabase database) {
         this.database = database;
@@ -50,10 +55,56 @@ public final class LogicalCatalog implements AutoCloseable {
      * at start, before clients come. Disagreements among actual tables are logged, naming data source and table.
      */
     public void start(boolean withCatalogDatabase) {
+        boolean first = !this.withCatalogDatabase && schema == LogicalSchema.EMPTY;
+        this.withCatalogDatabase |= withCatalogDatabase;
         if (withCatalogDatabase && catalogDatabase == null) {
             catalogDatabase = CatalogDatabase.open(database.name(), database.defaultDataSource());
         }
         refresh(null);
+        if (first) {
+            for (BackendDataSource each : database.dataSources()) {
+                each.health().onUp(() -> dataSourceUp(each));
+            }
+            for (BackendDataSource each : database.dataSources()) {
+                if (!each.health().isDown()) {
+                    dataSourceUp(each); // back while its tables were being read, before it was listened to
+                }
+            }
+        }
+    }
+
+    /**
+     * A data source is back: if the last reading of every table missed it (it was down when the proxy started), its
+     * tables are read now, in the background, so that the tables only it has are routed to it and listed by the
+     * catalog without a restart; so is the catalog database, when its data source was the one down.
+     */
+    private void dataSourceUp(BackendDataSource dataSource) {
+        if (closed || !notRead.contains(dataSource.name())) {
+            return;
+        }
+        Thread.ofVirtual().name("ashlar-reread-" + database.name()).start(() -> {
+            try {
+                if (closed) {
+                    return;
+                }
+                if (withCatalogDatabase && catalogDatabase == null && dataSource == database.defaultDataSource()) {
+                    changes.lock();
+                    try {
+                        if (catalogDatabase == null) {
+                            catalogDatabase = CatalogDatabase.open(database.name(), dataSource);
+                        }
+                    } finally {
+                        changes.unlock();
+                    }
+                }
+                List<String> problems = refresh(null);
+                LOG.info("logical database {}: read the tables of data source {}, which was down when they were read{}",
+                        database.name(), dataSource.name(), problems.isEmpty() ? "" : " (" + problems.size() + " problems, said above)");
+            } catch (RuntimeException e) {
+                LOG.warn("logical database {}: reading the tables of data source {} again failed: {}", database.name(),
+                        dataSource.name(), e.toString());
+            }
+        });
     }
 
     /** The logical tables now. */
@@ -103,6 +154,9 @@ public final class LogicalCatalog implements AutoCloseable {
             }
             for (String each : result) {
                 LOG.warn("logical database {}: {}", database.name(), each);
+            }
+            if (names == null) {
+                notRead = loaded.notRead();
             }
             return result;
         } finally {
@@ -179,6 +233,7 @@ public final class LogicalCatalog implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         CatalogDatabase current = catalogDatabase;
         if (current != null) {
             current.close();

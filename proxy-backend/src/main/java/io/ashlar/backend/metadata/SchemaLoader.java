@@ -38,9 +38,10 @@ final class SchemaLoader {
      * @param unreadable the data sources that could not be read, with why
      * @param schemas    the user's schemas of the default data source, where tables of other schemas are (when all
      *                   tables were read and it could be read; else null)
+     * @param notRead    the names of the data sources not read (down, or unreadable)
      */
     record Loaded(Map<String, LogicalTable> tables, Map<String, String> newSingles, List<String> unreadable,
-                  List<String> schemas) {
+                  List<String> schemas, Set<String> notRead) {
     }
 
     private SchemaLoader() {
@@ -159,7 +160,13 @@ final class SchemaLoader {
                         List.of(actual(d, dataSources.get(d).name(), each.getValue(), metadata)), List.of(), false));
             }
         }
-        return new Loaded(tables, newSingles, unreadable, schemas);
+        Set<String> notRead = new HashSet<>();
+        for (int d = 0; d < count; d++) {
+            if (!readable[d]) {
+                notRead.add(dataSources.get(d).name());
+            }
+        }
+        return new Loaded(tables, newSingles, unreadable, schemas, Set.copyOf(notRead));
     }
 
     /** An actual table: the index of its data source (-1 for one the logical database lacks) and its name. */

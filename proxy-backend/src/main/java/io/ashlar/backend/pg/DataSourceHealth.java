@@ -75,6 +75,8 @@ public final class DataSourceHealth {
     private long backoffMillis;
     /** Whether the first attempt (at start) has been answered, one way or the other. */
     private volatile boolean settled;
+    /** Told, on the health's loop, each time the data source is up again after being down: they must not block. */
+    private final java.util.List<Runnable> upListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     DataSourceHealth(LinkPool pool, DataSourceConfig config, ConnectSpec spec, Class<? extends Channel> channelClass,
                      EventLoop loop) {
@@ -338,6 +340,21 @@ public final class DataSourceHealth {
         long seconds = (System.currentTimeMillis() - before.since().toEpochMilli()) / 1000;
         LOG.info("data source {} ({}) is up again after {} s down ({})", config.name(), checkSpec.address(), seconds,
                 before.reason());
+        for (Runnable each : upListeners) {
+            try {
+                each.run();
+            } catch (RuntimeException e) {
+                LOG.warn("data source {}: a listener of its return failed: {}", config.name(), e.toString());
+            }
+        }
+    }
+
+    /**
+     * Runs {@code listener} each time the data source is up again after being down (not when its first check at start
+     * succeeds), on the health's event loop: it must hand any real work to another thread.
+     */
+    public void onUp(Runnable listener) {
+        upListeners.add(listener);
     }
 
     // ------------------------------------------------------------------ reasons

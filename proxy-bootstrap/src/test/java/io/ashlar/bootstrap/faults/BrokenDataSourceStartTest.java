@@ -34,12 +34,13 @@ final class BrokenDataSourceStartTest {
         Path hba = Files.createTempFile("broken-hba", ".conf");
         Files.writeString(hba, String.join("\n", "host all scram_user 127.0.0.1/32 scram-sha-256",
                 "host all all 127.0.0.1/32 trust", "local all all trust", ""));
-        int refusedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            refusedPort = socket.getLocalPort();
-        }
-        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().setServerConfig("hba_file", hba.toString()).start();
+        // A port held by a socket that is bound and does not listen: connecting to it is refused, and nothing else
+        // (a server another build starts meanwhile) can take it, as it could a port merely found free.
+        try (java.net.Socket refused = new java.net.Socket();
+                EmbeddedPostgres postgres = EmbeddedPostgres.builder().setServerConfig("hba_file", hba.toString()).start();
                 ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            refused.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            int refusedPort = refused.getLocalPort();
             try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
                 s.execute("SET password_encryption = 'scram-sha-256'");
                 s.execute("CREATE ROLE scram_user LOGIN PASSWORD 'right'");
