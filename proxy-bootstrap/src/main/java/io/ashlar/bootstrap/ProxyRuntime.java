@@ -67,9 +67,29 @@ public final class ProxyRuntime implements AutoCloseable {
      * @param port port to listen on, overriding server.yaml; -1 to take server.yaml's (0 picks a free port)
      */
     public static ProxyRuntime start(ProxyConfiguration configuration, int port) throws InterruptedException {
+        return start(configuration, port, null);
+    }
+
+    /**
+     * Opens the data sources and starts listening, with the decisions of two-phase commits kept by {@code decisions}
+     * (a Cluster mode proxy's, in ZooKeeper) rather than in server.yaml's transaction-log-directory.
+     *
+     * @param decisions where two-phase commits keep their decisions; null for the local directory. Closed with the
+     *                  proxy, or here if the start fails
+     */
+    public static ProxyRuntime start(ProxyConfiguration configuration, int port,
+                                     io.ashlar.backend.transaction.CommitDecisions decisions) throws InterruptedException {
         long started = System.nanoTime();
         long memoryLimit = configuration.server().props().statementMemoryLimit();
-        TwoPhaseCommit twoPhaseCommit = openTwoPhaseCommit(configuration.server().transaction(), configuration.databases());
+        TwoPhaseCommit twoPhaseCommit;
+        if (decisions != null && configuration.server().transaction().twoPhase()) {
+            twoPhaseCommit = TwoPhaseCommit.open(decisions);
+        } else {
+            if (decisions != null) {
+                decisions.close();
+            }
+            twoPhaseCommit = openTwoPhaseCommit(configuration.server().transaction(), configuration.databases());
+        }
         Map<String, LogicalDatabase> databases;
         try {
             databases = openDatabases(configuration.databases(), memoryLimit, twoPhaseCommit);
@@ -77,8 +97,14 @@ public final class ProxyRuntime implements AutoCloseable {
             twoPhaseCommit.close();
             throw e;
         }
-        // Before clients: what an earlier run left prepared is finished, and data sources that cannot prepare are known.
-        twoPhaseCommit.recover(shardedDataSources(databases));
+        // Before clients: what an earlier run left prepared is finished, and data sources that cannot prepare are known;
+        // in a cluster, what proxies that die later leave is finished on the data sources served then.
+        java.util.concurrent.atomic.AtomicReference<ProxyRuntime> self = new java.util.concurrent.atomic.AtomicReference<>();
+        Map<String, LogicalDatabase> opened = databases;
+        twoPhaseCommit.recover(() -> {
+            ProxyRuntime running = self.get();
+            return shardedDataSources(running == null ? opened : running.databases);
+        });
         var props = configuration.server().props();
         int metricsPort = props.observability().metricsPort();
         if (metricsPort != 0) {
@@ -105,6 +131,7 @@ public final class ProxyRuntime implements AutoCloseable {
             throw e;
         }
         ProxyRuntime result = new ProxyRuntime(databases, context, server, memoryLimit, twoPhaseCommit, metricsPort != 0);
+        self.set(result);
         result.statementLog = statementLog;
         if (metricsPort != 0) {
             String address = props.bindAddress().split(",")[0].strip();

@@ -39,12 +39,15 @@ import org.slf4j.LoggerFactory;
  * <p>Writes go through one thread that fsyncs once for every decision waiting (group commit): a
  * session's virtual thread parks meanwhile, its event loop runs on.
  */
-final class DecisionLog implements AutoCloseable {
+final class DecisionLog implements CommitDecisions {
 
     private static final Logger LOG = LoggerFactory.getLogger(DecisionLog.class);
 
     /** A dead instance's log: its id, and the gids it decided to commit and did not see finished. */
-    record Orphan(String instanceId, Set<String> committed, Path log, Path lockFile, FileChannel lockChannel, FileLock lock) {
+    private record Taken(String instanceId, Set<String> committed, Path log, Path lockFile, FileChannel lockChannel, FileLock lock) {
+        Orphan orphan() {
+            return new Orphan(instanceId, committed, () -> forget(this));
+        }
     }
 
     private record Entry(String line, CompletableFuture<Void> durable) {
@@ -59,6 +62,7 @@ final class DecisionLog implements AutoCloseable {
     private final FileChannel lockChannel;
     private final FileLock lock;
     private final FileChannel channel;
+    private final List<Taken> taken;
     private final List<Orphan> orphans;
     private final LinkedBlockingQueue<Entry> queue = new LinkedBlockingQueue<>();
     /** Decided and not finished (the writer thread's only). */
@@ -67,7 +71,7 @@ final class DecisionLog implements AutoCloseable {
     private volatile IOException failed;
 
     private DecisionLog(Path directory, String instanceId, Path lockFile, FileChannel lockChannel, FileLock lock,
-                        FileChannel channel, List<Orphan> orphans) {
+                        FileChannel channel, List<Taken> taken) {
         this.directory = directory;
         this.instanceId = instanceId;
         this.logFile = directory.resolve(instanceId + ".log");
@@ -75,17 +79,22 @@ final class DecisionLog implements AutoCloseable {
         this.lockChannel = lockChannel;
         this.lock = lock;
         this.channel = channel;
-        this.orphans = orphans;
+        this.taken = taken;
+        List<Orphan> orphans = new ArrayList<>(taken.size());
+        for (Taken each : taken) {
+            orphans.add(each.orphan());
+        }
+        this.orphans = List.copyOf(orphans);
         this.writer = Thread.ofPlatform().daemon().name("ashlar-decision-log").start(this::write);
     }
 
     /** Opens a new instance's log in the directory (made if missing), taking the logs of dead instances there. */
     static DecisionLog open(Path directory) throws IOException {
         Files.createDirectories(directory);
-        List<Orphan> orphans = new ArrayList<>();
+        List<Taken> orphans = new ArrayList<>();
         try (DirectoryStream<Path> locks = Files.newDirectoryStream(directory, "*.lock")) {
             for (Path each : locks) {
-                Orphan orphan = adopt(directory, each);
+                Taken orphan = adopt(directory, each);
                 if (orphan != null) {
                     orphans.add(orphan);
                 }
@@ -108,7 +117,7 @@ final class DecisionLog implements AutoCloseable {
     }
 
     /** The log of a lock file nobody holds, read; null when its instance runs. */
-    private static Orphan adopt(Path directory, Path lockFile) throws IOException {
+    private static Taken adopt(Path directory, Path lockFile) throws IOException {
         String name = lockFile.getFileName().toString();
         String id = name.substring(0, name.length() - ".lock".length());
         FileChannel lockChannel;
@@ -141,20 +150,27 @@ final class DecisionLog implements AutoCloseable {
                 }
             }
         }
-        return new Orphan(id, committed, log, lockFile, lockChannel, lock);
+        return new Taken(id, committed, log, lockFile, lockChannel, lock);
     }
 
-    String instanceId() {
+    @Override
+    public String instanceId() {
         return instanceId;
     }
 
+    @Override
+    public String describe() {
+        return directory.toAbsolutePath().toString();
+    }
+
     /** The logs of dead instances found at start. */
-    List<Orphan> orphans() {
+    @Override
+    public List<Orphan> orphans() {
         return orphans;
     }
 
     /** A dead instance's transactions are all finished: its log goes. */
-    static void forget(Orphan orphan) {
+    private static void forget(Taken orphan) {
         try {
             Files.deleteIfExists(orphan.log());
             Files.deleteIfExists(orphan.lockFile());
@@ -166,7 +182,8 @@ final class DecisionLog implements AutoCloseable {
     }
 
     /** Makes the decision to commit {@code gid} durable; returns once it is on disk. */
-    void commit(String gid) throws IOException {
+    @Override
+    public void commit(String gid) throws IOException {
         IOException broken = failed;
         if (broken != null) {
             throw broken;
@@ -184,7 +201,8 @@ final class DecisionLog implements AutoCloseable {
     }
 
     /** Every data source committed {@code gid}. */
-    void finished(String gid) {
+    @Override
+    public void finished(String gid) {
         queue.add(new Entry("F " + gid + "\n", null));
     }
 
@@ -279,7 +297,7 @@ final class DecisionLog implements AutoCloseable {
         } catch (IOException e) {
             LOG.warn("closing the transaction log {}: {}", logFile, e.toString());
         }
-        for (Orphan each : orphans) {
+        for (Taken each : taken) {
             if (each.lockChannel().isOpen()) {
                 try {
                     each.lock().release();
@@ -289,10 +307,6 @@ final class DecisionLog implements AutoCloseable {
                 }
             }
         }
-    }
-
-    Path directory() {
-        return directory;
     }
 
     private static void forceDirectory(Path directory) {

@@ -50,8 +50,10 @@ public final class TwoPhaseCommit implements AutoCloseable {
     private static final long RETRY_FIRST_MILLIS = 500;
     private static final long RETRY_MAX_MILLIS = 30_000;
 
-    private final DecisionLog log;
-    private final String gidPrefix;
+    /** How often a proxy of a cluster looks for dead proxies' transactions to finish. */
+    private static final long ORPHAN_SCAN_MILLIS = 2_000;
+
+    private final CommitDecisions log;
     private final AtomicLong transactions = new AtomicLong();
     /** Data sources known to refuse PREPARE TRANSACTION (max_prepared_transactions = 0), by identity. */
     private final Set<BackendDataSource> withoutPrepare = ConcurrentHashMap.newKeySet();
@@ -61,10 +63,11 @@ public final class TwoPhaseCommit implements AutoCloseable {
     /** Whether commits halted by a test carry on once released ({@link #pauseAfterDecision}) rather than end. */
     private volatile boolean resumeAfterHalt;
     private volatile boolean closed;
+    /** The data sources whose prepared transactions a dead instance may have left (set by {@link #recover}). */
+    private volatile java.util.function.Supplier<Collection<BackendDataSource>> dataSources = List::of;
 
-    private TwoPhaseCommit(DecisionLog log) {
+    private TwoPhaseCommit(CommitDecisions log) {
         this.log = log;
-        this.gidPrefix = log == null ? PREFIX : PREFIX + log.instanceId() + "_";
         if (log == null) {
             this.background = null;
         } else {
@@ -77,8 +80,13 @@ public final class TwoPhaseCommit implements AutoCloseable {
 
     /** Two-phase commit with its decisions in {@code directory} (made if missing), and a new instance id. */
     public static TwoPhaseCommit open(Path directory) throws IOException {
-        TwoPhaseCommit result = new TwoPhaseCommit(DecisionLog.open(directory));
-        LOG.info("two-phase commit: instance {}, decisions in {}", result.log.instanceId(), directory.toAbsolutePath());
+        return open(DecisionLog.open(directory));
+    }
+
+    /** Two-phase commit with its decisions kept by {@code decisions} (ZooKeeper, in Cluster mode). */
+    public static TwoPhaseCommit open(CommitDecisions decisions) {
+        TwoPhaseCommit result = new TwoPhaseCommit(decisions);
+        LOG.info("two-phase commit: instance {}, decisions in {}", decisions.instanceId(), decisions.describe());
         return result;
     }
 
@@ -94,7 +102,8 @@ public final class TwoPhaseCommit implements AutoCloseable {
 
     /** A new transaction's gid, to which each data source's slot is added. */
     public String nextGid() {
-        return gidPrefix + transactions.incrementAndGet();
+        return log == null ? PREFIX + transactions.incrementAndGet()
+                : PREFIX + log.instanceId() + "_" + transactions.incrementAndGet();
     }
 
     /** How many transactions this run committed in two phases (or began to). */
@@ -220,51 +229,107 @@ public final class TwoPhaseCommit implements AutoCloseable {
      * instances' logs go once every data source was recovered.
      */
     public void recover(Collection<BackendDataSource> dataSources) {
+        recover(() -> dataSources);
+    }
+
+    /**
+     * {@link #recover(Collection)} of what {@code current} gives; in a cluster, whose proxies may die while this one
+     * runs, their transactions are looked for every {@value #ORPHAN_SCAN_MILLIS} ms and finished on the data sources
+     * {@code current} gives then.
+     */
+    public void recover(java.util.function.Supplier<Collection<BackendDataSource>> current) {
         if (log == null) {
             return;
         }
-        Map<BackendDataSource, Boolean> unique = new IdentityHashMap<>();
+        this.dataSources = current;
         List<BackendDataSource> left = new ArrayList<>();
-        for (BackendDataSource each : dataSources) {
-            if (unique.put(each, Boolean.TRUE) == null && !recover(each)) {
+        List<CommitDecisions.Orphan> orphans = log.orphans();
+        for (BackendDataSource each : unique(current.get())) {
+            if (!recover(each, orphans, true)) {
                 left.add(each);
             }
         }
         if (left.isEmpty()) {
-            forgetOrphans();
+            forget(orphans);
         } else {
-            background.schedule(() -> recoverLater(left, RETRY_FIRST_MILLIS), RETRY_FIRST_MILLIS, TimeUnit.MILLISECONDS);
+            background.schedule(() -> recoverLater(orphans, left, RETRY_FIRST_MILLIS, true), RETRY_FIRST_MILLIS, TimeUnit.MILLISECONDS);
+        }
+        if (log.watchesOthers()) {
+            background.scheduleWithFixedDelay(this::adoptOrphans, ORPHAN_SCAN_MILLIS, ORPHAN_SCAN_MILLIS, TimeUnit.MILLISECONDS);
         }
     }
 
-    private void recoverLater(List<BackendDataSource> left, long delay) {
-        left.removeIf(this::recover);
+    private static List<BackendDataSource> unique(Collection<BackendDataSource> dataSources) {
+        Map<BackendDataSource, Boolean> seen = new IdentityHashMap<>();
+        List<BackendDataSource> result = new ArrayList<>();
+        for (BackendDataSource each : dataSources) {
+            if (seen.put(each, Boolean.TRUE) == null) {
+                result.add(each);
+            }
+        }
+        return result;
+    }
+
+    /** Another proxy of the cluster died: its transactions in doubt are finished here, as a restart would finish them. */
+    private void adoptOrphans() {
+        if (closed) {
+            return;
+        }
+        try {
+            List<CommitDecisions.Orphan> orphans = log.adoptOrphans();
+            if (orphans.isEmpty()) {
+                return;
+            }
+            List<String> ids = new ArrayList<>();
+            for (CommitDecisions.Orphan each : orphans) {
+                ids.add(each.instanceId());
+            }
+            LOG.info("two-phase commit: finishing the transactions in doubt of proxy instances that are gone: {}", ids);
+            List<BackendDataSource> left = new ArrayList<>();
+            for (BackendDataSource each : unique(dataSources.get())) {
+                if (!recover(each, orphans, false)) {
+                    left.add(each);
+                }
+            }
+            if (left.isEmpty()) {
+                forget(orphans);
+            } else {
+                background.schedule(() -> recoverLater(orphans, left, RETRY_FIRST_MILLIS, false), RETRY_FIRST_MILLIS, TimeUnit.MILLISECONDS);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("two-phase commit: looking for the transactions of proxy instances that are gone failed: {}", e.toString());
+        }
+    }
+
+    /** @param atStart whether the data sources {@code left} missed the start's recovery (and its check of PREPARE) */
+    private void recoverLater(List<CommitDecisions.Orphan> orphans, List<BackendDataSource> left, long delay, boolean atStart) {
+        left.removeIf(each -> recover(each, orphans, atStart));
         if (left.isEmpty()) {
-            forgetOrphans();
+            forget(orphans);
         } else if (!closed) {
-            background.schedule(() -> recoverLater(left, Math.min(delay * 2, RETRY_MAX_MILLIS)), delay, TimeUnit.MILLISECONDS);
+            background.schedule(() -> recoverLater(orphans, left, Math.min(delay * 2, RETRY_MAX_MILLIS), atStart), delay,
+                    TimeUnit.MILLISECONDS);
         }
     }
 
-    private void forgetOrphans() {
-        for (DecisionLog.Orphan each : log.orphans()) {
-            DecisionLog.forget(each);
+    private static void forget(List<CommitDecisions.Orphan> orphans) {
+        for (CommitDecisions.Orphan each : orphans) {
+            each.forget().run();
         }
     }
 
-    /** One data source's recovery; false when it could not be done now. */
-    private boolean recover(BackendDataSource dataSource) {
+    /**
+     * One data source's recovery of {@code orphans}' transactions; false when it could not be done now. At start, also
+     * whether the data source can prepare transactions at all.
+     */
+    private boolean recover(BackendDataSource dataSource, List<CommitDecisions.Orphan> orphans, boolean atStart) {
+        if (orphans.isEmpty() && !atStart) {
+            return true;
+        }
         List<String[]> rows;
         try {
-            List<String[]> setting = dataSource.query("SHOW max_prepared_transactions");
-            if (!setting.isEmpty() && "0".equals(setting.get(0)[0])) {
-                withoutPrepare.add(dataSource);
-                LOG.warn("data source {} has max_prepared_transactions = 0: transactions that write to it and to another data"
-                        + " source cannot commit atomically, and are refused (set max_prepared_transactions above 0 on it,"
-                        + " or choose transaction type LOCAL in server.yaml for commits one data source after another)",
-                        dataSource.name());
-            } else {
-                withoutPrepare.remove(dataSource);
+            if (atStart) {
+                checkPrepare(dataSource);
             }
             rows = dataSource.query("SELECT gid FROM pg_prepared_xacts WHERE gid LIKE '" + PREFIX
                     + "%' AND database = current_database()");
@@ -273,10 +338,11 @@ public final class TwoPhaseCommit implements AutoCloseable {
                     dataSource.name(), e.getMessage());
             return false;
         }
-        Map<String, DecisionLog.Orphan> byInstance = new LinkedHashMap<>();
-        for (DecisionLog.Orphan each : log.orphans()) {
+        Map<String, CommitDecisions.Orphan> byInstance = new LinkedHashMap<>();
+        for (CommitDecisions.Orphan each : orphans) {
             byInstance.put(each.instanceId(), each);
         }
+        String ownPrefix = PREFIX + log.instanceId() + "_";
         boolean done = true;
         List<String> foreign = new ArrayList<>();
         for (String[] row : rows) {
@@ -284,12 +350,15 @@ public final class TwoPhaseCommit implements AutoCloseable {
             int instanceEnd = gid.indexOf('_', PREFIX.length());
             int slotStart = gid.lastIndexOf('_');
             if (instanceEnd < 0 || slotStart <= instanceEnd) {
-                foreign.add(gid);
+                if (atStart) {
+                    foreign.add(gid);
+                }
                 continue;
             }
-            DecisionLog.Orphan orphan = byInstance.get(gid.substring(PREFIX.length(), instanceEnd));
+            String instance = gid.substring(PREFIX.length(), instanceEnd);
+            CommitDecisions.Orphan orphan = byInstance.get(instance);
             if (orphan == null) {
-                if (!gid.startsWith(gidPrefix)) {
+                if (atStart && !gid.startsWith(ownPrefix) && !log.knows(instance)) {
                     foreign.add(gid);
                 }
                 continue;
@@ -304,12 +373,27 @@ public final class TwoPhaseCommit implements AutoCloseable {
                 done = false;
             }
         }
+        // Another live instance's transactions are its own to finish (in a cluster, any proxy's once it is gone).
         if (!foreign.isEmpty()) {
             LOG.warn("data source {} holds prepared transactions of Ashlar instances whose logs are not in {} (another proxy's,"
                     + " or a lost log): {}; they keep their locks until that proxy finishes them or an operator runs COMMIT"
-                    + " PREPARED or ROLLBACK PREPARED", dataSource.name(), log.directory().toAbsolutePath(), foreign);
+                    + " PREPARED or ROLLBACK PREPARED", dataSource.name(), log.describe(), foreign);
         }
         return done;
+    }
+
+    /** Whether the data source can prepare transactions at all (said once in the log when it cannot). */
+    private void checkPrepare(BackendDataSource dataSource) throws SQLException {
+        List<String[]> setting = dataSource.query("SHOW max_prepared_transactions");
+        if (!setting.isEmpty() && "0".equals(setting.get(0)[0])) {
+            withoutPrepare.add(dataSource);
+            LOG.warn("data source {} has max_prepared_transactions = 0: transactions that write to it and to another data"
+                    + " source cannot commit atomically, and are refused (set max_prepared_transactions above 0 on it,"
+                    + " or choose transaction type LOCAL in server.yaml for commits one data source after another)",
+                    dataSource.name());
+        } else {
+            withoutPrepare.remove(dataSource);
+        }
     }
 
     /** Stops the background work (what is left stays in the log for the next start) and closes the log. */

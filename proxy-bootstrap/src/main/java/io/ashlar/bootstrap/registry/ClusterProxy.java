@@ -113,7 +113,17 @@ public final class ClusterProxy implements AutoCloseable {
                     applied.put(each.name(), ConfigurationSwapper.toYaml(each));
                 }
             }
-            ProxyRuntime runtime = ProxyRuntime.start(new ProxyConfiguration(configuration.server(), databases), port);
+            // Two-phase commits decide in ZooKeeper, where another proxy finishes them if this one dies; without
+            // ZooKeeper at start, in the local transaction-log-directory (this proxy's next start finishes them).
+            io.ashlar.backend.transaction.CommitDecisions decisions = null;
+            if (uploaded && configuration.server().transaction().twoPhase()) {
+                try {
+                    decisions = ZooKeeperDecisions.open(registry);
+                } catch (java.io.IOException e) {
+                    LOG.warn("two-phase commit: decisions kept in the local transaction-log-directory: {}", e.getMessage());
+                }
+            }
+            ProxyRuntime runtime = ProxyRuntime.start(new ProxyConfiguration(configuration.server(), databases), port, decisions);
             ClusterProxy result = new ClusterProxy(registry, runtime, overwriting, configuration.databases(), applied, uploaded);
             result.watch();
             return result;
@@ -229,6 +239,11 @@ public final class ClusterProxy implements AutoCloseable {
     }
 
     /** The proxy itself. */
+    /** Stands for this proxy's death, as far as ZooKeeper sees it: its session ends (its ephemeral nodes go), nothing else stops. */
+    void loseRegistryForTests() {
+        registry.close();
+    }
+
     public ProxyRuntime runtime() {
         return runtime;
     }
@@ -254,7 +269,8 @@ public final class ClusterProxy implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        registry.close();
+        // The proxy first: its two-phase commits leave their decisions in ZooKeeper through the registry's client.
         runtime.close();
+        registry.close();
     }
 }
