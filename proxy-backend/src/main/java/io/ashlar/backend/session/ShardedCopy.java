@@ -21,7 +21,8 @@ import java.sql.SQLException;
  * there, inside the session's transaction (its BEGIN sent first: it cannot travel with a COPY);
  * COPY FROM STDIN into a table of several shards splits the rows by their sharding values, all
  * the shards' COPYs in one transaction (the client's, or one opened for it and ended with it), so
- * that a bad row leaves no row anywhere; COPY TO STDOUT of what spans several shards runs the
+ * that a bad row leaves no row anywhere; COPY FROM STDIN into a broadcast table sends the data to every data
+ * source's copy, in one transaction likewise; COPY TO STDOUT of what spans several shards runs the
  * equivalent SELECT, merged, and writes its rows in COPY's format.
  *
  * @see <a href="https://www.postgresql.org/docs/current/sql-copy.html">COPY</a>
@@ -47,7 +48,8 @@ final class ShardedCopy {
     private final Session session;
     /** A COPY runs: {@link #end} ends it. */
     private boolean copying;
-    private ShardedCopyIn shardedCopy;
+    /** Whether the COPY split over shards or copied to every data source succeeded; null for a COPY on one data source. */
+    private java.util.function.BooleanSupplier splitCopy;
     /** The COPY opened the transaction it runs in, and ends it. */
     private boolean openedTransaction;
 
@@ -73,7 +75,10 @@ final class ShardedCopy {
             throw ShardedSession.syntaxError(e, 0);
         }
         if (ShardedCopyIn.handles(database.rules(), plan.statement())) {
-            return logical.logical(startSharded(plan));
+            return logical.logical(startSharded(plan, false));
+        }
+        if (io.ashlar.backend.sharding.BroadcastCopyIn.handles(database.rules(), plan.statement())) {
+            return logical.logical(startSharded(plan, true));
         }
         ShardedExecution.Target target;
         try {
@@ -112,16 +117,26 @@ final class ShardedCopy {
         }
     }
 
-    /** COPY FROM STDIN into a table of several shards, in the session's transaction or one opened for it. */
-    private CopyStream startSharded(Plan plan) throws StatementFailure {
+    /**
+     * COPY FROM STDIN into a table of several shards, or with {@code broadcast} into every copy of a broadcast table,
+     * in the session's transaction or one opened for it.
+     */
+    private CopyStream startSharded(Plan plan, boolean broadcast) throws StatementFailure {
         openedTransaction = transaction.state() == TransactionState.IDLE;
         if (openedTransaction) {
             transaction.beginImplicit();
         }
         copying = true;
         try {
-            shardedCopy = ShardedCopyIn.open(database, plan, transaction::joinFirst);
-            return shardedCopy;
+            if (broadcast) {
+                io.ashlar.backend.sharding.BroadcastCopyIn copy = io.ashlar.backend.sharding.BroadcastCopyIn.open(database, plan,
+                        transaction::joinFirst);
+                splitCopy = copy::succeeded;
+                return copy;
+            }
+            ShardedCopyIn copy = ShardedCopyIn.open(database, plan, transaction::joinFirst);
+            splitCopy = copy::succeeded;
+            return copy;
         } catch (SQLException e) {
             end();
             transaction.afterErrorInBlock();
@@ -138,9 +153,9 @@ final class ShardedCopy {
             return;
         }
         copying = false;
-        ShardedCopyIn copy = shardedCopy;
-        shardedCopy = null;
-        boolean succeeded = copy == null ? !connections.anyJoinedFailed() : copy.succeeded();
+        java.util.function.BooleanSupplier copy = splitCopy;
+        splitCopy = null;
+        boolean succeeded = copy == null ? !connections.anyJoinedFailed() : copy.getAsBoolean();
         if (openedTransaction) {
             openedTransaction = false;
             try {

@@ -501,7 +501,7 @@ public final class ShardedCopyIn implements CopyStream.In {
         throw CopyErrors.error("XX000", "the COPY into " + rule.logicTable() + " was not routed to data node " + node);
     }
 
-    private static BackendConnection connection(CopyConnections connections, int dataSource) throws SQLException {
+    static BackendConnection connection(CopyConnections connections, int dataSource) throws SQLException {
         try {
             return connections.connection(dataSource);
         } catch (StatementFailure failure) {
@@ -509,7 +509,7 @@ public final class ShardedCopyIn implements CopyStream.In {
         }
     }
 
-    private static CopyStream.In start(BackendConnection connection, String sql) throws SQLException {
+    static CopyStream.In start(BackendConnection connection, String sql) throws SQLException {
         CopyStream operation = connection.startCopy(sql);
         if (operation instanceof CopyStream.In result) {
             return result;
@@ -518,7 +518,7 @@ public final class ShardedCopyIn implements CopyStream.In {
         throw CopyErrors.error("XX000", "the shard did not start COPY FROM STDIN for: " + sql);
     }
 
-    private static void cancel(CopyStream operation) {
+    static void cancel(CopyStream operation) {
         try {
             operation.cancelCopy();
         } catch (SQLException ignored) {

@@ -250,6 +250,62 @@ final class ShardedCopyTest {
         databases.assertContents("t_order");
     }
 
+    /**
+     * COPY FROM STDIN into a broadcast table gives every data source's copy every row (it was refused: "spans several
+     * shards"), in text, CSV and binary (the data is forwarded unchanged, so binary needs no types); a row that fails on
+     * a copy leaves no row on any, in one transaction over both data sources.
+     */
+    @Test
+    void copyIntoABroadcastTableFillsEveryCopy() throws Exception {
+        databases.truncate("t_dict");
+        StringBuilder text = new StringBuilder();
+        StringBuilder csv = new StringBuilder("code,label,rank\r\n");
+        for (int i = 0; i < 2_000; i++) {
+            text.append("c").append(i).append('\t').append(i % 3 == 0 ? "tab\\there" : "label " + i).append('\t')
+                    .append(i % 10 == 0 ? "\\N" : Integer.toString(i)).append('\n');
+            csv.append("k").append(i).append(",\"quoted, \"\"").append(i).append("\"\"\",").append(i % 7 == 0 ? "" : Integer.toString(-i))
+                    .append("\r\n");
+        }
+        try (Connection proxy = databases.proxy(""); Connection reference = databases.reference("")) {
+            proxy.setAutoCommit(true);
+            reference.setAutoCommit(true);
+            try (Statement statement = reference.createStatement()) {
+                statement.execute("TRUNCATE t_dict");
+            }
+            for (Connection each : List.of(reference, proxy)) {
+                assertEquals(2_000, copy(each, "COPY t_dict (code, label, rank) FROM STDIN", text.toString()));
+                assertEquals(2_000, copy(each, "COPY t_dict FROM STDIN WITH (FORMAT csv, HEADER true)", csv.toString()));
+            }
+            databases.assertContents("t_dict");
+
+            // Binary, as pg_dump -Fc and psycopg's binary copy send it: taken from the reference, loaded through the proxy.
+            java.io.ByteArrayOutputStream binary = new java.io.ByteArrayOutputStream();
+            reference.unwrap(PGConnection.class).getCopyAPI().copyOut("COPY t_dict TO STDOUT (FORMAT binary)", binary);
+            try (Statement statement = proxy.createStatement()) {
+                statement.execute("TRUNCATE t_dict"); // through the proxy: both copies, the reference keeps its rows
+            }
+            assertEquals(4_000, proxy.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY t_dict FROM STDIN (FORMAT binary)",
+                    new java.io.ByteArrayInputStream(binary.toByteArray())));
+            databases.assertContents("t_dict");
+
+            // A duplicate key fails the COPY on every copy: nothing of it stays anywhere.
+            SQLException duplicate = assertThrows(SQLException.class,
+                    () -> copy(proxy, "COPY t_dict (code, label, rank) FROM STDIN", "new1\tfresh\t1\nc5\tagain\t5\n"));
+            assertEquals("23505", duplicate.getSQLState(), duplicate.getMessage());
+            // In the client's transaction, rolled back: neither copy keeps the rows.
+            proxy.setAutoCommit(false);
+            assertEquals(1, copy(proxy, "COPY t_dict (code, label, rank) FROM STDIN", "new2\tfresh\t2\n"));
+            proxy.rollback();
+            proxy.setAutoCommit(true);
+            databases.assertContents("t_dict");
+            try (Statement statement = proxy.createStatement();
+                    ResultSet rs = statement.executeQuery("SELECT count(*) FROM t_dict WHERE code LIKE 'new%'")) {
+                assertTrue(rs.next());
+                assertEquals(0, rs.getLong(1));
+            }
+        }
+    }
+
     private static long count(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery("SELECT count(*) FROM t_order")) {
             assertTrue(rs.next());
