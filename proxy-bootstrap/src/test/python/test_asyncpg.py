@@ -74,6 +74,23 @@ def test_executemany_insert_puts_each_row_where_its_keys_say(target: Target, wri
 
 
 @pytest.mark.parametrize("target", SHARDED_AND_POOLED, indirect=True)
+def test_copy_records_to_table_puts_each_row_where_its_keys_say(target: Target, written_rows):
+    """copy_records_to_table sends COPY ... FROM STDIN (FORMAT binary): each tuple to its shard, as an INSERT would."""
+    rows = written(written_rows)
+
+    async def body():
+        async with asyncpg_connection(target.endpoint) as conn:
+            result = await bounded(conn.copy_records_to_table("t_order", records=rows, columns=["order_id", "user_id", "status"]),
+                                   "copy_records_to_table")
+            assert result == f"COPY {len(rows)}"
+            for user_id in sorted({row[1] for row in rows}):
+                found = [tuple(r) for r in await bounded(conn.fetch(SELECT_BY_USER, user_id, written_rows))]
+                assert found == sorted(row for row in rows if row[1] == user_id)
+    run(body())
+    assert_rows_placed(target, "t_order", rows)
+
+
+@pytest.mark.parametrize("target", SHARDED_AND_POOLED, indirect=True)
 def test_executemany_failing_row_rolls_back_the_batch(target: Target, written_rows):
     """executemany is atomic: a duplicate key in the last row leaves none of the batch's rows."""
     rows = written(written_rows)[:4]

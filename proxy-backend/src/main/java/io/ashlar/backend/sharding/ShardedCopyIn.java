@@ -51,7 +51,8 @@ import io.ashlar.backend.execute.CopyStream;
  * Data errors are the shards' own (22P02, 23505, ..., with the actual table and the line within that shard's COPY).
  * After the first error every open shard COPY is cancelled, the rest of the data is discarded, and
  * {@link #endCopy()} throws the error; the session then rolls back the transaction all shard COPYs ran in, so no row
- * stays anywhere. Binary format is refused (0A000): its rows cannot be split without knowing every column's type.
+ * stays anywhere. In binary format ({@link BinaryCopyRows}) the tuples are split the same way, their sharding values
+ * read as binary parameters of the actual table's column types, and the file header starts every shard COPY.
  *
  * <p>One session thread drives an instance; nothing here is shared.
  *
@@ -84,8 +85,12 @@ public final class ShardedCopyIn implements CopyStream.In {
     private final byte[][] buffers;
     private final int[] lengths;
     private final int flushAt;
+    /** Text and CSV: the rows and their sharding values; null in binary format. */
     private final CopyRowParser parser;
     private final CopyFieldReader reader;
+    /** Binary format: the tuples and their sharding values; null in text and CSV. */
+    private final BinaryCopyRows binaryRows;
+    private final int format;
     private final Object[] values;
     private final int fieldCount;
     private final int[] fieldFormats;
@@ -99,7 +104,7 @@ public final class ShardedCopyIn implements CopyStream.In {
 
     private ShardedCopyIn(String table, ShardingTable rule, String[] nodeSql, int[] nodeDataSource, int dataSourceCount,
                           CopyConnections connections, BackendConnection first, CopyStream.In firstCopy, CopyOptions options,
-                          CopyFieldReader reader) {
+                          CopyFieldReader reader, int[] binaryPositions, int[] binaryTypes) {
         this.table = table;
         this.rule = rule;
         this.shardingColumns = rule.shardingColumns();
@@ -118,8 +123,16 @@ public final class ShardedCopyIn implements CopyStream.In {
         Arrays.fill(buffers, EMPTY);
         this.lengths = new int[nodes];
         this.flushAt = Math.max(MIN_NODE_BUFFER, Math.min(MAX_NODE_BUFFER, TOTAL_BUFFER / nodes));
-        this.parser = new CopyRowParser(options, table, new Splitter());
-        this.reader = reader;
+        this.format = firstCopy.getFormat();
+        if (binaryPositions != null) {
+            this.parser = null;
+            this.reader = null;
+            this.binaryRows = new BinaryCopyRows(binaryPositions, binaryTypes, new BinarySplitter());
+        } else {
+            this.parser = new CopyRowParser(options, table, new Splitter());
+            this.reader = reader;
+            this.binaryRows = null;
+        }
         this.values = new Object[shardingColumns.size()];
         this.fieldCount = firstCopy.getFieldCount();
         this.fieldFormats = new int[fieldCount];
@@ -182,19 +195,23 @@ public final class ShardedCopyIn implements CopyStream.In {
         BackendConnection first = connection(connections, nodeDataSource[0]);
         CopyOptions options = null;
         SQLException problem = null;
+        boolean binaryFormat = false;
         try {
             options = CopyOptions.parse(statement.sql(), copy, first.parameterStatuses().getOrDefault("client_encoding", "UTF8"));
-            if (options.format() == CopyOptions.Format.BINARY) {
-                problem = binary(table);
-            }
+            binaryFormat = options.format() == CopyOptions.Format.BINARY;
         } catch (SQLException e) {
             problem = e;
         }
         CopyFieldReader reader = null;
+        int[] binaryPositions = null;
+        int[] binaryTypes = null;
         if (problem == null) {
-            List<String> rowColumns = copy.columns().isEmpty() ? tableColumns(first, reference, rule.node(0).table()) : names(copy.columns());
+            // Binary tuples carry no types: the sharding columns' are the actual table's.
+            List<String[]> columns = copy.columns().isEmpty() || binaryFormat ? tableColumns(first, reference, rule.node(0).table()) : null;
+            List<String> rowColumns = copy.columns().isEmpty() ? firsts(columns) : names(copy.columns());
             RowRouter router = rule.rowRouter(rowColumns);
             int[] positions = new int[router.columnCount()];
+            int[] types = new int[positions.length];
             boolean[] forceNull = new boolean[positions.length];
             boolean[] forceNotNull = new boolean[positions.length];
             for (int i = 0; i < positions.length; i++) {
@@ -206,19 +223,27 @@ public final class ShardedCopyIn implements CopyStream.In {
                 }
                 forceNull[i] = options.forceNull(column);
                 forceNotNull[i] = options.forceNotNull(column);
+                if (binaryFormat) {
+                    types[i] = typeOf(columns, column);
+                }
             }
-            reader = new CopyFieldReader(options, positions, forceNull, forceNotNull);
+            if (binaryFormat) {
+                binaryPositions = positions;
+                binaryTypes = types;
+            } else {
+                reader = new CopyFieldReader(options, positions, forceNull, forceNotNull);
+            }
         }
         CopyStream.In firstCopy = start(first, nodeSql[0]);
-        if (problem == null && firstCopy.getFormat() != 0) {
-            problem = binary(table);
+        if (problem == null && (firstCopy.getFormat() != 0) != binaryFormat) {
+            problem = CopyErrors.error("XX000", "the shard's COPY of " + table + " is in another format than the statement's");
         }
         if (problem != null) {
             cancel(firstCopy);
             throw problem;
         }
         return new ShardedCopyIn(table, rule, nodeSql, nodeDataSource, database.dataSources().size(), connections, first,
-                firstCopy, options, reader);
+                firstCopy, options, reader, binaryPositions, binaryTypes);
     }
 
     /** Whether the COPY ended with CopyDone and every shard COPY succeeded: the session may commit. */
@@ -233,10 +258,10 @@ public final class ShardedCopyIn implements CopyStream.In {
         return fieldCount;
     }
 
-    /** Always 0: text or CSV (binary is refused). */
+    /** 0 for text and CSV, 1 for binary: the shards'. */
     @Override
     public int getFormat() {
-        return 0;
+        return format;
     }
 
     @Override
@@ -258,7 +283,11 @@ public final class ShardedCopyIn implements CopyStream.In {
             return;
         }
         try {
-            parser.feed(buf, off, siz);
+            if (binaryRows != null) {
+                binaryRows.feed(buf, off, siz);
+            } else {
+                parser.feed(buf, off, siz);
+            }
         } catch (SQLException e) {
             fail(e);
         }
@@ -278,7 +307,11 @@ public final class ShardedCopyIn implements CopyStream.In {
         active = false;
         if (failure == null) {
             try {
-                parser.finish();
+                if (binaryRows != null) {
+                    binaryRows.finish();
+                } else {
+                    parser.finish();
+                }
                 for (int dataSource = 0; dataSource < openCopy.length; dataSource++) {
                     if (openCopy[dataSource] != null) {
                         flush(openNode[dataSource]);
@@ -354,6 +387,31 @@ public final class ShardedCopyIn implements CopyStream.In {
                 case CopyFieldReader.DEFAULT -> throw CopyErrors.atLine("0A000", "DEFAULT marker in a sharding column of "
                         + "sharded table " + table, "a row without a sharding value has no shard", where(line));
                 default -> node = route(line);
+            }
+            append(node, buffer, start, end);
+        }
+    }
+
+    /** Routes each tuple of binary data; the file header starts every shard COPY, as a CSV header does. */
+    private final class BinarySplitter implements BinaryCopyRows.Tuples {
+
+        @Override
+        public void header(byte[] buffer, int start, int end) throws SQLException {
+            new Splitter().header(buffer, start, end);
+        }
+
+        @Override
+        public void tuple(byte[] buffer, int start, int end, Object[] read, long tuple) throws SQLException {
+            int node = 0;
+            if (read != null) {
+                System.arraycopy(read, 0, values, 0, values.length);
+                for (Object each : values) {
+                    if (each instanceof io.ashlar.route.UnreadableValue unreadable) {
+                        throw CopyErrors.atLine(unreadable.sqlState(), "sharding value of COPY into sharded table " + table + " "
+                                + unreadable.reason(), "", where(tuple));
+                    }
+                }
+                node = route(tuple);
             }
             append(node, buffer, start, end);
         }
@@ -526,11 +584,6 @@ public final class ShardedCopyIn implements CopyStream.In {
         }
     }
 
-    private static SQLException binary(String table) {
-        return CopyErrors.error("0A000", "COPY in binary format into sharded table " + table + " is not supported",
-                "use FORMAT text or FORMAT csv: rows in binary format cannot be split by shard without every column's type");
-    }
-
     private static List<String> names(List<InsertColumn> columns) {
         List<String> result = new ArrayList<>(columns.size());
         for (InsertColumn each : columns) {
@@ -543,9 +596,10 @@ public final class ShardedCopyIn implements CopyStream.In {
      * The columns a COPY without a column list reads, in order: the actual table's columns, less dropped ones and, from
      * PostgreSQL 12, generated ones, read from the catalog of the first node's shard.
      */
-    private static List<String> tableColumns(BackendConnection connection, TableReference reference, String actualTable)
+    /** The actual table's columns as a COPY without a column list takes them: name and type OID. */
+    private static List<String[]> tableColumns(BackendConnection connection, TableReference reference, String actualTable)
             throws SQLException {
-        String sql = "SELECT a.attname FROM pg_catalog.pg_attribute a WHERE a.attrelid = $1::pg_catalog.regclass"
+        String sql = "SELECT a.attname, a.atttypid FROM pg_catalog.pg_attribute a WHERE a.attrelid = $1::pg_catalog.regclass"
                 + " AND a.attnum > 0 AND NOT a.attisdropped"
                 + (majorVersion(connection.parameterStatuses().getOrDefault("server_version", "")) >= 12 ? " AND a.attgenerated = ''" : "")
                 + " ORDER BY a.attnum";
@@ -555,11 +609,30 @@ public final class ShardedCopyIn implements CopyStream.In {
         if (result.error() != null) {
             throw result.error();
         }
-        List<String> columns = new ArrayList<>(result.rowCount());
+        List<String[]> columns = new ArrayList<>(result.rowCount());
         for (int i = 0; i < result.rowCount(); i++) {
-            columns.add(new String(result.row(i).value(0), StandardCharsets.UTF_8));
+            columns.add(new String[] {new String(result.row(i).value(0), StandardCharsets.UTF_8),
+                    new String(result.row(i).value(1), StandardCharsets.UTF_8)});
         }
         return columns;
+    }
+
+    private static List<String> firsts(List<String[]> columns) {
+        List<String> result = new ArrayList<>(columns.size());
+        for (String[] each : columns) {
+            result.add(each[0]);
+        }
+        return result;
+    }
+
+    /** A column's type OID; 0 (unknown: its values cannot be read) when the table has no such column. */
+    private static int typeOf(List<String[]> columns, String column) {
+        for (String[] each : columns) {
+            if (each[0].equals(column)) {
+                return Integer.parseInt(each[1]);
+            }
+        }
+        return 0;
     }
 
     /** The major version of a {@code server_version} (openGauss reports 9.2.x), 0 when it does not start with one. */

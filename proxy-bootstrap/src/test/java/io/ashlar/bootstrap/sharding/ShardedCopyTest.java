@@ -210,15 +210,6 @@ final class ShardedCopyTest {
         databases.assertContents("t_order");
     }
 
-    @Test
-    void binaryFormatIsRefused() throws Exception {
-        try (Connection proxy = databases.proxy("")) {
-            PSQLException e = assertThrows(PSQLException.class, () -> copy(proxy, "COPY t_order FROM STDIN WITH (FORMAT binary)", ""));
-            assertEquals("0A000", e.getSQLState(), e.getMessage());
-            assertEquals(0, count(proxy));
-        }
-    }
-
     /**
      * A COPY of a server-side file (BenchmarkSQL 5.0's optional tableCopies.sql loads its CSV files so): each actual
      * table would load the whole file, rows landing on nodes the rules do not name, once per node. Refused, like
@@ -304,6 +295,59 @@ final class ShardedCopyTest {
                 assertEquals(0, rs.getLong(1));
             }
         }
+    }
+
+    /**
+     * COPY FROM STDIN in binary format into a sharded table (asyncpg's copy_records_to_table and psycopg's binary copy
+     * send it; it was refused): each tuple goes to the node its sharding values, read as binary values of the columns'
+     * types, name, byte for byte; with and without a column list. The data is what PostgreSQL itself writes.
+     */
+    @Test
+    void binaryCopyIntoAShardedTableSplitsTuplesByShard() throws Exception {
+        try (Connection proxy = databases.proxy(""); Connection reference = databases.reference("")) {
+            proxy.setAutoCommit(true);
+            reference.setAutoCommit(true);
+            assertEquals(3_000, copy(reference, "COPY t_order (" + COLUMNS + ") FROM STDIN", text(3_000)));
+            byte[] whole = copyOutBinary(reference, "COPY t_order TO STDOUT (FORMAT binary)");
+            assertEquals(3_000, copyInBinary(proxy, "COPY t_order FROM STDIN (FORMAT binary)", whole));
+            databases.assertContents("t_order");
+
+            // A column list in another order; the sharding columns last.
+            String reordered = "note, created_at, status, amount, discount, weight, rate, user_id, order_id";
+            byte[] listed = copyOutBinary(reference, "COPY t_order (" + reordered + ") TO STDOUT (FORMAT binary)");
+            try (Statement statement = proxy.createStatement()) {
+                statement.execute("TRUNCATE t_order");
+            }
+            assertEquals(3_000, copyInBinary(proxy, "COPY t_order (" + reordered + ") FROM STDIN WITH (FORMAT binary)", listed));
+            databases.assertContents("t_order");
+
+            // What is not COPY's binary format gets PostgreSQL's error, and nothing is loaded.
+            SQLException bad = assertThrows(SQLException.class, () -> copyInBinary(proxy, "COPY t_order FROM STDIN (FORMAT binary)",
+                    "not a binary copy file at all".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+            assertEquals("22P04", bad.getSQLState(), bad.getMessage());
+            assertTrue(bad.getMessage().contains("COPY file signature not recognized"), bad.getMessage());
+            // A duplicate key on one shard: no row of the COPY stays on any.
+            byte[] again = java.util.Arrays.copyOf(whole, whole.length);
+            try (Statement statement = proxy.createStatement()) {
+                statement.execute("DELETE FROM t_order WHERE order_id > 4000");
+            }
+            try (Statement statement = reference.createStatement()) {
+                statement.execute("DELETE FROM t_order WHERE order_id > 4000");
+            }
+            SQLException duplicate = assertThrows(SQLException.class, () -> copyInBinary(proxy, "COPY t_order FROM STDIN (FORMAT binary)", again));
+            assertEquals("23505", duplicate.getSQLState(), duplicate.getMessage());
+            databases.assertContents("t_order");
+        }
+    }
+
+    private static byte[] copyOutBinary(Connection connection, String sql) throws SQLException, IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        connection.unwrap(PGConnection.class).getCopyAPI().copyOut(sql, out);
+        return out.toByteArray();
+    }
+
+    private static long copyInBinary(Connection connection, String sql, byte[] data) throws SQLException, IOException {
+        return connection.unwrap(PGConnection.class).getCopyAPI().copyIn(sql, new java.io.ByteArrayInputStream(data), 1000);
     }
 
     private static long count(Connection connection) throws SQLException {
