@@ -242,20 +242,25 @@ public final class TwoPhaseCommit implements AutoCloseable {
             return;
         }
         this.dataSources = current;
+        recoverEverywhere(log.orphans(), current.get(), true);
+        if (log.watchesOthers()) {
+            background.scheduleWithFixedDelay(this::adoptOrphans, ORPHAN_SCAN_MILLIS, ORPHAN_SCAN_MILLIS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Recovers {@code orphans} on every data source now; those out of reach later, then forgets the orphans. */
+    private void recoverEverywhere(List<CommitDecisions.Orphan> orphans, Collection<BackendDataSource> current, boolean atStart) {
         List<BackendDataSource> left = new ArrayList<>();
-        List<CommitDecisions.Orphan> orphans = log.orphans();
-        for (BackendDataSource each : unique(current.get())) {
-            if (!recover(each, orphans, true)) {
+        for (BackendDataSource each : unique(current)) {
+            if (!recover(each, orphans, atStart)) {
                 left.add(each);
             }
         }
         if (left.isEmpty()) {
             forget(orphans);
         } else {
-            background.schedule(() -> recoverLater(orphans, left, RETRY_FIRST_MILLIS, true), RETRY_FIRST_MILLIS, TimeUnit.MILLISECONDS);
-        }
-        if (log.watchesOthers()) {
-            background.scheduleWithFixedDelay(this::adoptOrphans, ORPHAN_SCAN_MILLIS, ORPHAN_SCAN_MILLIS, TimeUnit.MILLISECONDS);
+            background.schedule(() -> recoverLater(orphans, left, RETRY_FIRST_MILLIS, atStart), RETRY_FIRST_MILLIS,
+                    TimeUnit.MILLISECONDS);
         }
     }
 
@@ -285,17 +290,7 @@ public final class TwoPhaseCommit implements AutoCloseable {
                 ids.add(each.instanceId());
             }
             LOG.info("two-phase commit: finishing the transactions in doubt of proxy instances that are gone: {}", ids);
-            List<BackendDataSource> left = new ArrayList<>();
-            for (BackendDataSource each : unique(dataSources.get())) {
-                if (!recover(each, orphans, false)) {
-                    left.add(each);
-                }
-            }
-            if (left.isEmpty()) {
-                forget(orphans);
-            } else {
-                background.schedule(() -> recoverLater(orphans, left, RETRY_FIRST_MILLIS, false), RETRY_FIRST_MILLIS, TimeUnit.MILLISECONDS);
-            }
+            recoverEverywhere(orphans, dataSources.get(), false);
         } catch (RuntimeException e) {
             LOG.warn("two-phase commit: looking for the transactions of proxy instances that are gone failed: {}", e.toString());
         }
