@@ -458,9 +458,19 @@ SELECT joined, count(*) FROM t_user GROUP BY joined ORDER BY joined NULLS FIRST 
 SELECT created_at::date AS day, count(*), sum(amount) FROM t_order GROUP BY day ORDER BY count(*) DESC, day LIMIT 5;
 SELECT user_id, string_agg(note, ',' ORDER BY order_id) FROM t_order WHERE user_id = 3 GROUP BY user_id;
 -- @ordered
--- grouping sets are a gap of the parser's analysis: an incomplete analysis is never planned recursively
--- @may-refuse
-SELECT status, count(*) FROM t_order GROUP BY ROLLUP (status) ORDER BY status NULLS FIRST;
+-- grouping sets, which the merge cannot do, are finished by PostgreSQL (the only gap a recursive plan takes)
+SELECT status, count(*) FROM t_order GROUP BY ROLLUP (status) ORDER BY grouping(status), status NULLS FIRST;
+-- @ordered
+SELECT status, user_id, count(*), sum(amount), grouping(status, user_id) FROM t_order WHERE user_id < 6
+ GROUP BY GROUPING SETS ((status), (user_id), ()) ORDER BY 5, 1 NULLS FIRST, 2 NULLS FIRST;
+-- @ordered
+SELECT status, user_id, count(*) FROM t_order WHERE user_id IN (3, 4, 7) GROUP BY CUBE (status, user_id)
+ ORDER BY grouping(status, user_id), 1 NULLS FIRST, 2 NULLS FIRST;
+-- @ordered
+SELECT o.status, u.name IS NULL AS anonymous, count(*) FROM t_order o LEFT JOIN t_user u ON u.user_id = o.user_id
+ GROUP BY ROLLUP (o.status, u.name IS NULL) ORDER BY grouping(o.status, u.name IS NULL), 1 NULLS FIRST, 2 NULLS FIRST;
+-- on one shard it goes there whole, grouping sets and all
+SELECT status, count(*) FROM t_order WHERE user_id = 3 GROUP BY ROLLUP (status);
 
 -- ## DISTINCT
 SELECT DISTINCT status FROM t_order;

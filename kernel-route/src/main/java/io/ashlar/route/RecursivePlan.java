@@ -40,7 +40,8 @@ import java.util.List;
  * here and pay nothing for it. It declines (returns null) what it cannot answer exactly:
  * <ul>
  * <li>anything but a SELECT (writes across shards stay refused), and SELECT INTO;</li>
- * <li>an analysis with gaps (a table it did not see would be read from the coordinator's own rows only);</li>
+ * <li>an analysis with gaps (a table it did not see would be read from the coordinator's own rows only), but for
+ * GROUPING SETS, ROLLUP and CUBE;</li>
  * <li>row locks (FOR UPDATE/SHARE would lock copies, not the rows), and sequence functions
  * (nextval/setval/currval/lastval belong to the sequences' own handling);</li>
  * <li>a schema-qualified table name other than {@code public}, and single tables on a data source that holds no
@@ -190,6 +191,15 @@ public final class RecursivePlan {
     }
 
     /**
+     * Whether the analysis saw every table the statement reads: it has no gap, or only GROUPING SETS, ROLLUP or CUBE
+     * (which the proxy's merge cannot do, and PostgreSQL does; the GROUP BY's expressions were scanned for subqueries
+     * all the same).
+     */
+    private static boolean completeForPostgresql(AnalyzedStatement statement) {
+        return statement.isComplete() || statement.gaps().equals(java.util.Set.of(io.ashlar.parser.statement.AnalysisGap.GROUPING_SETS));
+    }
+
+    /**
      * Plans a statement the route refused with 0A000, each intermediate result holding only the actual tables the
      * statement's conditions leave (the nodes the route computes for it: the union, over every block that reads the
      * table, of what that block's WHERE allows), so that {@code WHERE user_id = 3} copies one data source's tables.
@@ -198,7 +208,7 @@ public final class RecursivePlan {
      */
     public static RecursivePlan plan(AnalyzedStatement statement, ShardingRules rules, RouteParameters parameters, String prefix) {
         if (statement.kind() != StatementKind.SELECT || !(statement.body() instanceof SelectStatement select)
-                || !statement.isComplete() || select.locking().isPresent() || rules.isEmpty()) {
+                || !completeForPostgresql(statement) || select.locking().isPresent() || rules.isEmpty()) {
             return null;
         }
         String sql = statement.sql();
