@@ -133,6 +133,23 @@ def test_executemany_puts_each_row_where_its_keys_say(target: Target, written_ro
 
 
 @pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)
+@pytest.mark.parametrize("fmt", ["text", "binary"])
+def test_copy_write_row_puts_each_row_where_its_keys_say(target: Target, written_rows, fmt):
+    """cursor.copy(...).write_row, in text and in binary (set_types names the columns' types, as binary needs)."""
+    rows = written(written_rows)
+    options = " (format binary)" if fmt == "binary" else ""
+    with target.endpoint.connect(autocommit=False) as conn:
+        with conn.cursor().copy(f"copy t_order (order_id, user_id, status) from stdin{options}") as copy:
+            if fmt == "binary":
+                copy.set_types(["int8", "int4", "varchar"])
+            for row in rows:
+                copy.write_row(row)
+        conn.commit()
+        assert conn.execute(SELECT_WRITTEN, (written_rows,)).fetchall() == sorted(rows)
+    assert_rows_placed(target, "t_order", rows)
+
+
+@pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)
 def test_multi_row_insert_returns_rows_in_values_order(target: Target, written_rows):
     """One INSERT whose VALUES rows go to several shards returns its rows in VALUES order, as PostgreSQL does:
     ORMs (Django bulk_create, SQLAlchemy insertmanyvalues) give generated keys to their objects by it."""
