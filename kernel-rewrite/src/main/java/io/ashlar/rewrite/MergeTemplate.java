@@ -177,4 +177,9 @@ public final class MergeTemplate {
     public String describe() {
         return spec.describe();
     }
+
+    /** Whether the units' rows, one unit after another, are the result as it is: nothing to sort, group or cut. */
+    public boolean iteratesOnly() {
+        return spec.iteratesOnly() && offset == 0 && limit.isEmpty();
+    }
 }

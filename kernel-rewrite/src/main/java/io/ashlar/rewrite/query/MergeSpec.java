@@ -292,6 +292,15 @@ public final class MergeSpec {
         };
     }
 
+    /**
+     * Whether the merge only reads the units one after another: no sort, group, aggregate, DISTINCT, HAVING, derived
+     * column or refusal (pagination is the template's to say).
+     */
+    public boolean iteratesOnly() {
+        return derivedColumns == 0 && orderBy.isEmpty() && groupBy.isEmpty() && aggregates.isEmpty() && !distinct
+                && having.isEmpty() && refusal.isEmpty();
+    }
+
     /** The symbolic plan, one line (derived columns as {@code d0, d1, ...}). */
     public String describe() {
         StringBuilder result = new StringBuilder("derived=").append(derivedColumns);

@@ -14,6 +14,7 @@ import io.ashlar.parser.lexer.SqlSyntaxException;
 import io.ashlar.parser.statement.CopyStatement;
 import io.ashlar.route.RouteException;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * A sharded session's {@code COPY ... FROM STDIN} and {@code TO STDOUT}, from its start to its end
@@ -85,7 +86,7 @@ final class ShardedCopy {
             target = ShardedExecution.copyTarget(database, plan);
         } catch (RouteException e) {
             if (plan.statement().body() instanceof CopyStatement copy && !copy.from() && copy.stdio()) {
-                return logical.logical(mergedOut(plan, copy));
+                return logical.logical(binary(plan, copy) ? concatenatedOut(plan, copy) : mergedOut(plan, copy));
             }
             throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
         }
@@ -97,6 +98,44 @@ final class ShardedCopy {
             end();
             transaction.afterErrorInBlock();
             throw logical.logical(new StatementFailure(ErrorFields.from(e), e));
+        }
+    }
+
+    /** Whether a COPY asks for binary format (options it cannot parse are reported by the COPY that runs). */
+    private static boolean binary(Plan plan, CopyStatement copy) {
+        return io.ashlar.backend.sharding.ConcatenatedCopyOut.binary(plan.statement().sql(), copy);
+    }
+
+    /**
+     * COPY ... TO STDOUT (FORMAT binary) of what spans several shards: each unit's binary COPY in turn, as one file,
+     * when its rows need no merge; refused (0A000) when they do, since the merge reads text.
+     */
+    private CopyStream concatenatedOut(Plan plan, CopyStatement copy) throws StatementFailure {
+        String sql = plan.statement().sql();
+        List<ShardedExecution.Target> units;
+        try {
+            if (copy.query().isPresent() && !ShardedExecution.iteratesOnly(database, database.plans().get(copy.query().get().text(sql)))) {
+                throw new StatementFailure(ErrorFields.error("0A000", "COPY (SELECT ...) TO in binary format over several shards,"
+                        + " whose rows must be merged (ORDER BY, GROUP BY, aggregates, DISTINCT, LIMIT), is not supported",
+                        "use FORMAT text or FORMAT csv, or leave the merging clauses out"));
+            }
+            units = ShardedExecution.copyUnits(database, plan);
+        } catch (SqlSyntaxException e) {
+            throw ShardedSession.syntaxError(e, 0);
+        } catch (RouteException e) {
+            throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
+        }
+        List<io.ashlar.backend.sharding.ConcatenatedCopyOut.Unit> parts = new java.util.ArrayList<>(units.size());
+        for (ShardedExecution.Target each : units) {
+            parts.add(new io.ashlar.backend.sharding.ConcatenatedCopyOut.Unit(each.dataSource(), each.sql()));
+        }
+        copying = true;
+        try {
+            return io.ashlar.backend.sharding.ConcatenatedCopyOut.open(parts, transaction::joinFirst);
+        } catch (SQLException e) {
+            end();
+            transaction.afterErrorInBlock();
+            throw new StatementFailure(ErrorFields.from(e), e);
         }
     }
 

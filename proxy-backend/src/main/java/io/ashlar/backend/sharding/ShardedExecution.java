@@ -148,6 +148,29 @@ public final class ShardedExecution {
         return new Target(database.dataSourceIndex(unit.unit().dataSource()), unit.sql());
     }
 
+    /** Every unit of a COPY, in route order: its data source and SQL. */
+    public static List<Target> copyUnits(LogicalDatabase database, Plan plan) {
+        RouteResult route = ROUTER.route(plan.statement(), RouteParameters.NONE, database.rules());
+        RewriteResult rewrite = plan.rewriter().rewrite(route, RouteParameters.NONE);
+        List<Target> result = new java.util.ArrayList<>(rewrite.units().size());
+        for (RewrittenUnit unit : rewrite.units()) {
+            result.add(new Target(database.dataSourceIndex(unit.unit().dataSource()), unit.sql()));
+        }
+        return result;
+    }
+
+    /**
+     * Whether a query's rows over several shards are its units' rows one after another (nothing to sort, group or
+     * cut).
+     *
+     * @throws RouteException the route's refusal of the query
+     */
+    public static boolean iteratesOnly(LogicalDatabase database, Plan query) {
+        RouteResult route = ROUTER.route(query.statement(), RouteParameters.NONE, database.rules());
+        RewriteResult rewrite = query.rewriter().rewrite(route, RouteParameters.NONE);
+        return rewrite.units().size() <= 1 || rewrite.merge().isEmpty() || rewrite.merge().get().iteratesOnly();
+    }
+
     /**
      * Whether the statement belongs to the session rather than to any table (SHOW, LISTEN,
      * statements the router leaves to the session): it then runs as is on the default data source.

@@ -340,6 +340,54 @@ final class ShardedCopyTest {
         }
     }
 
+    /**
+     * COPY TO STDOUT (FORMAT binary) over several shards (asyncpg's copy_from_table and psycopg's binary copy read it;
+     * it was refused): one file of the shards' own tuples, the header once and one trailer: the same tuples as
+     * PostgreSQL writes, in shard order. A query whose rows would need merging is still refused.
+     */
+    @Test
+    void binaryCopyOutOfShardedRowsHasPostgresqlsTuples() throws Exception {
+        copyBoth("COPY t_order (" + COLUMNS + ") FROM STDIN", text(1_500), 1_500);
+        try (Connection proxy = databases.proxy(""); Connection reference = databases.reference("")) {
+            for (String sql : List.of("COPY t_order TO STDOUT (FORMAT binary)",
+                    "COPY t_order (order_id, note, amount) TO STDOUT WITH (FORMAT binary)",
+                    "COPY (SELECT order_id, created_at, weight FROM t_order WHERE user_id IN (3, 4, 9)) TO STDOUT (FORMAT binary)",
+                    "COPY (SELECT * FROM t_order WHERE order_id < 0) TO STDOUT (FORMAT binary)")) {
+                byte[] expected = copyOutBinary(reference, sql);
+                byte[] actual = copyOutBinary(proxy, sql);
+                assertEquals(java.util.Arrays.toString(java.util.Arrays.copyOf(expected, 19)),
+                        java.util.Arrays.toString(java.util.Arrays.copyOf(actual, 19)), sql + ": header");
+                assertEquals(tuples(expected), tuples(actual), sql);
+            }
+            SQLException merged = assertThrows(SQLException.class,
+                    () -> copyOutBinary(proxy, "COPY (SELECT * FROM t_order ORDER BY order_id) TO STDOUT (FORMAT binary)"));
+            assertEquals("0A000", merged.getSQLState(), merged.getMessage());
+        }
+    }
+
+    /** A binary COPY file's tuples, as hex, sorted; checks its trailer. */
+    private static List<String> tuples(byte[] file) {
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(file);
+        in.position(15);
+        in.position(19 + in.getInt());
+        List<String> result = new java.util.ArrayList<>();
+        while (true) {
+            int start = in.position();
+            short fields = in.getShort();
+            if (fields == -1) {
+                assertEquals(file.length, in.position(), "nothing after the trailer");
+                break;
+            }
+            for (int i = 0; i < fields; i++) {
+                int length = in.getInt();
+                in.position(in.position() + Math.max(length, 0));
+            }
+            result.add(java.util.HexFormat.of().formatHex(file, start, in.position()));
+        }
+        java.util.Collections.sort(result);
+        return result;
+    }
+
     private static byte[] copyOutBinary(Connection connection, String sql) throws SQLException, IOException {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         connection.unwrap(PGConnection.class).getCopyAPI().copyOut(sql, out);
