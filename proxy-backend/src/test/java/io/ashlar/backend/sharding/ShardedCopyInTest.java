@@ -131,13 +131,16 @@ class ShardedCopyInTest {
 
     /** Runs a COPY with the data sent in messages of {@code chunk} bytes; returns the row count or throws its error. */
     private static long copy(String sql, String data, int chunk) throws SQLException {
+        return copy(sql, data.getBytes(StandardCharsets.UTF_8), chunk);
+    }
+
+    private static long copy(String sql, byte[] bytes, int chunk) throws SQLException {
         Session session = new Session();
         ShardedCopyIn copy = null;
         try {
             assertTrue(ShardedCopyIn.handles(database.rules(), database.plans().get(sql).statement()));
             copy = ShardedCopyIn.open(database, database.plans().get(sql), session);
-            assertEquals(0, copy.getFormat());
-            byte[] bytes = data.getBytes(StandardCharsets.UTF_8);
+            assertEquals(sql.contains("binary") ? 1 : 0, copy.getFormat());
             for (int at = 0; at < bytes.length; at += chunk) {
                 copy.writeToCopy(bytes, at, Math.min(chunk, bytes.length - at));
             }
@@ -182,6 +185,66 @@ class ShardedCopyInTest {
             assertEquals(placed(i, i * 7 % 13) + ": " + i + " " + (i * 7 % 13) + " " + (2L * i) + " " + i + ".50 note " + i + " with\ttab",
                     rows.get((long) i));
         }
+    }
+
+    /**
+     * Binary tuples, fed one byte at a time and whole: each lands where its int8 and int4 sharding values put it; with
+     * and without a column list (the generated column left out, as PostgreSQL leaves it); NULL fields; a missing
+     * trailer is the end (PostgreSQL allows it), data after the trailer and a bad signature are PostgreSQL's 22P04.
+     */
+    @Test
+    void binaryTuplesLandWhereTheRulesPutThem() throws Exception {
+        java.io.ByteArrayOutputStream listed = binaryHeader();
+        for (int i = 1; i <= 200; i++) {
+            tuple(listed, new byte[][] {int8(i), int4(i * 7 % 13), ("note " + i).getBytes(StandardCharsets.UTF_8)});
+        }
+        listed.write(new byte[] {(byte) 0xFF, (byte) 0xFF});
+        assertEquals(200, copy("COPY t_order (order_id, user_id, note) FROM STDIN (FORMAT binary)", listed.toByteArray(), 1));
+        Map<Long, String> rows = contents();
+        assertEquals(200, rows.size());
+        for (int i = 1; i <= 200; i++) {
+            assertEquals(placed(i, i * 7 % 13) + ": " + i + " " + (i * 7 % 13) + " " + (2L * i) + " null note " + i, rows.get((long) i));
+        }
+        // No column list: order_id, user_id, amount, note (not the generated column); a NULL amount; no trailer.
+        java.io.ByteArrayOutputStream whole = binaryHeader();
+        tuple(whole, new byte[][] {int8(1001), int4(4), null, "n".getBytes(StandardCharsets.UTF_8)});
+        tuple(whole, new byte[][] {int8(1002), int4(5), null, null});
+        assertEquals(2, copy("COPY t_order FROM STDIN WITH (FORMAT binary)", whole.toByteArray(), 1 << 20));
+        assertEquals("ds_0.t_order_1: 1001 4 2002 null n", contents().get(1001L));
+        assertEquals("ds_1.t_order_0: 1002 5 2004 null null", contents().get(1002L));
+
+        byte[] afterTrailer = java.util.Arrays.copyOf(listed.toByteArray(), listed.size() + 2);
+        SQLException trailing = assertThrows(SQLException.class,
+                () -> copy("COPY t_order (order_id, user_id, note) FROM STDIN (FORMAT binary)", afterTrailer, 1 << 20));
+        assertEquals("22P04", trailing.getSQLState(), trailing.getMessage());
+        SQLException signature = assertThrows(SQLException.class,
+                () -> copy("COPY t_order FROM STDIN (FORMAT binary)", "PGCOPY\nnot really binary".getBytes(StandardCharsets.UTF_8), 3));
+        assertEquals("22P04", signature.getSQLState(), signature.getMessage());
+        assertEquals(202, contents().size(), "the failed COPYs left nothing");
+    }
+
+    private static java.io.ByteArrayOutputStream binaryHeader() {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.writeBytes(new byte[] {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0, 0, 0, 0, 0, 0, 0, 0, 0});
+        return out;
+    }
+
+    private static void tuple(java.io.ByteArrayOutputStream out, byte[][] fields) {
+        out.writeBytes(java.nio.ByteBuffer.allocate(2).putShort((short) fields.length).array());
+        for (byte[] field : fields) {
+            out.writeBytes(int4(field == null ? -1 : field.length));
+            if (field != null) {
+                out.writeBytes(field);
+            }
+        }
+    }
+
+    private static byte[] int8(long value) {
+        return java.nio.ByteBuffer.allocate(8).putLong(value).array();
+    }
+
+    private static byte[] int4(int value) {
+        return java.nio.ByteBuffer.allocate(4).putInt(value).array();
     }
 
     @Test
@@ -265,9 +328,9 @@ class ShardedCopyInTest {
     @Test
     void refusals() throws SQLException {
         assertEquals("0A000", assertThrows(SQLException.class,
-                () -> copy("COPY t_order FROM STDIN WITH (FORMAT binary)", "", 1)).getSQLState());
-        assertEquals("0A000", assertThrows(SQLException.class,
                 () -> copy("COPY t_order (order_id, note) FROM STDIN", "", 1)).getSQLState());
+        assertEquals("0A000", assertThrows(SQLException.class,
+                () -> copy("COPY t_order (order_id, note) FROM STDIN WITH (FORMAT binary)", "", 1)).getSQLState());
         assertEquals("42703", assertThrows(SQLException.class,
                 () -> copy("COPY t_order (order_id, user_id, nope) FROM STDIN", "", 1)).getSQLState());
         assertFalse(ShardedCopyIn.handles(database.rules(), database.plans().get("COPY t_order TO STDOUT").statement()));
