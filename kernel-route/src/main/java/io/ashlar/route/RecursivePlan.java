@@ -219,7 +219,7 @@ public final class RecursivePlan {
             TableReference reference = references.get(i);
             TableName name = reference.name();
             String schema = name.schema().orElse("");
-            if (reference.role() == TableRole.COLUMN_QUALIFIER) {
+            if (!reference.isAccess()) {
                 if (!reference.range().equals(reference.nameRange()) && rule(rules, name) instanceof ShardingTable) {
                     return null; // public.t_order.id: the qualifier would not name the intermediate result
                 }
