@@ -723,6 +723,12 @@ public final class ShardedSession implements BackendSession {
             public boolean bound(int slot) {
                 return connections.bound(slot);
             }
+
+            @Override
+            public void keep(int slot) throws StatementFailure {
+                connections.markBound(slot);
+                connections.acquire(slot).keepsSessionState();
+            }
         };
     }
 
