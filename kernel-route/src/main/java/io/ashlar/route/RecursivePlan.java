@@ -109,9 +109,8 @@ public final class RecursivePlan {
         }
 
         public String copyOutSql(DataNode node, String columns) {
-            if (filter.isEmpty()) {
-                return "COPY " + quote(node.table()) + columns + " TO STDOUT (FORMAT binary)";
-            }
+            // A query, never COPY table TO: that leaves out generated columns, which the intermediate result (LIKE
+            // makes them plain columns) expects as the coordinator's INSERT ... SELECT * fills them.
             return "COPY (" + select(node, columns) + ") TO STDOUT (FORMAT binary)";
         }
     }
