@@ -417,6 +417,9 @@ public final class ShardedSession implements BackendSession {
             } catch (SQLException e) {
                 result.handleError(e);
             }
+            if (result.error() == null && result.hasRows()) {
+                result.columns(intermediates.logicalColumns(recursive, connection, result.columns()));
+            }
         } finally {
             ShardConnections.runOn(connection, inBlock ? "ROLLBACK TO SAVEPOINT ashlar_describe;RELEASE SAVEPOINT ashlar_describe" : "ROLLBACK");
             afterStatement();
