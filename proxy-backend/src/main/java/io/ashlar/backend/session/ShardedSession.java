@@ -525,6 +525,9 @@ public final class ShardedSession implements BackendSession {
                 }
             }
         } catch (RouteException e) {
+            if (ShardedInsertSelect.applies(plan.statement(), database.rules(), e)) {
+                return insertSelect().run(plan, parameters, sink);
+            }
             RecursivePlan recursive = e.plannable() ? recursivePlan(plan, new RouteValues(parameters, routeTypes)) : null;
             if (recursive == null) {
                 throw new StatementFailure(refusal(plan.statement(), e));
@@ -673,6 +676,20 @@ public final class ShardedSession implements BackendSession {
         }
         afterStatement();
         return result;
+    }
+
+    private ShardedInsertSelect insertSelect() {
+        return new ShardedInsertSelect(database, new ShardedInsertSelect.Session() {
+            @Override
+            public QueryResult run(Plan plan, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+                return ShardedSession.this.run(plan, parameters, sink);
+            }
+
+            @Override
+            public void failed() {
+                transaction.afterErrorInBlock();
+            }
+        });
     }
 
     private ShardedSequences sequences() {

@@ -83,6 +83,39 @@ final class RecursivePlanningTest {
         assertNoIntermediateResultsLeft();
     }
 
+    /**
+     * INSERT ... SELECT whose SELECT spans shards holds the rows it read within the statement budget: past it, 54000
+     * and nothing inserted; a duplicate key on one shard rolls back what the others inserted.
+     */
+    @Test
+    void insertSelectAcrossShardsIsBudgetedAndAtomic() throws Exception {
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            SQLException refused = assertThrows(SQLException.class, () -> statement.executeUpdate(
+                    "INSERT INTO t_log (id, user_id, level, message) SELECT order_id, user_id, status, note FROM t_order"));
+            assertEquals("54000", refused.getSQLState(), refused.getMessage());
+            assertTrue(refused.getMessage().contains("proxy-statement-memory-limit"), refused.getMessage());
+            assertEquals(List.of("0"), rows(statement, "SELECT count(*) FROM t_log"));
+            assertEquals(8, statement.executeUpdate("INSERT INTO t_log (id, user_id, level, message)"
+                    + " SELECT order_id, user_id, status, 'first' FROM t_order WHERE order_id <= 8"));
+            // orders 9 to 11 are new, order 8 is there already: the statement fails and inserts nothing, on any data source
+            SQLException duplicate = assertThrows(SQLException.class, () -> statement.executeUpdate("INSERT INTO t_log"
+                    + " (id, user_id, level, message) SELECT order_id, user_id, status, 'second' FROM t_order WHERE order_id IN (8, 9, 10, 11)"));
+            assertEquals("23505", duplicate.getSQLState(), duplicate.getMessage());
+            assertEquals(List.of("8|first"), rows(statement, "SELECT count(*), min(message) FROM t_log"));
+            // in the client's block: its rows are seen there and go with a rollback; RETURNING in the SELECT's order
+            proxy.setAutoCommit(false);
+            assertEquals(List.of("20|0", "19|1", "18|0"), rows(statement, "INSERT INTO t_log (id, user_id, level, message)"
+                    + " SELECT order_id, user_id, status, 'in block' FROM t_order WHERE order_id BETWEEN 18 AND 20 ORDER BY order_id DESC"
+                    + " RETURNING id, user_id % 2"));
+            assertEquals(List.of("11"), rows(statement, "SELECT count(*) FROM t_log"));
+            proxy.rollback();
+            proxy.setAutoCommit(true);
+            assertEquals(List.of("8"), rows(statement, "SELECT count(*) FROM t_log"));
+            statement.execute("DELETE FROM t_log");
+        }
+        assertNoIntermediateResultsLeft();
+    }
+
     @Test
     void aReadInTheClientsTransactionSeesItsWritesAndLeavesNoTemporaryTable() throws Exception {
         try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
