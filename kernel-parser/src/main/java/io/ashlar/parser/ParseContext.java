@@ -356,7 +356,7 @@ final class ParseContext {
                 i = dottedReference(i, to, block);
                 continue;
             }
-            if (isWholeRowCandidate(i, from)) {
+            if (isWholeRowCandidate(i)) {
                 qualifiers.add(new Qualifier(i, i, "", name(i), block,
                         loneNames.get(i) ? TableRole.WHOLE_ROW_COLUMN : TableRole.COLUMN_QUALIFIER));
             }
@@ -365,8 +365,8 @@ final class ParseContext {
     }
 
     /**
-     * Marks the items of a select list {@code [from, to)} that are one name without an alias: should the name be a
-     * table's, written as a whole-row value, its column keeps that name after the rewrite.
+     * Marks the items of a select list that are one name without an alias: should the name be a table's, written as a
+     * whole-row value, its column keeps that name after the rewrite.
      */
     void markLoneNames(Iterable<int[]> items) {
         for (int[] item : items) {
@@ -383,12 +383,9 @@ final class ParseContext {
      * of the statement is decided with the qualifiers ({@link #resolveQualifiers}); a column of the same name would
      * win in PostgreSQL, which the parser cannot see.
      */
-    private boolean isWholeRowCandidate(int i, int from) {
-        if (!isName(i) || is(i + 1, TokenKind.LEFT_PAREN) || is(i + 1, TokenKind.DOT) || op(i + 1, "=>")
+    private boolean isWholeRowCandidate(int i) {
+        if (i == 0 || !isName(i) || is(i + 1, TokenKind.LEFT_PAREN) || is(i + 1, TokenKind.DOT) || op(i + 1, "=>")
                 || i + 1 < end && tokens.kind(i + 1).isString()) {
-            return false;
-        }
-        if (i == 0) {
             return false;
         }
         TokenKind before = tokens.kind(i - 1);
