@@ -730,6 +730,21 @@ SELECT count(*) FROM t_order t_order_item;
 -- @ordered
 SELECT t_order.order_id AS "order by", 'ORDER BY 1' AS "LIMIT 1" FROM t_order ORDER BY "order by" DESC LIMIT 3;
 
+-- a table's name as a whole-row value is renamed with the table (its value's text, not its type: the proxy's whole-row
+-- value is of the actual table's row type, which WholeRowValues in ShardingReadDifferentialTest shows)
+SELECT t_order::text AS r FROM t_order WHERE user_id = 3 AND order_id = 1091;
+SELECT t_order::text AS r, (t_order).status FROM t_order WHERE order_id = 1091;
+SELECT row_to_json(t_order) FROM t_order WHERE user_id = 3;
+SELECT t.*, t::text AS whole FROM t_order t WHERE user_id = 3;
+SELECT t_order.* FROM t_order WHERE order_id = 1091;
+SELECT to_jsonb(t_order_item) - 'price' AS j FROM t_order_item WHERE user_id = 3;
+SELECT count(*) FROM t_order WHERE t_order IS NOT NULL AND row_to_json(t_order)::text LIKE '%PAID%';
+-- @ordered
+SELECT row_to_json(t_order) AS j FROM t_order ORDER BY order_id LIMIT 5;
+-- @ordered
+SELECT row_number() OVER (ORDER BY order_id) AS n, t_order::text FROM t_order WHERE user_id < 3 ORDER BY order_id;
+SELECT o.order_id FROM t_order o WHERE EXISTS (SELECT 1 FROM t_order WHERE t_order.order_id = o.order_id AND row_to_json(t_order) IS NOT NULL) AND o.user_id = 3;
+
 -- ## statements without tables
 SELECT 1;
 SELECT 1 + 1 AS two, 'x'::text AS x, NULL::int AS n, 1.50::numeric(5,2) AS d;

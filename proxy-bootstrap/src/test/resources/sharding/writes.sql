@@ -98,6 +98,19 @@ INSERT INTO t_order_item (order_item_id, order_id, user_id, quantity) SELECT ord
 INSERT INTO t_log (id, user_id, level) SELECT order_id, user_id, status FROM t_order WHERE user_id = 5;
 INSERT INTO t_single (id, name) SELECT rank + 200, code FROM t_dict;
 \contents t_order_item t_log t_single
+-- INSERT ... SELECT whose SELECT spans shards: the SELECT is read (merged, or finished by PostgreSQL), its rows are
+-- inserted by the target's sharding column in one transaction
+INSERT INTO t_order_item (order_item_id, order_id, user_id, quantity) SELECT order_id * 10 + 7, order_id, user_id, 3 FROM t_order WHERE order_id < 1100;
+INSERT INTO t_log (id, user_id, level, cost, logged_at) SELECT order_id + 100000, user_id, status, discount, created_at FROM t_order WHERE order_id BETWEEN 1100 AND 1300 ORDER BY order_id RETURNING id, user_id, level, logged_at;
+INSERT INTO t_order (order_id, user_id, status, amount, weight, rate) SELECT o.order_id + 20000, u.user_id + 1, 'copied', o.amount, o.weight, o.rate FROM t_order o JOIN t_user u ON u.user_id = o.user_id WHERE o.order_id < 1200;
+INSERT INTO t_log (id, user_id, level, message) SELECT 900000 + user_id, user_id, 'count', count(*)::text || ' orders' FROM t_order GROUP BY user_id;
+INSERT INTO t_order_item (order_item_id, order_id, user_id) SELECT order_id, order_id, user_id FROM t_order WHERE order_id < 0;
+-- @params int:5
+INSERT INTO t_order_item (order_item_id, order_id, user_id, quantity) SELECT order_id * 10 + 5, order_id, user_id, ? FROM t_order WHERE order_id > 2000 AND order_id < 2100;
+INSERT INTO t_order (order_id, user_id, status) SELECT order_id, user_id, 'conflict' FROM t_order WHERE order_id < 1050 ON CONFLICT (order_id) DO NOTHING;
+INSERT INTO t_log SELECT order_id + 300000, user_id, status FROM t_order WHERE order_id < 1030;
+INSERT INTO t_order_item (order_item_id, order_id, user_id, quantity) SELECT order_id * 10 + 7, order_id, user_id, 3 FROM t_order WHERE order_id < 1100;
+\contents t_order t_order_item t_log
 
 \reset
 -- ## UPDATE

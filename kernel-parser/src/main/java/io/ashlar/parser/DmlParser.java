@@ -93,7 +93,9 @@ final class DmlParser {
                 } else {
                     c.gaps.add(AnalysisGap.UNRECOGNIZED_SYNTAX);
                 }
-                c.scanExpression(item[0], item[1], block);
+                if (item[1] - item[0] > 1) {
+                    c.scanExpression(item[0], item[1], block); // a lone column name is no whole-row value
+                }
             }
             columnsEnd = OptionalInt.of(c.startOffset(close));
             j = close + 1;

@@ -42,6 +42,8 @@ final class ParseContext {
     final EnumSet<AnalysisGap> gaps = EnumSet.noneOf(AnalysisGap.class);
     private final List<Block> blocks = new ArrayList<>(2);
     private final List<Qualifier> qualifiers = new ArrayList<>(0);
+    /** Tokens that are a select-list item of their own, one name without an alias ({@link #markLoneNames}). */
+    private final java.util.BitSet loneNames = new java.util.BitSet();
     private final List<String> cteNames = new ArrayList<>(0);
 
     final QueryParser queries;
@@ -354,8 +356,47 @@ final class ParseContext {
                 i = dottedReference(i, to, block);
                 continue;
             }
+            if (isWholeRowCandidate(i)) {
+                qualifiers.add(new Qualifier(i, i, "", name(i), block,
+                        loneNames.get(i) ? TableRole.WHOLE_ROW_COLUMN : TableRole.COLUMN_QUALIFIER));
+            }
             i++;
         }
+    }
+
+    /**
+     * Marks the items of a select list that are one name without an alias: should the name be a table's, written as a
+     * whole-row value, its column keeps that name after the rewrite.
+     */
+    void markLoneNames(Iterable<int[]> items) {
+        for (int[] item : items) {
+            if (item[1] - item[0] == 1 && isName(item[0])) {
+                loneNames.set(item[0]);
+            }
+        }
+    }
+
+    /**
+     * Whether token {@code i} may be a table's name used as a whole-row value ({@code SELECT t_order FROM t_order},
+     * {@code row_to_json(t_order)}): a lone name in an expression position, neither a function's, a type's, a typed
+     * literal's, a named argument's, nor an alias (after AS, or right after an expression). Whether it names a table
+     * of the statement is decided with the qualifiers ({@link #resolveQualifiers}); a column of the same name would
+     * win in PostgreSQL, which the parser cannot see.
+     */
+    private boolean isWholeRowCandidate(int i) {
+        if (i == 0 || !isName(i) || is(i + 1, TokenKind.LEFT_PAREN) || is(i + 1, TokenKind.DOT) || op(i + 1, "=>")
+                || i + 1 < end && tokens.kind(i + 1).isString()) {
+            return false;
+        }
+        TokenKind before = tokens.kind(i - 1);
+        return switch (before) {
+            case OPERATOR, COMMA, LEFT_PAREN, LEFT_BRACKET -> true;
+            case IDENTIFIER -> {
+                Keyword keyword = tokens.keyword(i - 1);
+                yield keyword != Keyword.AS && (keyword.category() == Keyword.Category.RESERVED || keyword == Keyword.BY);
+            }
+            default -> false;
+        };
     }
 
     /** Handles {@code a.b}, {@code a.b.c}, {@code a.*}, {@code s.t.*} starting at {@code i}; returns the next index. */
@@ -549,7 +590,7 @@ final class ParseContext {
                     tables.add(new TableReference(match.name(), range(qualifier.firstToken, qualifier.lastToken + 1),
                             range(qualifier.lastToken, qualifier.lastToken + 1),
                             !tokens.is(qualifier.lastToken, TokenKind.IDENTIFIER), Optional.empty(),
-                            TableRole.COLUMN_QUALIFIER, qualifier.block));
+                            qualifier.role, qualifier.block));
                     break;
                 }
                 block = blocks.get(block).parent;
@@ -568,7 +609,10 @@ final class ParseContext {
         }
     }
 
-    private record Qualifier(int firstToken, int lastToken, String schema, String name, int block) {
+    private record Qualifier(int firstToken, int lastToken, String schema, String name, int block, TableRole role) {
+        Qualifier(int firstToken, int lastToken, String schema, String name, int block) {
+            this(firstToken, lastToken, schema, name, block, TableRole.COLUMN_QUALIFIER);
+        }
     }
 
     private static final class Block {

@@ -308,6 +308,7 @@ final class QueryParser {
             }
             shape.projectionsEnd = c.endOffset((listEnd > j ? listEnd : j) - 1);
         }
+        c.markLoneNames(c.splitCommas(j, listEnd));
         c.scanExpression(j, listEnd, block);
         int k = listEnd;
         if (c.kw(k, Keyword.INTO)) {

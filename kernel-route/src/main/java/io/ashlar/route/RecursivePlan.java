@@ -110,9 +110,8 @@ public final class RecursivePlan {
         }
 
         public String copyOutSql(DataNode node, String columns) {
-            if (filter.isEmpty()) {
-                return "COPY " + quote(node.table()) + columns + " TO STDOUT (FORMAT binary)";
-            }
+            // A query, never COPY table TO: that leaves out generated columns, which the intermediate result (LIKE
+            // makes them plain columns) expects as the coordinator's INSERT ... SELECT * fills them.
             return "COPY (" + select(node, columns) + ") TO STDOUT (FORMAT binary)";
         }
     }
@@ -229,7 +228,7 @@ public final class RecursivePlan {
             TableReference reference = references.get(i);
             TableName name = reference.name();
             String schema = name.schema().orElse("");
-            if (reference.role() == TableRole.COLUMN_QUALIFIER) {
+            if (!reference.isAccess()) {
                 if (!reference.range().equals(reference.nameRange()) && rule(rules, name) instanceof ShardingTable) {
                     return null; // public.t_order.id: the qualifier would not name the intermediate result
                 }

@@ -24,9 +24,9 @@ public record TableReference(TableName name, SourceRange range, SourceRange name
         return role == TableRole.DML_TARGET;
     }
 
-    /** Whether this occurrence makes the statement touch the table (everything but a column qualifier). */
+    /** Whether this occurrence makes the statement touch the table (everything but a column qualifier or whole-row value). */
     public boolean isAccess() {
-        return role != TableRole.COLUMN_QUALIFIER;
+        return role != TableRole.COLUMN_QUALIFIER && role != TableRole.WHOLE_ROW_COLUMN;
     }
 
     /** The name a column qualifier uses for this table: its alias, or its name. */

@@ -18,8 +18,10 @@ public sealed interface Piece {
      * @param logicTable normalised logic table name
      * @param quoted     whether the user quoted it, so that the actual name is quoted too
      * @param original   the token as the user wrote it
+     * @param keepsName  a whole-row value that is a select-list item of its own: renamed, it is given
+     *                   {@code original} back as its column's name ({@code t_order_0 AS t_order})
      */
-    record Table(String logicTable, boolean quoted, String original) implements Piece {
+    record Table(String logicTable, boolean quoted, String original, boolean keepsName) implements Piece {
     }
 
     /**

@@ -149,8 +149,14 @@ public final class SqlTemplate {
                 case Piece.Text text -> out.append(text.text());
                 case Piece.Table table -> {
                     String actual = unit.actualTable(table.logicTable());
-                    out.append(actual.equals(table.logicTable()) ? table.original()
-                            : Identifiers.write(actual, table.quoted()));
+                    if (actual.equals(table.logicTable())) {
+                        out.append(table.original());
+                    } else {
+                        out.append(Identifiers.write(actual, table.quoted()));
+                        if (table.keepsName()) {
+                            out.append(" AS ").append(table.original());
+                        }
+                    }
                 }
                 case Piece.Index index -> out.append(indexName(index, unit));
                 case Piece.Marker marker -> numbering.emit(marker, out);

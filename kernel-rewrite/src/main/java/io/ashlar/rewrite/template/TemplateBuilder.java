@@ -4,6 +4,7 @@ import io.ashlar.parser.statement.AnalyzedStatement;
 import io.ashlar.parser.statement.IndexReference;
 import io.ashlar.parser.statement.ParameterMarker;
 import io.ashlar.parser.statement.TableReference;
+import io.ashlar.parser.statement.TableRole;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -43,7 +44,8 @@ public final class TemplateBuilder {
         String sql = statement.sql();
         for (TableReference table : statement.tables()) {
             points.add(new Object[] {table.nameRange().start(), table.nameRange().end(),
-                    new Piece.Table(table.name().name(), table.quoted(), table.nameRange().text(sql))});
+                    new Piece.Table(table.name().name(), table.quoted(), table.nameRange().text(sql),
+                            table.role() == TableRole.WHOLE_ROW_COLUMN)});
         }
         for (IndexReference index : statement.indexes()) {
             String logicTable = index.table().isPresent()

@@ -190,6 +190,27 @@ public final class LogicalSchema {
         return result;
     }
 
+    /**
+     * A result column that comes from column {@code column} of a copy of public logical table {@code table} (an
+     * intermediate result of a read finished by PostgreSQL) described as the logical table's: its shell's OID and its
+     * logical column number; the same column when the catalog has no shell of it.
+     */
+    public ColumnDescription logicalColumn(ColumnDescription described, String table, String column) {
+        LogicalTable logical = tables.get(SchemaLoader.PUBLIC + "." + table);
+        Integer shell = logical == null ? null : shellOids.get(logical.qualifiedName());
+        if (shell == null) {
+            return described;
+        }
+        List<ColumnMetadata> columns = logical.metadata().columns();
+        short number = 0;
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).name().equals(column)) {
+                number = (short) (i + 1);
+            }
+        }
+        return new ColumnDescription(described.name(), shell, number, described.typeOid(), described.typeSize(), described.typeModifier());
+    }
+
     /** Binary search of unsigned OIDs. */
     private static int search(int[] oids, int oid) {
         int low = 0;

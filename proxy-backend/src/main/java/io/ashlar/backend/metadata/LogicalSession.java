@@ -72,7 +72,8 @@ public final class LogicalSession {
 
     /** Whether the catalog database answers the statement (a query of the relation catalogs), when there is one. */
     public boolean fromCatalog(Plan plan) {
-        return state(plan).catalogQuery() && database.catalog().catalogDataSource() != null;
+        // A sequence function runs where the sequences are (setval(pg_get_serial_sequence('t', 'id'), ...) names no table)
+        return plan.sequence() == null && state(plan).catalogQuery() && database.catalog().catalogDataSource() != null;
     }
 
     private LogicalPlan state(Plan plan) {

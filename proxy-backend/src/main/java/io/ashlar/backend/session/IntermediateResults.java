@@ -3,6 +3,7 @@ package io.ashlar.backend.session;
 import io.ashlar.backend.datasource.BackendConnection;
 import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.BufferedResult;
+import io.ashlar.backend.execute.ColumnDescription;
 import io.ashlar.backend.execute.CopyStream;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.StatementFailure;
@@ -14,6 +15,7 @@ import io.ashlar.route.rule.DataNode;
 
 import java.sql.SQLException;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Runs a {@link RecursivePlan}: fills each sharded table's intermediate result on the coordinator, then lets the
@@ -92,6 +94,9 @@ final class IntermediateResults {
         if (result.error() != null) {
             throw new StatementFailure(ErrorFields.from(result.error()).withPosition(plan::clientPosition), result.error());
         }
+        if (result.hasRows()) {
+            result.columns(logicalColumns(plan, target, result.columns()));
+        }
         if (!transaction.state().inImplicit()) {
             // In the client's block the tables would live until COMMIT: dropped now, so that the next statement's
             // names are free and the block does not pile them up.
@@ -100,6 +105,54 @@ final class IntermediateResults {
                 drop.append(i == 0 ? "" : ", ").append(plan.intermediates().get(i).name());
             }
             ShardConnections.runOn(target, drop.toString());
+        }
+        return result;
+    }
+
+    /**
+     * The finishing statement's columns with those that come from an intermediate result described as the logical
+     * table's (its shell's OID, its logical column number), as every other result of the proxy describes them, so that
+     * drivers and GUIs name the logical table (pgjdbc's getTableName, getBaseColumnName); the temporary tables' OIDs
+     * would name nothing a client can see. The intermediate results' OIDs and column names are asked of the
+     * coordinator while they exist, only when some column comes from a table.
+     */
+    ColumnDescription[] logicalColumns(RecursivePlan plan, BackendConnection target, ColumnDescription[] columns) throws StatementFailure {
+        StringBuilder oids = new StringBuilder();
+        for (ColumnDescription each : columns) {
+            if (each.tableOid() != 0) {
+                oids.append(oids.isEmpty() ? "" : ",").append(Integer.toUnsignedString(each.tableOid()));
+            }
+        }
+        if (oids.isEmpty()) {
+            return columns;
+        }
+        List<String[]> attributes;
+        try {
+            attributes = io.ashlar.backend.execute.TextRows.query(target, "SELECT c.oid, a.attnum, a.attname, c.relname FROM pg_catalog.pg_class c"
+                    + " JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid WHERE c.oid IN (" + oids + ") AND a.attnum > 0");
+        } catch (SQLException e) {
+            throw new StatementFailure(ErrorFields.from(e), e);
+        }
+        io.ashlar.backend.metadata.LogicalSchema schema = database.catalog().schema();
+        ColumnDescription[] result = columns;
+        for (int i = 0; i < columns.length; i++) {
+            ColumnDescription column = columns[i];
+            if (column.tableOid() == 0) {
+                continue;
+            }
+            for (String[] attribute : attributes) {
+                if (Integer.parseUnsignedInt(attribute[0]) != column.tableOid() || Short.parseShort(attribute[1]) != column.columnNumber()) {
+                    continue;
+                }
+                for (RecursivePlan.Intermediate intermediate : plan.intermediates()) {
+                    if (intermediate.name().equals(attribute[3])) {
+                        if (result == columns) {
+                            result = columns.clone();
+                        }
+                        result[i] = schema.logicalColumn(column, intermediate.table().logicTable(), attribute[2]);
+                    }
+                }
+            }
         }
         return result;
     }

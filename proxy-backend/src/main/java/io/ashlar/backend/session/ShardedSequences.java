@@ -52,6 +52,13 @@ final class ShardedSequences {
 
         /** Whether the session keeps its connection of this data source for good. */
         boolean bound(int slot);
+
+        /** The session keeps its connection of this data source for good (its sequence state: currval, lastval). */
+        void keep(int slot) throws StatementFailure;
+    }
+
+    /** A serial or identity column of a sharded table: the logical sequence is its actual tables' sequences. */
+    private record Owner(ShardingTable table, String column) {
     }
 
     private final LogicalDatabase database;
@@ -82,6 +89,8 @@ final class ShardedSequences {
                 return new TagResult("ALTER SEQUENCE", new ArrayList<>(1));
             case ALTER_SEQUENCE:
                 return alterSequence(plan, sequence, parameters, sink);
+            case OWNED_BY:
+                return ownedBySharded(sequence) ? alterSequence(plan, sequence, parameters, sink) : null;
             case ALTER_REFUSED:
                 throw new StatementFailure(ErrorFields.error("0A000", "ALTER SEQUENCE with RESTART WITH a parameter among other options"
                         + " is not supported on the sharded logical database " + database.name(), "restart it in a statement of its own"));
@@ -91,7 +100,9 @@ final class ShardedSequences {
                 throw new StatementFailure(ErrorFields.error("0A000", "setval is supported on the sharded logical database " + database.name()
                         + " only as SELECT setval(sequence, value [, is_called]) [FROM ...]", "call it in a statement of its own"));
             case CURRVAL:
-                return plan.statement().tables().isEmpty() ? currval(plan, parameters, sink) : null;
+                return plan.statement().tables().isEmpty() ? currval(plan, sequence, parameters, sink) : null;
+            case NEXTVAL:
+                return plan.statement().tables().isEmpty() ? nextvalOfLogical(plan, sequence, parameters, sink) : null;
             case ALTER_TABLE: {
                 ShardingTable table = target(plan);
                 ownedBefore = table != null && sequence.ownsNew() ? ownedSequences(table) : null;
@@ -120,7 +131,8 @@ final class ShardedSequences {
         try {
             for (int i = 0; i < count; i++) {
                 all[i] = i;
-                QueryResult created = session.onSlot(i, plan.statement().sql(), parameters, i == defaultIndex ? sink : ResultSink.DISCARD);
+                QueryResult created = session.onSlot(i, onDataSource(sequence, plan.statement().sql(), i), parameters,
+                        i == defaultIndex ? sink : ResultSink.DISCARD);
                 if (!(sequence.ifNotExists() && hasNotice(created, "42P07"))) {
                     session.onSlot(i, sequence.interleaveSequence(i, count), ParameterValues.NONE, ResultSink.DISCARD).close();
                 }
@@ -141,6 +153,31 @@ final class ShardedSequences {
         return result;
     }
 
+    /** Whether OWNED BY names a column of a sharded table. */
+    private boolean ownedBySharded(SequenceStatement sequence) {
+        return !sequence.ownedByTable().isEmpty() && database.rules().find(sequence.ownedByTable()).orElse(null) instanceof ShardingTable;
+    }
+
+    /**
+     * CREATE or ALTER SEQUENCE's text for one data source: OWNED BY a sharded table's column names the last actual
+     * table of it there (dropping the logical table drops every actual table, and the copies with them), or NONE
+     * where the data source holds none.
+     */
+    private String onDataSource(SequenceStatement sequence, String sql, int slot) {
+        if (!ownedBySharded(sequence)) {
+            return sql;
+        }
+        ShardingTable table = (ShardingTable) database.rules().find(sequence.ownedByTable()).orElseThrow();
+        // The last there: DROP TABLE drops the actual tables in node order, and one owning a sequence that another
+        // actual table's DEFAULT still uses could not be dropped first.
+        for (int j = table.nodeCount() - 1; j >= 0; j--) {
+            if (database.dataSourceIndex(table.node(j).dataSource()) == slot) {
+                return sequence.withOwner(sql, table.node(j).table());
+            }
+        }
+        return sequence.withOwner(sql, null);
+    }
+
     /**
      * ALTER SEQUENCE changing INCREMENT or START, or restarting at a value: as written on every copy, then each copy
      * interleaved again from what it is now, in one transaction (ALTER SEQUENCE is transactional): the logical start is
@@ -158,17 +195,20 @@ final class ShardedSequences {
         try {
             for (int i = 0; i < count; i++) {
                 all[i] = i;
-                QueryResult altered = session.onSlot(i, plan.statement().sql(), parameters, i == defaultIndex ? sink : ResultSink.DISCARD);
+                QueryResult altered = session.onSlot(i, onDataSource(sequence, plan.statement().sql(), i), parameters,
+                        i == defaultIndex ? sink : ResultSink.DISCARD);
                 if (i == defaultIndex) {
                     result = altered;
                 }
             }
-            String[] copies = new String[count];
-            for (int i = 0; i < count; i++) {
-                copies[i] = single(i, sequence.alteredCopyQuery());
-            }
-            if (copies[0] != null && !ownedByBroadcast(sequence.alteredOwnerQuery())) {
-                regrid(sequence, copies);
+            if (sequence.kind() == SequenceStatement.Kind.ALTER_SEQUENCE) {
+                String[] copies = new String[count];
+                for (int i = 0; i < count; i++) {
+                    copies[i] = single(i, sequence.alteredCopyQuery());
+                }
+                if (copies[0] != null && !ownedByBroadcast(sequence.alteredOwnerQuery())) {
+                    regrid(sequence, copies);
+                }
             }
         } catch (StatementFailure failure) {
             session.failed(startedImplicit);
@@ -247,18 +287,29 @@ final class ShardedSequences {
         } catch (SqlSyntaxException e) {
             throw ShardedSession.syntaxError(e, 0);
         }
-        interleaveAlike(sequence);
+        Owner owner = logicalOwner(sequence.sequenceExpression());
+        if (owner == null) {
+            interleaveAlike(sequence);
+        }
         QueryResult values = session.query(query, parameters);
         String value = "NULL";
+        String called = sequence.calledArgument();
         int rows = 0;
         try {
             while (values.next()) {
                 byte[] bytes = values.row().value(0);
                 value = bytes == null ? "NULL" : SequenceStatement.literal(new String(bytes, StandardCharsets.UTF_8));
+                if (sequence.calledFromQuery()) {
+                    byte[] calledBytes = values.row().value(1);
+                    called = calledBytes == null ? "NULL" : SequenceStatement.literal(new String(calledBytes, StandardCharsets.UTF_8));
+                }
                 rows++;
             }
         } finally {
             values.close();
+        }
+        if (owner != null) {
+            return setvalOfLogical(owner, sequence, rows == 0 && !sequence.fromSubquery() ? null : value, called, parameters, sink);
         }
         if (rows > 1) {
             throw new StatementFailure(sequence.fromSubquery() ? ErrorFields.error("21000", "more than one row returned by a subquery used as an expression")
@@ -269,10 +320,129 @@ final class ShardedSequences {
             if (rows == 0 && !sequence.fromSubquery()) {
                 return session.onSlot(defaultIndex(), sequence.setvalOnCopy("NULL") + " LIMIT 0", parameters, sink);
             }
-            return onEveryDataSource(sequence.setvalOnCopy(value), parameters, sink);
+            return onEveryDataSource(sequence.setvalOnCopy(value, called), parameters, sink);
         } catch (StatementFailure failure) {
             throw positioned(failure, sequence);
         }
+    }
+
+    /**
+     * setval of a serial or identity column's sequence of a sharded table, named as on one PostgreSQL (what
+     * {@code pg_get_serial_sequence('t_order', 'id')} answers through the proxy: {@code public.t_order_id_seq}): the
+     * logical sequence is its actual tables' sequences, each set past the value on its own grid. The answer is the
+     * first actual table's: the value. {@code value} null: the query gave no row, setval is not called.
+     */
+    private QueryResult setvalOfLogical(Owner owner, SequenceStatement sequence, String value, String called, ParameterValues parameters,
+                                        ResultSink sink) throws StatementFailure {
+        ShardingTable table = owner.table();
+        QueryResult result = null;
+        for (int j = 0, count = table.nodeCount(); j < count && (value != null || j == 0); j++) {
+            DataNode node = table.node(j);
+            String sql = SequenceStatement.setvalOnActualTable(node.table(), owner.column(), value == null ? "NULL" : value, called)
+                    + (value == null ? " LIMIT 0" : "");
+            QueryResult each = session.onSlot(database.dataSourceIndex(node.dataSource()), sql, parameters, j == 0 ? sink : ResultSink.DISCARD);
+            if (j == 0) {
+                result = each;
+            } else {
+                each.close();
+            }
+        }
+        return result;
+    }
+
+    /**
+     * The serial or identity column of a sharded table whose sequence an SQL expression names as on one PostgreSQL
+     * ({@code 'public.t_order_id_seq'}, {@code pg_get_serial_sequence('t_order', 'id')}), asked of the catalog database
+     * (whose shells own such sequences); null when it names another sequence, or has a parameter.
+     */
+    private Owner logicalOwner(String expression) throws StatementFailure {
+        if (expression == null) {
+            return null;
+        }
+        Plan plan;
+        try {
+            plan = database.plans().get(SequenceStatement.logicalOwnerQuery(expression));
+        } catch (SqlSyntaxException e) {
+            return null;
+        }
+        QueryResult result = session.query(plan, ParameterValues.NONE);
+        String tableName;
+        String column;
+        try {
+            if (!result.next() || result.row().value(0) == null || result.row().value(1) == null) {
+                return null;
+            }
+            tableName = new String(result.row().value(0), StandardCharsets.UTF_8);
+            column = new String(result.row().value(1), StandardCharsets.UTF_8);
+        } finally {
+            result.close();
+        }
+        return database.rules().find(tableName).orElse(null) instanceof ShardingTable table ? new Owner(table, column) : null;
+    }
+
+    /** A string literal of nextval or currval that may name a sharded table's serial sequence: worth asking the catalog about. */
+    private Owner literalOwner(String name) throws StatementFailure {
+        for (ShardingTable each : database.rules().shardingTables()) {
+            if (SequenceStatement.mayBeOwnedBy(name, each.logicTable())) {
+                return logicalOwner(SequenceStatement.literal(name));
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The statement's text with each nextval or currval literal that names a sharded table's serial sequence replaced
+     * by the sequence of that table's first actual table on data source {@code slot} (each hands out values of the
+     * logical sequence only); null when none does. {@code slot} -1: the default data source when it holds an actual
+     * table of the first such table, else that table's first node's; the slot chosen is left in {@code chosen[0]}.
+     */
+    private String logicalLiterals(Plan plan, SequenceStatement sequence, int slot, int[] chosen) throws StatementFailure {
+        String[] names = sequence.literalNames();
+        String[] expressions = sequence.literalExpressions();
+        String[] replacements = new String[names.length];
+        boolean any = false;
+        for (int k = 0; k < names.length; k++) {
+            Owner owner = names[k].isEmpty() ? logicalOwner(expressions[k]) : literalOwner(names[k]);
+            if (owner == null) {
+                continue;
+            }
+            ShardingTable table = owner.table();
+            if (slot < 0) {
+                slot = database.dataSourceIndex(table.node(0).dataSource());
+                for (int j = 0; j < table.nodeCount(); j++) {
+                    if (database.dataSourceIndex(table.node(j).dataSource()) == defaultIndex()) {
+                        slot = defaultIndex();
+                    }
+                }
+            }
+            for (int j = 0; j < table.nodeCount() && replacements[k] == null; j++) {
+                DataNode node = table.node(j);
+                if (database.dataSourceIndex(node.dataSource()) == slot) {
+                    replacements[k] = SequenceStatement.ownedSequence(node.table(), owner.column());
+                    any = true;
+                }
+            }
+        }
+        chosen[0] = slot;
+        return any ? sequence.withLiterals(plan.statement().sql(), replacements) : null;
+    }
+
+    /**
+     * nextval of a sharded table's serial sequence named as on one PostgreSQL ({@code SELECT
+     * nextval('t_order_id_seq')}, no table): the sequence of one of its actual tables hands the value out, on a data
+     * source whose connection the session keeps for currval and lastval. Null when no literal names such a sequence.
+     */
+    private QueryResult nextvalOfLogical(Plan plan, SequenceStatement sequence, ParameterValues parameters, ResultSink sink)
+            throws StatementFailure {
+        int[] chosen = {-1};
+        String sql = logicalLiterals(plan, sequence, -1, chosen);
+        if (sql == null) {
+            return null;
+        }
+        QueryResult result = session.onSlot(chosen[0], sql, parameters, sink);
+        session.keep(chosen[0]);
+        source = chosen[0];
+        return result;
     }
 
     /**
@@ -373,7 +543,7 @@ final class ShardedSequences {
      * session kept; when there was none, on the default data source with its sequence state discarded first, so that
      * the answer is PostgreSQL's "not yet defined in this session" and never another session's value.
      */
-    private QueryResult currval(Plan plan, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+    private QueryResult currval(Plan plan, SequenceStatement sequence, ParameterValues parameters, ResultSink sink) throws StatementFailure {
         int slot = source;
         if (slot < 0) {
             slot = defaultIndex();
@@ -381,7 +551,8 @@ final class ShardedSequences {
                 session.onSlot(slot, "DISCARD SEQUENCES", ParameterValues.NONE, ResultSink.DISCARD).close();
             }
         }
-        return session.onSlot(slot, plan.statement().sql(), parameters, sink);
+        String sql = logicalLiterals(plan, sequence, slot, new int[1]);
+        return session.onSlot(slot, sql == null ? plan.statement().sql() : sql, parameters, sink);
     }
 
     /**

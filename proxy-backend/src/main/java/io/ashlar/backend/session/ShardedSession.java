@@ -417,6 +417,9 @@ public final class ShardedSession implements BackendSession {
             } catch (SQLException e) {
                 result.handleError(e);
             }
+            if (result.error() == null && result.hasRows()) {
+                result.columns(intermediates.logicalColumns(recursive, connection, result.columns()));
+            }
         } finally {
             ShardConnections.runOn(connection, inBlock ? "ROLLBACK TO SAVEPOINT ashlar_describe;RELEASE SAVEPOINT ashlar_describe" : "ROLLBACK");
             afterStatement();
@@ -522,6 +525,9 @@ public final class ShardedSession implements BackendSession {
                 }
             }
         } catch (RouteException e) {
+            if (ShardedInsertSelect.applies(plan.statement(), database.rules(), e)) {
+                return insertSelect().run(plan, parameters, sink);
+            }
             RecursivePlan recursive = e.plannable() ? recursivePlan(plan, new RouteValues(parameters, routeTypes)) : null;
             if (recursive == null) {
                 throw new StatementFailure(refusal(plan.statement(), e));
@@ -672,6 +678,20 @@ public final class ShardedSession implements BackendSession {
         return result;
     }
 
+    private ShardedInsertSelect insertSelect() {
+        return new ShardedInsertSelect(database, new ShardedInsertSelect.Session() {
+            @Override
+            public QueryResult run(Plan plan, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+                return ShardedSession.this.run(plan, parameters, sink);
+            }
+
+            @Override
+            public void failed() {
+                transaction.afterErrorInBlock();
+            }
+        });
+    }
+
     private ShardedSequences sequences() {
         ShardedSequences result = sequences;
         if (result == null) {
@@ -722,6 +742,12 @@ public final class ShardedSession implements BackendSession {
             @Override
             public boolean bound(int slot) {
                 return connections.bound(slot);
+            }
+
+            @Override
+            public void keep(int slot) throws StatementFailure {
+                connections.markBound(slot);
+                connections.acquire(slot).keepsSessionState();
             }
         };
     }

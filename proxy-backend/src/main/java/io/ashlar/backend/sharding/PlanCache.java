@@ -28,6 +28,11 @@ public final class PlanCache {
         return result != null ? result : keep(sql, new Plan(StatementAnalyzer.analyze(sql)));
     }
 
+    /** A plan for a text made once and never again (an INSERT carrying rows the proxy read): analysed, not kept. */
+    public Plan uncached(String sql) {
+        return new Plan(StatementAnalyzer.analyze(sql));
+    }
+
     /**
      * The plan of a statement a simple query string starts with: {@code tokens} are the string's
      * (lexed once to split it), {@code range} the statement's. The statement is analysed from those

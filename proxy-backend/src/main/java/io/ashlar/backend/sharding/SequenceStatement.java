@@ -37,6 +37,8 @@ public final class SequenceStatement {
          * interleaved again in the same transaction.
          */
         ALTER_SEQUENCE,
+        /** ALTER SEQUENCE ... OWNED BY a column, nothing that changes the copies' grid: each copy owned by a table of its data source. */
+        OWNED_BY,
         /** ALTER SEQUENCE with RESTART WITH a parameter among other options: refused over several data sources. */
         ALTER_REFUSED,
         /** CREATE TABLE with a serial or identity column: the sequences of its actual tables are interleaved. */
@@ -77,6 +79,22 @@ public final class SequenceStatement {
     private final boolean ifNotExists;
     /** setval's value is a scalar subquery (whose SELECT is the value query). */
     private final boolean fromSubquery;
+    /** {@code SELECT setval(s, v, c) FROM ...}: the value query gives is_called too, as its second column. */
+    private boolean calledFromQuery;
+    /**
+     * nextval and currval calls whose sequence is a string literal: where each literal starts and ends in the text, and
+     * the sequence it names as written (what regclass reads). Empty for other kinds.
+     */
+    private int[] literalStarts = new int[0];
+    private int[] literalEnds = new int[0];
+    private String[] literalNames = new String[0];
+    /** CREATE or ALTER SEQUENCE ... OWNED BY [schema.]table.column: the table's name, where it and the clause are; or "". */
+    private String ownedByTable = "";
+    private int ownedByTableStart;
+    private int ownedByTableEnd;
+    private int ownedByStart;
+    private int ownedByEnd;
+    private String[] literalExpressions = new String[0];
 
     private SequenceStatement(Kind kind, String name, String sequenceArgument, String valueArgument, String calledArgument,
                               String valueQuery, boolean ifNotExists, boolean fromSubquery) {
@@ -162,10 +180,135 @@ public final class SequenceStatement {
             SequenceStatement result = statement.kind() == StatementKind.SELECT ? selectSetval(tokens) : null;
             return result != null ? result : of(Kind.SETVAL_REFUSED);
         }
-        if (nextval) {
-            return of(Kind.NEXTVAL);
+        if (!nextval && !currval) {
+            return null;
         }
-        return currval ? of(Kind.CURRVAL) : null;
+        SequenceStatement result = of(nextval ? Kind.NEXTVAL : Kind.CURRVAL);
+        result.literals(tokens);
+        return result;
+    }
+
+    /**
+     * Records the sequence arguments of nextval and currval that may name a sharded table's serial sequence: a string
+     * literal ({@code nextval('t_order_id_seq')}), or a call of pg_get_serial_sequence without parameters.
+     */
+    private void literals(TokenList tokens) {
+        java.util.List<int[]> found = new java.util.ArrayList<>(1);
+        for (int i = 0, n = tokens.size(); i + 3 < n; i++) {
+            if (tokens.kind(i) != TokenKind.IDENTIFIER || !(tokens.textEqualsIgnoreCase(i, "nextval") || tokens.textEqualsIgnoreCase(i, "currval"))
+                    || !tokens.is(i + 1, TokenKind.LEFT_PAREN)) {
+                continue;
+            }
+            int close = matching(tokens, i + 1);
+            if (close == i + 3 && tokens.kind(i + 2) == TokenKind.STRING) {
+                found.add(new int[] {i + 2, i + 2, 1});
+            } else if (close > i + 3 && tokens.textEqualsIgnoreCase(i + 2, "pg_get_serial_sequence")) {
+                boolean parameter = false;
+                for (int k = i + 2; k < close; k++) {
+                    parameter |= tokens.kind(k).isParameter();
+                }
+                if (!parameter) {
+                    found.add(new int[] {i + 2, close - 1, 0});
+                }
+            }
+        }
+        literalStarts = new int[found.size()];
+        literalEnds = new int[found.size()];
+        literalNames = new String[found.size()];
+        literalExpressions = new String[found.size()];
+        for (int k = 0; k < found.size(); k++) {
+            int[] each = found.get(k);
+            literalStarts[k] = tokens.start(each[0]);
+            literalEnds[k] = tokens.end(each[1]);
+            String text = tokens.sql().substring(literalStarts[k], literalEnds[k]);
+            literalNames[k] = each[2] == 1 ? text.substring(1, text.length() - 1).replace("''", "'") : "";
+            literalExpressions[k] = text;
+        }
+    }
+
+    /** The sequence arguments of nextval and currval recorded ({@link #literals}) as SQL expressions. */
+    public String[] literalExpressions() {
+        return literalExpressions.clone();
+    }
+
+    /** The sequences that nextval and currval are called with as string literals, as written; "" for an expression. */
+    public String[] literalNames() {
+        return literalNames.clone();
+    }
+
+    /**
+     * The statement's text with its nextval and currval literals replaced: {@code replacements[k]} (an SQL expression
+     * giving the sequence's name) for literal {@code k}, or the literal as it was where null.
+     */
+    public String withLiterals(String sql, String[] replacements) {
+        StringBuilder result = new StringBuilder(sql.length() + 64);
+        int position = 0;
+        for (int k = 0; k < literalStarts.length; k++) {
+            if (replacements[k] != null) {
+                result.append(sql, position, literalStarts[k]).append(replacements[k]);
+                position = literalEnds[k];
+            }
+        }
+        return result.append(sql, position, sql.length()).toString();
+    }
+
+    /**
+     * A name that could be a sequence a serial or identity column of {@code table} owns, as PostgreSQL names them
+     * ({@code t_order_id_seq}, maybe schema-qualified or quoted): worth asking the catalog about.
+     */
+    public static boolean mayBeOwnedBy(String name, String table) {
+        String last = name.substring(name.lastIndexOf('.') + 1);
+        if (last.length() > 1 && last.startsWith("\"") && last.endsWith("\"")) {
+            last = last.substring(1, last.length() - 1);
+        } else {
+            last = last.toLowerCase(java.util.Locale.ROOT);
+        }
+        return last.startsWith(table + "_") && last.endsWith("_seq");
+    }
+
+    /**
+     * The logical table and column (two columns, by name) whose serial or identity column owns the sequence an SQL
+     * expression names, or no row: asked of the catalog database, where each logical table's shell owns the sequences
+     * its columns do on one PostgreSQL ({@code pg_get_serial_sequence('t_order', 'id')} answers one of those).
+     */
+    public static String logicalOwnerQuery(String sequenceExpression) {
+        return "SELECT c.relname, a.attname FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_class c ON c.oid = d.refobjid"
+                + " JOIN pg_catalog.pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid"
+                + " WHERE d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass AND d.refclassid = 'pg_catalog.pg_class'::pg_catalog.regclass"
+                + " AND d.deptype IN ('a', 'i') AND d.objid = pg_catalog.to_regclass((" + sequenceExpression + ")::text) LIMIT 1";
+    }
+
+    /** The sequence that column {@code column} of actual table {@code table} owns, as an SQL expression. */
+    public static String ownedSequence(String table, String column) {
+        return "pg_catalog.pg_get_serial_sequence(" + quote(quoteIdentifier(table)) + ", " + quote(column) + ")";
+    }
+
+    /** setval's sequence argument as written (an SQL expression); null when it has a parameter. */
+    public String sequenceExpression() {
+        return sequenceArgument.indexOf('$') >= 0 || sequenceArgument.indexOf('?') >= 0 ? null : sequenceArgument;
+    }
+
+    /** Whether the value query gives setval's is_called as its second column ({@code ... FROM t}). */
+    public boolean calledFromQuery() {
+        return calledFromQuery;
+    }
+
+    /**
+     * For one actual table's sequence: the statement that sets it past {@code value} as {@link #setvalOnCopy(String)}
+     * does (its own start and increment, so each copy keeps its own values), with is_called {@code called}.
+     */
+    public static String setvalOnActualTable(String table, String column, String value, String called) {
+        return setvalOnCopy(ownedSequence(table, column), value, called);
+    }
+
+    /** {@link #setvalOnCopy(String)} with is_called found by the value query. */
+    public String setvalOnCopy(String value, String called) {
+        return setvalOnCopy(sequenceArgument, value, called);
+    }
+
+    /** setval's is_called argument as written. */
+    public String calledArgument() {
+        return calledArgument;
     }
 
     private static final int SEQUENCE_FUNCTION = 1;
@@ -220,7 +363,51 @@ public final class SequenceStatement {
             i += 3;
         }
         String name = qualifiedName(tokens, i);
-        return name.isEmpty() ? null : new SequenceStatement(Kind.CREATE_SEQUENCE, name, "", "", "", "", ifNotExists, false);
+        if (name.isEmpty()) {
+            return null;
+        }
+        SequenceStatement result = new SequenceStatement(Kind.CREATE_SEQUENCE, name, "", "", "", "", ifNotExists, false);
+        result.ownedBy(tokens);
+        return result;
+    }
+
+    /** Finds {@code OWNED BY [schema.]table.column}. */
+    private void ownedBy(TokenList tokens) {
+        int n = end(tokens);
+        for (int j = 0; j + 4 < n; j++) {
+            if (!tokens.textEqualsIgnoreCase(j, "owned") || !tokens.textEqualsIgnoreCase(j + 1, "by") || !tokens.kind(j + 2).isIdentifier()) {
+                continue;
+            }
+            int last = j + 2;
+            while (last + 2 < n && tokens.is(last + 1, TokenKind.DOT) && tokens.kind(last + 2).isIdentifier()) {
+                last += 2;
+            }
+            if (last >= j + 4) {
+                int table = last - 2;
+                ownedByTable = tokens.identifier(table);
+                ownedByTableStart = tokens.start(table);
+                ownedByTableEnd = tokens.end(table);
+                ownedByStart = tokens.start(j);
+                ownedByEnd = tokens.end(last);
+            }
+            return;
+        }
+    }
+
+    /** The table whose column OWNED BY names, normalised, or "" when there is none. */
+    public String ownedByTable() {
+        return ownedByTable;
+    }
+
+    /**
+     * The statement's text for one data source: the OWNED BY table replaced by {@code actualTable} there, or the
+     * clause by {@code OWNED BY NONE} where the data source holds no actual table of it ({@code actualTable} null).
+     */
+    public String withOwner(String sql, String actualTable) {
+        if (actualTable == null) {
+            return sql.substring(0, ownedByStart) + "OWNED BY NONE" + sql.substring(ownedByEnd);
+        }
+        return sql.substring(0, ownedByTableStart) + quoteIdentifier(actualTable) + sql.substring(ownedByTableEnd);
     }
 
     /** ALTER SEQUENCE [IF EXISTS] name options: RESTART WITH v alone is done as setval(name, v, false) on every copy. */
@@ -275,12 +462,16 @@ public final class SequenceStatement {
         }
         if (changesGrid || !restartValue.isEmpty()) {
             SequenceStatement result = new SequenceStatement(Kind.ALTER_SEQUENCE, name, quote(name), restartValue, "false", "", false, false);
+            result.ownedBy(tokens);
             result.incrementGiven = incrementGiven;
             result.startGiven = startGiven;
             result.plainRestart = restart && restartValue.isEmpty();
             return result;
         }
-        return null; // RESTART alone (each copy to its own start), renames, OWNED BY, CACHE ...: the same on every copy
+        SequenceStatement owned = new SequenceStatement(Kind.OWNED_BY, name, quote(name), "", "false", "", false, false);
+        owned.ownedBy(tokens);
+        // RESTART alone (each copy to its own start), renames, CACHE ...: the same on every copy
+        return owned.ownedByTable.isEmpty() ? null : owned;
     }
 
     /**
@@ -416,10 +607,12 @@ public final class SequenceStatement {
             query = between(tokens, first + 1, last);
             subquery = true;
         } else {
-            query = "SELECT " + value + (rest.isEmpty() ? "" : " " + rest);
+            query = "SELECT " + value + (rest.isEmpty() || count < 2 ? "" : ", " + called) + (rest.isEmpty() ? "" : " " + rest);
         }
         SequenceStatement result = new SequenceStatement(Kind.SETVAL, "", sequence, value, called, query, false, subquery);
         result.sequenceStart = tokens.start(3);
+        // is_called over the FROM's rows (Django's sqlsequencereset: max("id") IS NOT null) is found with the value
+        result.calledFromQuery = !subquery && !rest.isEmpty() && count > 1;
         return result;
     }
 

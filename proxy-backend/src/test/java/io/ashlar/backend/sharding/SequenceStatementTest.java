@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ashlar.backend.sharding.SequenceStatement.Kind;
 import io.ashlar.parser.StatementAnalyzer;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** What {@link SequenceStatement} makes of statements; what they do on PostgreSQL is ShardedSequenceTest's. */
@@ -29,7 +30,6 @@ final class SequenceStatementTest {
         assertNull(of("ALTER TABLE bmsql_history ALTER COLUMN hist_id SET DEFAULT nextval('bmsql_hist_id_seq')"));
         assertNull(of("CREATE TABLE t (id int, serial_no text)"));
         assertNull(of("ALTER SEQUENCE s RESTART"));
-        assertNull(of("ALTER SEQUENCE s OWNED BY t.id"));
         assertNull(of("DROP SEQUENCE s"));
     }
 
@@ -96,11 +96,43 @@ final class SequenceStatementTest {
         SequenceStatement from = of("SELECT setval('s', max(id), true) FROM t;");
         assertEquals(Kind.SETVAL, from.kind());
         assertFalse(from.fromSubquery());
-        assertEquals("SELECT max(id) FROM t", from.valueQuery());
+        assertEquals("SELECT max(id), true FROM t", from.valueQuery());
+        assertTrue(from.calledFromQuery());
+        // Django's sqlsequencereset: is_called is found over the table's rows with the value.
+        SequenceStatement django = of("SELECT setval(pg_get_serial_sequence('\"t\"','id'), coalesce(max(\"id\"), 1), max(\"id\") IS NOT null) FROM \"t\";");
+        assertEquals(Kind.SETVAL, django.kind());
+        assertEquals("SELECT coalesce(max(\"id\"), 1), max(\"id\") IS NOT null FROM \"t\"", django.valueQuery());
+        assertEquals("pg_get_serial_sequence('\"t\"','id')", django.sequenceExpression());
+        assertFalse(of("SELECT setval('s', 42, false)").calledFromQuery());
         assertEquals("SELECT 42", of("SELECT setval('s', 42)").valueQuery());
         assertEquals(Kind.SETVAL_REFUSED, kind("SELECT setval('s', 42) + 1"));
         assertEquals(Kind.SETVAL_REFUSED, kind("SELECT 1, setval('s', 42)"));
         assertEquals(Kind.SETVAL_REFUSED, kind("UPDATE t SET v = setval('s', 42)"));
+    }
+
+    @Test
+    void ownedByAndLogicalSequenceNames() {
+        SequenceStatement alter = of("ALTER SEQUENCE s OWNED BY public.t_order.id");
+        assertEquals(Kind.OWNED_BY, alter.kind());
+        assertEquals("t_order", alter.ownedByTable());
+        assertEquals("ALTER SEQUENCE s OWNED BY public.\"t_order_1\".id", alter.withOwner("ALTER SEQUENCE s OWNED BY public.t_order.id", "t_order_1"));
+        assertEquals("ALTER SEQUENCE s OWNED BY NONE", alter.withOwner("ALTER SEQUENCE s OWNED BY public.t_order.id", null));
+        assertNull(of("ALTER SEQUENCE s OWNED BY NONE"));
+        SequenceStatement create = of("CREATE SEQUENCE s START 5 OWNED BY t_order.id");
+        assertEquals(Kind.CREATE_SEQUENCE, create.kind());
+        assertEquals("t_order", create.ownedByTable());
+        assertEquals("", of("CREATE SEQUENCE s START 5").ownedByTable());
+
+        SequenceStatement next = of("SELECT nextval('public.t_order_id_seq'), currval(pg_get_serial_sequence('t_order', 'id')), nextval($1)");
+        assertEquals(List.of("public.t_order_id_seq", ""), List.of(next.literalNames()));
+        assertEquals("pg_get_serial_sequence('t_order', 'id')", next.literalExpressions()[1]);
+        assertEquals("SELECT nextval(A), currval(B), nextval($1)", next.withLiterals(
+                "SELECT nextval('public.t_order_id_seq'), currval(pg_get_serial_sequence('t_order', 'id')), nextval($1)", new String[] {"A", "B"}));
+        assertTrue(SequenceStatement.mayBeOwnedBy("public.t_order_id_seq", "t_order"));
+        assertTrue(SequenceStatement.mayBeOwnedBy("\"public\".\"t_order_id_seq\"", "t_order"));
+        assertTrue(SequenceStatement.mayBeOwnedBy("T_ORDER_ID_SEQ", "t_order"));
+        assertFalse(SequenceStatement.mayBeOwnedBy("\"T_ORDER_ID_SEQ\"", "t_order"));
+        assertFalse(SequenceStatement.mayBeOwnedBy("t_order_item_seq_2", "t_order"));
     }
 
     @Test

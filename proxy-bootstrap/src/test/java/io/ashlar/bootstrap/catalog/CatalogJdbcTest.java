@@ -1,6 +1,7 @@
 package io.ashlar.bootstrap.catalog;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -140,6 +141,42 @@ final class CatalogJdbcTest {
                 // A Describe before the first execution (what a GUI does to lay out its grid).
                 try (PreparedStatement p = proxied.prepareStatement(each); PreparedStatement r = reference.prepareStatement(each)) {
                     assertEquals(describe(r.getMetaData()), describe(p.getMetaData()), "Describe of " + each);
+                }
+            }
+        }
+    }
+
+    /**
+     * Reads that span shards, finished by PostgreSQL over temporary tables on a coordinator, describe their columns as
+     * the logical tables' too (the temporary tables' OIDs and column numbers would name nothing a client can see),
+     * executed and in a Describe before the first execution.
+     */
+    @Test
+    void recursiveReadColumnsNameTheLogicalTable() throws SQLException {
+        insertOrders();
+        List<String> queries = List.of("SELECT order_id, status, rank() OVER (ORDER BY order_id) AS r FROM t_order ORDER BY order_id",
+                "SELECT o.note, o.order_id, u.name, u.user_id FROM t_order o CROSS JOIN t_user u ORDER BY o.order_id, u.user_id",
+                "SELECT i.price, i.item_id FROM t_order_item i WHERE i.order_id IN (SELECT order_id FROM t_order WHERE status = 'PAID')"
+                        + " AND i.user_id IN (SELECT user_id FROM t_user) ORDER BY i.item_id",
+                "SELECT string_agg(status, ',' ORDER BY order_id) AS s, max(created_at) FROM t_order");
+        try (Connection proxied = databases.proxy(""); Connection reference = databases.reference("")) {
+            for (String each : queries) {
+                try (Statement p = proxied.createStatement(); Statement r = reference.createStatement();
+                        ResultSet viaProxy = p.executeQuery(each); ResultSet direct = r.executeQuery(each)) {
+                    assertEquals(describe(direct.getMetaData()), describe(viaProxy.getMetaData()), each);
+                    assertEquals(dump(direct), dump(viaProxy), each);
+                }
+                try (PreparedStatement p = proxied.prepareStatement(each); PreparedStatement r = reference.prepareStatement(each)) {
+                    assertEquals(describe(r.getMetaData()), describe(p.getMetaData()), "Describe of " + each);
+                }
+                // pgjdbc's base column and table names, which GUIs write a result grid's changes back with
+                try (Statement p = proxied.createStatement(); ResultSet viaProxy = p.executeQuery(each)) {
+                    org.postgresql.PGResultSetMetaData metaData = viaProxy.getMetaData().unwrap(org.postgresql.PGResultSetMetaData.class);
+                    for (int i = 1; i <= viaProxy.getMetaData().getColumnCount(); i++) {
+                        String table = metaData.getBaseTableName(i);
+                        assertTrue(table.isEmpty() || table.equals("t_order") || table.equals("t_user") || table.equals("t_order_item"),
+                                each + " column " + i + ": " + table);
+                    }
                 }
             }
         }

@@ -83,6 +83,39 @@ final class RecursivePlanningTest {
         assertNoIntermediateResultsLeft();
     }
 
+    /**
+     * INSERT ... SELECT whose SELECT spans shards holds the rows it read within the statement budget: past it, 54000
+     * and nothing inserted; a duplicate key on one shard rolls back what the others inserted.
+     */
+    @Test
+    void insertSelectAcrossShardsIsBudgetedAndAtomic() throws Exception {
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            SQLException refused = assertThrows(SQLException.class, () -> statement.executeUpdate(
+                    "INSERT INTO t_log (id, user_id, level, message) SELECT order_id, user_id, status, note FROM t_order"));
+            assertEquals("54000", refused.getSQLState(), refused.getMessage());
+            assertTrue(refused.getMessage().contains("proxy-statement-memory-limit"), refused.getMessage());
+            assertEquals(List.of("0"), rows(statement, "SELECT count(*) FROM t_log"));
+            assertEquals(8, statement.executeUpdate("INSERT INTO t_log (id, user_id, level, message)"
+                    + " SELECT order_id, user_id, status, 'first' FROM t_order WHERE order_id <= 8"));
+            // orders 9 to 11 are new, order 8 is there already: the statement fails and inserts nothing, on any data source
+            SQLException duplicate = assertThrows(SQLException.class, () -> statement.executeUpdate("INSERT INTO t_log"
+                    + " (id, user_id, level, message) SELECT order_id, user_id, status, 'second' FROM t_order WHERE order_id IN (8, 9, 10, 11)"));
+            assertEquals("23505", duplicate.getSQLState(), duplicate.getMessage());
+            assertEquals(List.of("8|first"), rows(statement, "SELECT count(*), min(message) FROM t_log"));
+            // in the client's block: its rows are seen there and go with a rollback; RETURNING in the SELECT's order
+            proxy.setAutoCommit(false);
+            assertEquals(List.of("20|0", "19|1", "18|0"), rows(statement, "INSERT INTO t_log (id, user_id, level, message)"
+                    + " SELECT order_id, user_id, status, 'in block' FROM t_order WHERE order_id BETWEEN 18 AND 20 ORDER BY order_id DESC"
+                    + " RETURNING id, user_id % 2"));
+            assertEquals(List.of("11"), rows(statement, "SELECT count(*) FROM t_log"));
+            proxy.rollback();
+            proxy.setAutoCommit(true);
+            assertEquals(List.of("8"), rows(statement, "SELECT count(*) FROM t_log"));
+            statement.execute("DELETE FROM t_log");
+        }
+        assertNoIntermediateResultsLeft();
+    }
+
     @Test
     void aReadInTheClientsTransactionSeesItsWritesAndLeavesNoTemporaryTable() throws Exception {
         try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
@@ -180,13 +213,13 @@ final class RecursivePlanningTest {
                     "ds_0|CREATE TEMP TABLE ashlar_ir_1_1 (LIKE \"t_user\") ON COMMIT DROP|null",
                     "ds_0|CREATE TEMP TABLE ashlar_ir_1_2 (LIKE \"t_order_0\") ON COMMIT DROP|null",
                     "ds_0|INSERT INTO ashlar_ir_1_1 SELECT * FROM \"t_user\"|null",
-                    "ds_1|COPY \"t_user\" TO STDOUT (FORMAT binary)|null",
+                    "ds_1|COPY (SELECT * FROM \"t_user\") TO STDOUT (FORMAT binary)|null",
                     "ds_0|COPY ashlar_ir_1_1 FROM STDIN (FORMAT binary)|null",
                     "ds_0|INSERT INTO ashlar_ir_1_2 SELECT * FROM \"t_order_0\"|null",
                     "ds_0|INSERT INTO ashlar_ir_1_2 SELECT * FROM \"t_order_1\"|null",
-                    "ds_1|COPY \"t_order_0\" TO STDOUT (FORMAT binary)|null",
+                    "ds_1|COPY (SELECT * FROM \"t_order_0\") TO STDOUT (FORMAT binary)|null",
                     "ds_0|COPY ashlar_ir_1_2 FROM STDIN (FORMAT binary)|null",
-                    "ds_1|COPY \"t_order_1\" TO STDOUT (FORMAT binary)|null",
+                    "ds_1|COPY (SELECT * FROM \"t_order_1\") TO STDOUT (FORMAT binary)|null",
                     "ds_0|COPY ashlar_ir_1_2 FROM STDIN (FORMAT binary)|null",
                     "ds_0|SELECT u.name, count(*) FROM ashlar_ir_1_1 u JOIN ashlar_ir_1_2 AS t_order ON t_order.user_id = u.user_id GROUP BY u.name"
                             + "|RecursivePlan: the statement finished on ds_0 over intermediate results"),

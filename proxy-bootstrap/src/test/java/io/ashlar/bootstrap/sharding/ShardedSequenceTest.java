@@ -53,6 +53,26 @@ final class ShardedSequenceTest {
                       standard:
                         shardingColumn: tenant
                         shardingAlgorithmName: serial_table
+                  t_django:
+                    actualDataNodes: ds_${0..1}.t_django_${0..1}
+                    databaseStrategy:
+                      standard:
+                        shardingColumn: tenant
+                        shardingAlgorithmName: serial_database
+                    tableStrategy:
+                      standard:
+                        shardingColumn: tenant
+                        shardingAlgorithmName: django_table
+                  t_owner:
+                    actualDataNodes: ds_${0..1}.t_owner_${0..1}
+                    databaseStrategy:
+                      standard:
+                        shardingColumn: tenant
+                        shardingAlgorithmName: serial_database
+                    tableStrategy:
+                      standard:
+                        shardingColumn: tenant
+                        shardingAlgorithmName: owner_table
             """;
 
     private static final String ALGORITHMS = """
@@ -72,6 +92,14 @@ final class ShardedSequenceTest {
                     type: INLINE
                     props:
                       algorithm-expression: t_serial_${tenant.intdiv(2) % 2}
+                  django_table:
+                    type: INLINE
+                    props:
+                      algorithm-expression: t_django_${tenant.intdiv(2) % 2}
+                  owner_table:
+                    type: INLINE
+                    props:
+                      algorithm-expression: t_owner_${tenant.intdiv(2) % 2}
             """;
 
     private static ShardedDatabases databases;
@@ -313,6 +341,110 @@ final class ShardedSequenceTest {
             }
             assertEquals(Set.of(1000L, 1001L, 1002L, 1003L, 1004L, 1005L, 1006L, 1007L), restarted);
             statement.execute("DROP TABLE t_serial");
+        }
+    }
+
+    /**
+     * pg_get_serial_sequence of a sharded table's serial column answers the logical sequence's name, as on one
+     * PostgreSQL, and setval, nextval and currval take it: Django's sqlsequencereset after a load with explicit ids
+     * (is_called found over the table's rows), a quoted qualified name as Rails writes it, and an empty table.
+     */
+    @Test
+    void sequenceResetAfterALoadByTheLogicalSequenceName() throws SQLException {
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            statement.execute("CREATE TABLE t_django (id serial PRIMARY KEY, tenant int NOT NULL, v text)");
+            try (ResultSet rows = statement.executeQuery("SELECT pg_get_serial_sequence('t_django', 'id')")) {
+                rows.next();
+                assertEquals("public.t_django_id_seq", rows.getString(1));
+            }
+            // Empty: Django's statement sets the sequence so that the next value is 1 (is_called false).
+            String reset = "SELECT setval(pg_get_serial_sequence('\"t_django\"','id'), coalesce(max(\"id\"), 1), max(\"id\") IS NOT null) FROM \"t_django\";";
+            try (ResultSet rows = statement.executeQuery(reset)) {
+                rows.next();
+                assertEquals(1, rows.getLong(1));
+                assertEquals("setval", rows.getMetaData().getColumnName(1));
+            }
+            statement.execute("INSERT INTO t_django (id, tenant, v) VALUES (100, 0, 'loaded'), (250, 1, 'loaded'), (75, 2, 'loaded'), (180, 3, 'loaded')");
+            try (ResultSet rows = statement.executeQuery(reset)) {
+                rows.next();
+                assertEquals(250, rows.getLong(1));
+                assertTrue(!rows.next());
+            }
+            Set<Long> handedOut = new HashSet<>();
+            try (PreparedStatement insert = proxy.prepareStatement("INSERT INTO t_django (tenant, v) VALUES (?, 'after reset') RETURNING id")) {
+                for (int i = 0; i < 40; i++) {
+                    insert.setInt(1, i % 4);
+                    try (ResultSet rows = insert.executeQuery()) {
+                        rows.next();
+                        assertTrue(rows.getLong(1) > 250, "id " + rows.getLong(1));
+                        assertTrue(handedOut.add(rows.getLong(1)), "id " + rows.getLong(1) + " twice");
+                    }
+                }
+            }
+            assertEquals(44, distinctIds(statement, "SELECT id FROM t_django"));
+
+            // nextval and currval by the logical name, as pg_get_serial_sequence gives it and unqualified
+            long next;
+            try (ResultSet rows = statement.executeQuery("SELECT nextval('public.t_django_id_seq')")) {
+                rows.next();
+                next = rows.getLong(1);
+                assertTrue(next > 250 && !handedOut.contains(next), "nextval " + next);
+            }
+            try (ResultSet rows = statement.executeQuery("SELECT currval('t_django_id_seq'), lastval()")) {
+                rows.next();
+                assertEquals(next, rows.getLong(1));
+                assertEquals(next, rows.getLong(2));
+            }
+            try (ResultSet rows = statement.executeQuery("SELECT nextval(pg_get_serial_sequence('t_django', 'id'))")) {
+                rows.next();
+                assertTrue(rows.getLong(1) > 250 && !handedOut.contains(rows.getLong(1)) && rows.getLong(1) != next, "nextval " + rows.getLong(1));
+            }
+
+            // setval by a quoted, qualified name (Rails' reset_pk_sequence!), then rows through the DEFAULTs of every shard
+            try (ResultSet rows = statement.executeQuery("SELECT setval('\"public\".\"t_django_id_seq\"', 5000, false)")) {
+                rows.next();
+                assertEquals(5000, rows.getLong(1));
+            }
+            for (int tenant = 0; tenant < 4; tenant++) {
+                statement.execute("INSERT INTO t_django (tenant, v) VALUES (" + tenant + ", 'after setval')");
+            }
+            try (ResultSet rows = statement.executeQuery("SELECT min(id), count(DISTINCT id) FROM t_django WHERE v = 'after setval'")) {
+                rows.next();
+                assertTrue(rows.getLong(1) >= 5000, "min " + rows.getLong(1));
+                assertEquals(4, rows.getInt(2));
+            }
+            statement.execute("DROP TABLE t_django");
+        }
+    }
+
+    /** CREATE and ALTER SEQUENCE ... OWNED BY a sharded table's column: every copy is owned by an actual table there. */
+    @Test
+    void sequenceOwnedByAShardedTable() throws SQLException {
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            statement.execute("CREATE TABLE t_owner (id bigint NOT NULL, tenant int NOT NULL, v text)");
+            statement.execute("CREATE SEQUENCE t_owner_id_seq OWNED BY t_owner.id");
+            statement.execute("ALTER TABLE t_owner ALTER COLUMN id SET DEFAULT nextval('t_owner_id_seq')");
+            for (int tenant = 0; tenant < 8; tenant++) {
+                statement.execute("INSERT INTO t_owner (tenant, v) VALUES (" + tenant + ", 'x')");
+            }
+            assertEquals(8, distinctIds(statement, "SELECT id FROM t_owner"));
+            statement.execute("CREATE SEQUENCE t_owner_other_seq");
+            statement.execute("ALTER SEQUENCE t_owner_other_seq OWNED BY t_owner.tenant");
+            statement.execute("ALTER SEQUENCE t_owner_other_seq OWNED BY NONE");
+            statement.execute("ALTER SEQUENCE t_owner_other_seq OWNED BY public.t_owner.tenant");
+            try (ResultSet rows = statement.executeQuery("SELECT nextval('t_owner_other_seq')")) {
+                rows.next();
+                assertTrue(rows.getLong(1) == 1 || rows.getLong(1) == 2, "nextval " + rows.getLong(1));
+            }
+            // Owned by the table, the sequences go with it.
+            statement.execute("DROP TABLE t_owner");
+            for (String dataSource : new String[] {"ds_0", "ds_1"}) {
+                try (Connection shard = databases.shard(dataSource); Statement direct = shard.createStatement();
+                     ResultSet rows = direct.executeQuery("SELECT count(*) FROM pg_class WHERE relname IN ('t_owner_id_seq', 't_owner_other_seq')")) {
+                    rows.next();
+                    assertEquals(0, rows.getInt(1), dataSource);
+                }
+            }
         }
     }
 

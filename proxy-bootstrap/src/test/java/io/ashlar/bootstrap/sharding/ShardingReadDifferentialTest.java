@@ -1,6 +1,8 @@
 package io.ashlar.bootstrap.sharding;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.ashlar.bootstrap.sharding.CorpusEntry.Kind;
@@ -69,6 +71,48 @@ final class ShardingReadDifferentialTest {
             }
         }
         assertAll(checks);
+    }
+
+    /**
+     * A table's name used as a whole-row value ({@code SELECT t_order FROM t_order}) is renamed with the table, and the
+     * column keeps PostgreSQL's name: one shard, an alias, several shards merged, and finished by PostgreSQL.
+     */
+    @Test
+    void wholeRowValues() throws SQLException {
+        String[] statements = {
+            "SELECT t_order FROM t_order WHERE order_id = 1091",
+            "SELECT t FROM t_order t WHERE user_id = 3 ORDER BY order_id",
+            "SELECT t_order, row_to_json(t_order) FROM t_order ORDER BY order_id LIMIT 4",
+            "SELECT \"t_order\" FROM t_order WHERE user_id IN (3, 4) ORDER BY order_id",
+            "SELECT t_order, rank() OVER (ORDER BY order_id) FROM t_order WHERE user_id < 3 ORDER BY order_id"};
+        try (ConnectionPair pair = new ConnectionPair(databases, "")) {
+            for (String sql : statements) {
+                List<String> proxied = wholeRows(pair.proxy(), sql);
+                assertEquals(wholeRows(pair.reference(), sql), proxied, sql);
+                assertTrue(proxied.size() > 1, sql + " read no row: " + proxied);
+            }
+        }
+    }
+
+    /** The columns' labels, then each row's values as text. */
+    private static List<String> wholeRows(java.sql.Connection connection, String sql) throws SQLException {
+        List<String> result = new ArrayList<>();
+        try (java.sql.Statement statement = connection.createStatement(); java.sql.ResultSet rows = statement.executeQuery(sql)) {
+            java.sql.ResultSetMetaData metaData = rows.getMetaData();
+            StringBuilder labels = new StringBuilder();
+            for (int i = 1; i <= metaData.getColumnCount(); i++) {
+                labels.append(metaData.getColumnLabel(i)).append(' ');
+            }
+            result.add(labels.toString());
+            while (rows.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= metaData.getColumnCount(); i++) {
+                    row.append(rows.getString(i)).append(" | ");
+                }
+                result.add(row.toString());
+            }
+        }
+        return result;
     }
 
     @TestFactory
