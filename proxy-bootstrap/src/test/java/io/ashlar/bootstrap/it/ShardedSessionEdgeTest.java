@@ -52,9 +52,11 @@ final class ShardedSessionEdgeTest {
     @Test
     void unitsAfterTheCancelledOneOnTheSameDataSourceStopToo() throws Exception {
         try (Connection c = server.proxy(""); Statement s = c.createStatement()) {
+            // The cancel once the first unit sleeps on both data sources (a fixed delay raced the units' start when
+            // the machine was loaded: a cancel that comes before a statement runs is no cancel, on PostgreSQL too).
             Thread canceller = Thread.ofVirtual().start(() -> {
                 try {
-                    Thread.sleep(500);
+                    awaitSleeping();
                     s.cancel();
                 } catch (InterruptedException | SQLException e) {
                     throw new IllegalStateException(e);
@@ -72,6 +74,26 @@ final class ShardedSessionEdgeTest {
                 assertEquals(false, rs.getBoolean(1), () -> "a unit on " + dataSource + " ran to its end after the cancel");
             }
         }
+    }
+
+    private static void awaitSleeping() throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
+        while (System.nanoTime() - deadline < 0) {
+            int sleeping = 0;
+            for (String dataSource : new String[] {"ds_0", "ds_1"}) {
+                try (Connection c = server.backend(dataSource); Statement s = c.createStatement();
+                        ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE state = 'active'"
+                                + " AND query LIKE '%pg_sleep(3)%' AND pid <> pg_backend_pid() AND datname = current_database()")) {
+                    rs.next();
+                    sleeping += rs.getInt(1) > 0 ? 1 : 0;
+                }
+            }
+            if (sleeping == 2) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        // Past 2 s the cancel goes anyway: the units then must still not all run to their end.
     }
 
     /**
