@@ -85,20 +85,6 @@ final class PreparedCommit {
                         + " transaction: defaultType: LOCAL in server.yaml."));
             }
         }
-        // Data sources that only read: one phase. A failure here still rolls everything back.
-        for (int i = 0; i < connections.slots(); i++) {
-            BackendConnection connection = connections.held(i);
-            if (connection == null || !connections.joined(i) || contains(writers, i)) {
-                continue;
-            }
-            try {
-                ShardConnections.runOn(connection, connection.status() == 'T' ? "COMMIT" : "ROLLBACK");
-            } catch (StatementFailure failure) {
-                connections.endJoined(false);
-                return failure;
-            }
-            connections.leave(i);
-        }
         String transaction = twoPhase.nextGid();
         BackendConnection[] targets = new BackendConnection[writers.length];
         String[] sqls = new String[writers.length];
@@ -124,6 +110,7 @@ final class PreparedCommit {
         }
         if (failure != null) {
             finish(twoPhase, transaction, writers, targets, prepared, false);
+            connections.endJoined(false);
             return explained(failure);
         }
         boolean carryOn;
@@ -131,13 +118,19 @@ final class PreparedCommit {
             carryOn = twoPhase.decideCommit(transaction);
         } catch (IOException e) {
             finish(twoPhase, transaction, writers, targets, prepared, false);
+            connections.endJoined(false);
             return new StatementFailure(ErrorFields.error("58030", "the transaction was rolled back: its commit decision"
                     + " could not be written to the transaction log: " + e.getMessage()), e);
         }
         if (!carryOn) {
+            connections.endJoined(false);
             return new StatementFailure(ErrorFields.error("57P01", "terminating connection due to administrator command"));
         }
         finish(twoPhase, transaction, writers, targets, prepared, true);
+        // Data sources that only read (or only locked rows a write relies on: a parent row held FOR KEY SHARE for a
+        // foreign key the proxy enforces) commit after the writers, in one phase: a lock is not released before the
+        // rows it protects are visible. Nothing is lost if one fails now.
+        connections.endJoined(true);
         return null;
     }
 

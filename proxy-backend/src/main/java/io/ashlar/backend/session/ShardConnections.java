@@ -202,9 +202,12 @@ final class ShardConnections {
      */
     StatementFailure endJoined(boolean commit) {
         StatementFailure first = null;
-        for (int i = 0; i < held.length; i++) {
+        // The data sources written to first, then those only read: a row lock taken by a read (a parent row held
+        // FOR KEY SHARE for a foreign key the proxy enforces) is released after the rows it protects are visible.
+        for (int n = 0; n < 2 * held.length; n++) {
+            int i = n % held.length;
             BackendConnection connection = held[i];
-            if (connection == null || !joined[i]) {
+            if (connection == null || !joined[i] || written[i] != (n < held.length)) {
                 continue;
             }
             boolean doCommit = commit && first == null && connection.status() == 'T';
