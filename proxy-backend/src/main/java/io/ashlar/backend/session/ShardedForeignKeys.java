@@ -250,6 +250,21 @@ final class ShardedForeignKeys {
         return startedImplicit;
     }
 
+    /** COPY FROM into the referencing table of a key the proxy enforces: refused, the rows' keys are not looked at. */
+    static void refuseCopy(LogicalSchema schema, AnalyzedStatement statement) throws StatementFailure {
+        if (!schema.hasProxyForeignKeys()) {
+            return;
+        }
+        for (TableReference each : statement.tables()) {
+            List<ProxyForeignKey> keys = schema.referencing(qualified(each));
+            if (!keys.isEmpty()) {
+                throw new StatementFailure(ErrorFields.error("0A000", "COPY FROM into " + each.name().name() + " is not supported: foreign key "
+                        + keys.get(0).name() + " is enforced by the proxy across data sources, and COPY's rows are not checked",
+                        "load the rows with INSERT ... VALUES (a batch), or drop the key, load, and add it again (which validates the rows)"));
+            }
+        }
+    }
+
     /** Whether a batch of this statement must go row by row (a parent's DELETE or key UPDATE, checked per statement). */
     static boolean batchNeedsRows(LogicalSchema schema, AnalyzedStatement statement) {
         TableReference target = target(statement);

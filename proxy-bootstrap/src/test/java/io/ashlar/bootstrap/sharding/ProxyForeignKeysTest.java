@@ -171,6 +171,10 @@ class ProxyForeignKeysTest {
             SQLException expression = assertThrows(SQLException.class, () -> statement.execute("insert into t_line values (1, 13, 1 + 1, 1)"));
             assertEquals("0A000", expression.getSQLState());
 
+            org.postgresql.copy.CopyManager copy = connection.unwrap(org.postgresql.PGConnection.class).getCopyAPI();
+            SQLException copied = assertThrows(SQLException.class, () -> copy.copyIn("copy t_line from stdin", new java.io.StringReader("1\t99\t2\t1\n")));
+            assertEquals("0A000", copied.getSQLState(), copied.getMessage());
+
             statement.execute("update t_line set l_supply_w_id = 1, l_i_id = 1 where l_w_id = 1 and l_id = 10");
             SQLException update = assertThrows(SQLException.class,
                     () -> statement.execute("update t_line set l_supply_w_id = 3, l_i_id = 1 where l_w_id = 1 and l_id = 10"));
