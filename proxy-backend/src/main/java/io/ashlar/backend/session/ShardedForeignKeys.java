@@ -114,6 +114,11 @@ final class ShardedForeignKeys {
 
     private final LogicalDatabase database;
     private final Session session;
+    /**
+     * The query whose route finds the parent's actual table for a key's values, by the key's referenced columns list
+     * (the instance: one per key of a schema snapshot).
+     */
+    private final Map<List<String>, String> routeSql = new java.util.IdentityHashMap<>();
 
     ShardedForeignKeys(LogicalDatabase database, Session session) {
         this.database = database;
@@ -159,6 +164,15 @@ final class ShardedForeignKeys {
         String table = qualified(target);
         List<ProxyForeignKey> asChild = schema.referencing(table);
         List<ProxyForeignKey> asParent = statement.body() instanceof InsertStatement ? List.of() : parentKeysTouched(statement, schema.referencedBy(table));
+        if (statement.body() instanceof InsertStatement insert) {
+            for (ProxyForeignKey key : schema.referencedBy(table)) {
+                if (updatesOnConflict(statement, insert, key.parentColumns())) {
+                    throw new StatementFailure(ErrorFields.error("0A000", "INSERT ... ON CONFLICT DO UPDATE of " + target.name().name()
+                            + " setting referenced columns is not supported: they are referenced by foreign key " + key.name()
+                            + ", which the proxy enforces across data sources", "update the referenced columns with UPDATE"));
+                }
+            }
+        }
         List<ChildKeys> childChecks = new ArrayList<>(asChild.size());
         RouteValues values = new RouteValues(parameters, routeTypes);
         for (ProxyForeignKey key : asChild) {
@@ -324,6 +338,9 @@ final class ShardedForeignKeys {
             if (insert.rows().isEmpty()) {
                 throw unknownKeys(key, insert.defaultValues() ? "INSERT ... DEFAULT VALUES" : "INSERT ... SELECT");
             }
+            if (updatesOnConflict(statement, insert, key.columns())) {
+                throw unknownKeys(key, "ON CONFLICT DO UPDATE setting its columns");
+            }
             LogicalTable child = schema.table(key.table());
             List<String> order = new ArrayList<>();
             if (insert.columns().isEmpty()) {
@@ -411,6 +428,24 @@ final class ShardedForeignKeys {
             return null;
         }
         return result.isEmpty() ? null : new ChildKeys(key, new ArrayList<>(result));
+    }
+
+    /** Whether the INSERT's ON CONFLICT DO UPDATE names one of the columns after its SET. */
+    private static boolean updatesOnConflict(AnalyzedStatement statement, InsertStatement insert, List<String> columns) {
+        if (insert.onConflict().isEmpty()) {
+            return false;
+        }
+        String clause = statement.sql().substring(insert.onConflict().get().start(), insert.onConflict().get().end()).toLowerCase(Locale.ROOT);
+        int set = clause.indexOf("do update");
+        if (set < 0) {
+            return false;
+        }
+        for (String each : columns) {
+            if (clause.indexOf(each, set) >= 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Assignment assignment(UpdateStatement update, String column) {
@@ -521,12 +556,20 @@ final class ShardedForeignKeys {
 
     /** The parent's actual tables that may hold {@code values} of {@code columns}: the route's, or all. */
     private List<ActualTable> route(LogicalTable parent, List<String> columns, List<String> values) {
-        StringBuilder sql = new StringBuilder("SELECT 1 FROM ").append(Identifiers.write(parent.metadata().name(), false)).append(" WHERE ");
-        for (int c = 0; c < columns.size(); c++) {
-            sql.append(c == 0 ? "" : " AND ").append(Identifiers.write(columns.get(c), false)).append(" = $").append(c + 1);
+        String sql = routeSql.get(columns);
+        if (sql == null) {
+            StringBuilder text = new StringBuilder("SELECT 1 FROM ").append(Identifiers.write(parent.metadata().name(), false)).append(" WHERE ");
+            for (int c = 0; c < columns.size(); c++) {
+                text.append(c == 0 ? "" : " AND ").append(Identifiers.write(columns.get(c), false)).append(" = $").append(c + 1);
+            }
+            sql = text.toString();
+            if (routeSql.size() >= 64) {
+                routeSql.clear(); // keys of older schema snapshots
+            }
+            routeSql.put(columns, sql);
         }
         try {
-            AnalyzedStatement statement = database.plans().get(sql.toString()).statement();
+            AnalyzedStatement statement = database.plans().get(sql).statement();
             RouteResult routed = ROUTER.route(statement, new RouteParameters() {
                 @Override
                 public int count() {
@@ -565,7 +608,7 @@ final class ShardedForeignKeys {
                         + ProxyForeignKey.unqualified(key.parent()) + "\".", child, key.name());
     }
 
-    /** A 23503 error with DETAIL, table and constraint fields as PostgreSQL sends them. */
+    /** A 23503 error with DETAIL, schema, table (the referencing one, as ri_ReportViolation names it) and constraint fields. */
     private static ErrorFields detailed(String message, String detail, String table, String constraint) {
         return new ErrorFields(new byte[] {'S', 'V', 'C', 'M', 'D', 's', 't', 'n'},
                 new String[] {ErrorFields.ERROR, ErrorFields.ERROR, "23503", message, detail, "public", table, constraint});
@@ -670,7 +713,7 @@ final class ShardedForeignKeys {
                     String childName = ProxyForeignKey.unqualified(key.table());
                     return detailed("update or delete on table \"" + parent + "\" violates foreign key constraint \"" + key.name()
                             + "\" on table \"" + childName + "\"", "Key (" + String.join(", ", key.parentColumns()) + ")=("
-                            + String.join(", ", values) + ") is still referenced from table \"" + childName + "\".", parent, key.name());
+                            + String.join(", ", values) + ") is still referenced from table \"" + childName + "\".", childName, key.name());
                 }
                 rows.close();
             }

@@ -171,6 +171,15 @@ class ProxyForeignKeysTest {
             SQLException expression = assertThrows(SQLException.class, () -> statement.execute("insert into t_line values (1, 13, 1 + 1, 1)"));
             assertEquals("0A000", expression.getSQLState());
 
+            SQLException upsert = assertThrows(SQLException.class, () -> statement.execute("insert into t_line values (1, 10, 2, 2)"
+                    + " on conflict (l_w_id, l_id) do update set l_i_id = excluded.l_i_id"));
+            assertEquals("0A000", upsert.getSQLState(), upsert.getMessage());
+            // PostgreSQL checks only the rows inserted: a conflicting row with a missing key is no error.
+            statement.execute("insert into t_line values (1, 10, 2, 9) on conflict do nothing");
+            SQLException inserted = assertThrows(SQLException.class, () -> statement.execute("insert into t_line values (1, 14, 2, 9) on conflict do nothing"));
+            assertEquals("23503", inserted.getSQLState());
+            assertEquals(0, count(statement, "select count(*) from t_line where l_id = 14"));
+
             org.postgresql.copy.CopyManager copy = connection.unwrap(org.postgresql.PGConnection.class).getCopyAPI();
             SQLException copied = assertThrows(SQLException.class, () -> copy.copyIn("copy t_line from stdin", new java.io.StringReader("1\t99\t2\t1\n")));
             assertEquals("0A000", copied.getSQLState(), copied.getMessage());
