@@ -76,8 +76,9 @@ import java.util.Set;
  *
  * <p>Locks: a child write holds FOR KEY SHARE on the parent row until it commits; a parent DELETE or key UPDATE takes
  * FOR UPDATE on it, so it waits for such a writer and then sees its committed row, or the writer waits for it and then
- * finds the row gone. The data sources of a transaction that only took such locks commit after those it wrote to
- * ({@link ShardConnections#endJoined}), so that the lock is not released before the row it protects is visible.
+ * finds the row gone. The data sources where a transaction took such locks commit after the others it wrote to, and
+ * those it only read from last ({@link ShardConnections#endJoined}, {@link PreparedCommit}), so that the lock is not
+ * released before the row it protects is visible.
  *
  * <p>State: none (the keys are in the logical schema's snapshot).
  */
@@ -90,6 +91,9 @@ final class ShardedForeignKeys {
 
         /** Runs a statement as the session runs any (routed, merged), in the session's transaction. */
         QueryResult query(Plan plan, ParameterValues parameters) throws StatementFailure;
+
+        /** A parent row is held FOR KEY SHARE on this data source: the transaction commits there after the others. */
+        void keyLocked(int slot);
 
         /** Runs the client's write as routed. */
         QueryResult write(Plan plan, ParameterValues parameters, int[] routeTypes, ResultSink sink) throws StatementFailure;
@@ -516,6 +520,7 @@ final class ShardedForeignKeys {
             for (int from = 0; from < indexes.size(); from += VALIDATION_BATCH) {
                 List<Integer> part = indexes.subList(from, Math.min(indexes.size(), from + VALIDATION_BATCH));
                 QueryResult rows = session.onSlot(group.getKey().dataSource(), lookUpSql(parent, group.getKey(), key, types, check.keys(), part));
+                session.keyLocked(group.getKey().dataSource());
                 while (rows.next()) {
                     found.add(Integer.parseInt(text(rows.row(), 0)));
                 }

@@ -719,6 +719,11 @@ public final class ShardedSession implements BackendSession {
             }
 
             @Override
+            public void keyLocked(int slot) {
+                connections.markKeyLocked(slot);
+            }
+
+            @Override
             public QueryResult write(Plan plan, ParameterValues parameters, int[] routeTypes, ResultSink sink) throws StatementFailure {
                 return routed(plan, parameters, routeTypes, sink);
             }
