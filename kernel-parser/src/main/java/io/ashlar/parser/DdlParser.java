@@ -188,7 +188,7 @@ final class DdlParser {
         boolean notValid = false;
         for (int i = result; i < to; i = c.skip(i, to)) {
             if (c.kw(i, Keyword.REFERENCES) || c.kw(i, Keyword.CONSTRAINT) || c.kw(i, Keyword.CHECK) || c.kw(i, Keyword.PRIMARY)
-                    || c.kw(i, Keyword.UNIQUE) || c.kw(i, Keyword.DEFAULT)) {
+                    || c.kw(i, Keyword.UNIQUE) || c.kw(i, Keyword.DEFAULT) && !c.kw(i - 1, Keyword.SET)) {
                 break; // the next constraint of a column definition
             }
             if (c.kw(i, Keyword.ON) && (c.kw(i + 1, Keyword.DELETE) || c.kw(i + 1, Keyword.UPDATE))) {

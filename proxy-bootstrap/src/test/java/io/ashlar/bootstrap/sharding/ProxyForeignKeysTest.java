@@ -165,6 +165,12 @@ class ProxyForeignKeysTest {
             assertEquals("Key (l_supply_w_id, l_i_id)=(1, 7) is not present in table \"t_stock\".", detail(missing));
             assertEquals(0, count(statement, "select count(*) from t_line where l_id = 12"), "no row of the failed INSERT");
 
+            // One query string of two statements: an implicit transaction, so the first is undone with the second.
+            SQLException several = assertThrows(SQLException.class, () -> statement.execute("insert into t_line values (1, 15, 2, 1);"
+                    + " insert into t_line values (2, 15, 1, 9)"));
+            assertEquals("23503", several.getSQLState());
+            assertEquals(0, count(statement, "select count(*) from t_line where l_id = 15"));
+
             SQLException select = assertThrows(SQLException.class, () -> statement.execute("insert into t_line select 1, 13, 2, 1"));
             assertEquals("0A000", select.getSQLState());
             assertTrue(serverMessage(select).contains("l_stock_fkey") && serverMessage(select).contains("INSERT ... SELECT"), serverMessage(select));
