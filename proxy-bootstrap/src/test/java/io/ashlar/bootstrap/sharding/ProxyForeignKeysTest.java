@@ -332,6 +332,13 @@ class ProxyForeignKeysTest {
         try (Connection connection = proxy(); Statement statement = connection.createStatement()) {
             statement.execute(KEY);
         }
+        // Another proxy on the same data sources, started now, reads the key with the schema.
+        try (ProxyRuntime other = ProxyRuntime.start(new ProxyConfiguration(ServerConfig.DEFAULTS, List.of(database)), 0);
+                Connection connection = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + other.port() + "/sharding_db", "root", "root");
+                Statement statement = connection.createStatement()) {
+            SQLException missing = assertThrows(SQLException.class, () -> statement.execute("insert into t_line values (2, 91, 1, 9)"));
+            assertEquals("23503", missing.getSQLState());
+        }
         proxy.close();
         proxy = ProxyRuntime.start(new ProxyConfiguration(ServerConfig.DEFAULTS, List.of(database)), 0);
         try (Connection connection = proxy(); Statement statement = connection.createStatement()) {
