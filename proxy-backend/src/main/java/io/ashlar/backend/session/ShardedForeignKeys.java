@@ -650,6 +650,7 @@ final class ShardedForeignKeys {
             select.append(c == 0 ? "" : ", ").append(qualifier).append('.').append(Identifiers.write(key.parentColumns().get(c), false));
         }
         select.append(" FROM ").append(sql, target.range().start(), target.range().end());
+        target.alias().ifPresent(alias -> select.append(" AS ").append(Identifiers.write(alias, false)));
         where.ifPresent(range -> select.append(" WHERE ").append(sql, range.start(), range.end()));
         select.append(" FOR UPDATE");
         QueryResult rows = session.query(database.plans().get(select.toString()), statement.parameterCount() > 0 ? parameters : ParameterValues.NONE);

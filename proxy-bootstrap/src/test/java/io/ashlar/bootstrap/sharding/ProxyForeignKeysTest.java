@@ -259,6 +259,17 @@ class ProxyForeignKeysTest {
                 assertEquals("Key (s_w_id, s_i_id)=(1, 2) is still referenced from table \"t_line\".", detail(referenced));
             }
 
+            SQLException aliased = assertThrows(SQLException.class, () -> statement.execute("delete from only t_stock as s where s.s_w_id = 1 and s.s_i_id = 2"));
+            assertEquals("23503", aliased.getSQLState(), aliased.getMessage());
+            try (PreparedStatement parameterized = connection.prepareStatement("update t_stock set s_i_id = ? where s_w_id = ? and s_i_id = ?")) {
+                parameterized.setInt(1, 7);
+                parameterized.setInt(2, 1);
+                parameterized.setInt(3, 2);
+                SQLException referenced = assertThrows(SQLException.class, parameterized::executeUpdate);
+                assertEquals("23503", referenced.getSQLState(), referenced.getMessage());
+                parameterized.setInt(1, 2);
+                assertEquals(1, parameterized.executeUpdate(), "the same key: nothing removed");
+            }
             SQLException update = assertThrows(SQLException.class, () -> statement.execute("update t_stock set s_i_id = 5 where s_w_id = 2 and s_i_id = 1"));
             assertEquals("23503", update.getSQLState());
             statement.execute("update t_stock set s_quantity = 5 where s_w_id = 2");
