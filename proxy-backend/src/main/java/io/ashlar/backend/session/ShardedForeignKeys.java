@@ -649,6 +649,17 @@ final class ShardedForeignKeys {
         for (int c = 0; c < key.parentColumns().size(); c++) {
             select.append(c == 0 ? "" : ", ").append(qualifier).append('.').append(Identifiers.write(key.parentColumns().get(c), false));
         }
+        if (statement.body() instanceof UpdateStatement update) {
+            // The SET values, unread, so that each parameter the UPDATE takes appears in the read with the type the
+            // UPDATE gives it (a parameter of unspecified type only in SET would be one PostgreSQL cannot type).
+            LogicalTable parent = database.catalog().schema().table(key.parent());
+            for (Assignment each : update.assignments()) {
+                String type = parent == null || each.columns().size() != 1 ? null : columnType(parent, each.columns().get(0));
+                if (type != null) {
+                    select.append(", CAST((").append(sql, each.valueRange().start(), each.valueRange().end()).append(") AS ").append(type).append(')');
+                }
+            }
+        }
         select.append(" FROM ").append(sql, target.range().start(), target.range().end());
         target.alias().ifPresent(alias -> select.append(" AS ").append(Identifiers.write(alias, false)));
         where.ifPresent(range -> select.append(" WHERE ").append(sql, range.start(), range.end()));
@@ -994,6 +1005,16 @@ final class ShardedForeignKeys {
 
     private static String actualName(LogicalTable table, ActualTable actual) {
         return Identifiers.write(table.metadata().schema(), false) + "." + Identifiers.write(actual.table(), false);
+    }
+
+    /** A column's type as format_type prints it, or null. */
+    private static String columnType(LogicalTable table, String column) {
+        for (ColumnMetadata each : table.metadata().columns()) {
+            if (each.name().equals(column)) {
+                return each.type();
+            }
+        }
+        return null;
     }
 
     /** The types the key's values are read as: the parent's columns' types without their modifiers (no cast truncates). */

@@ -270,6 +270,12 @@ class ProxyForeignKeysTest {
                 parameterized.setInt(1, 2);
                 assertEquals(1, parameterized.executeUpdate(), "the same key: nothing removed");
             }
+            // A parameter of unspecified type that only SET names (pgjdbc's setObject with Types.OTHER).
+            try (PreparedStatement untyped = connection.prepareStatement("update t_stock set s_quantity = ?, s_i_id = s_i_id where s_w_id = ?")) {
+                untyped.setObject(1, "3", java.sql.Types.OTHER);
+                untyped.setInt(2, 1);
+                assertEquals(2, untyped.executeUpdate());
+            }
             SQLException update = assertThrows(SQLException.class, () -> statement.execute("update t_stock set s_i_id = 5 where s_w_id = 2 and s_i_id = 1"));
             assertEquals("23503", update.getSQLState());
             statement.execute("update t_stock set s_quantity = 5 where s_w_id = 2");
