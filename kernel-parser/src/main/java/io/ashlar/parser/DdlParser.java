@@ -178,7 +178,35 @@ final class DdlParser {
             referencedColumns = names(result);
             result = Math.max(result + 1, c.close(result) + 1);
         }
-        foreignKeys.add(new ForeignKey(table, columns, referenced, referencedColumns));
+        String constraintName = "";
+        for (int i = from; i < references; i++) {
+            if (c.kw(i, Keyword.CONSTRAINT) && c.isWord(i + 1)) {
+                constraintName = c.name(i + 1);
+            }
+        }
+        List<String> options = new ArrayList<>(0);
+        boolean notValid = false;
+        for (int i = result; i < to; i = c.skip(i, to)) {
+            if (c.kw(i, Keyword.REFERENCES) || c.kw(i, Keyword.CONSTRAINT) || c.kw(i, Keyword.CHECK) || c.kw(i, Keyword.PRIMARY)
+                    || c.kw(i, Keyword.UNIQUE) || c.kw(i, Keyword.DEFAULT) && !c.kw(i - 1, Keyword.SET)) {
+                break; // the next constraint of a column definition
+            }
+            if (c.kw(i, Keyword.ON) && (c.kw(i + 1, Keyword.DELETE) || c.kw(i + 1, Keyword.UPDATE))) {
+                String action = c.kw(i + 2, Keyword.CASCADE) ? "CASCADE"
+                        : c.kw(i + 2, Keyword.SET) && c.kw(i + 3, Keyword.NULL) ? "SET NULL"
+                        : c.kw(i + 2, Keyword.SET) && c.kw(i + 3, Keyword.DEFAULT) ? "SET DEFAULT" : "";
+                if (!action.isEmpty()) {
+                    options.add("ON " + (c.kw(i + 1, Keyword.DELETE) ? "DELETE " : "UPDATE ") + action);
+                }
+            } else if (c.kw(i, Keyword.DEFERRABLE) && !c.kw(i - 1, Keyword.NOT)) {
+                options.add("DEFERRABLE");
+            } else if (c.word(i, "match") && (c.kw(i + 1, Keyword.FULL) || c.word(i + 1, "partial"))) {
+                options.add(c.kw(i + 1, Keyword.FULL) ? "MATCH FULL" : "MATCH PARTIAL");
+            } else if (c.kw(i, Keyword.NOT) && c.word(i + 1, "valid")) {
+                notValid = true;
+            }
+        }
+        foreignKeys.add(new ForeignKey(table, columns, referenced, referencedColumns, constraintName, options, notValid));
         return result;
     }
 

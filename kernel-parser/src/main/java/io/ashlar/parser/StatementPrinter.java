@@ -113,7 +113,9 @@ public final class StatementPrinter {
                         + (ddl.ifNotExists() ? " if not exists" : "")
                         + ddl.query().map(q -> " query " + range(q)).orElse(""));
                 for (ForeignKey key : ddl.foreignKeys()) {
-                    line("foreign key #" + key.table() + " " + key.columns() + " references #" + key.referencedTable() + " " + key.referencedColumns());
+                    line("foreign key #" + key.table() + " " + key.columns() + " references #" + key.referencedTable() + " " + key.referencedColumns()
+                            + (key.name().isEmpty() ? "" : " name " + key.name()) + (key.options().isEmpty() ? "" : " options " + key.options())
+                            + (key.notValid() ? " not valid" : ""));
                 }
             }
             case CopyStatement copy -> line("copy " + (copy.from() ? "from" : "to")

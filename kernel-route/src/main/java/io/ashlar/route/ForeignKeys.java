@@ -1,5 +1,7 @@
 package io.ashlar.route;
 
+import io.ashlar.parser.statement.DdlKind;
+import io.ashlar.parser.statement.DdlStatement;
 import io.ashlar.parser.statement.ForeignKey;
 import io.ashlar.route.rule.ShardingTable;
 
@@ -20,7 +22,9 @@ import java.util.List;
  * </ul>
  * Any other key over a sharded table (one that does not carry the sharding columns, tables sharded differently, a
  * sharded table referencing a single table or referenced by one, a broadcast table referencing a sharded one) is
- * refused with 0A000 and the reason.
+ * refused with 0A000 and the reason. Between two sharded tables, when the key names the columns it references, the
+ * refusal carries the key ({@link RouteException#crossShardKey()}): the proxy enforces such a key itself when it is
+ * the only action of an ALTER TABLE.
  *
  * @see <a href="https://www.postgresql.org/docs/current/ddl-constraints.html#DDL-CONSTRAINTS-FK">Foreign Keys</a>
  */
@@ -48,8 +52,13 @@ final class ForeignKeys {
                     case StatementTables.SHARDED -> {
                         String reason = notColocated(tables.shardingTable(child), key, tables.shardingTable(parent));
                         if (!reason.isEmpty()) {
-                            throw refuse(tables, key, reason, key.referencedColumns().isEmpty() ? "write out the referenced columns"
-                                    : "add the sharding column to the key, or make " + name(tables, parent) + " a broadcast table");
+                            if (key.referencedColumns().isEmpty()) {
+                                throw refuse(tables, key, reason, "write out the referenced columns");
+                            }
+                            boolean alter = tables.statement.body() instanceof DdlStatement ddl && ddl.kind() == DdlKind.ALTER_TABLE;
+                            RouteException refusal = refuse(tables, key, reason, "add the sharding column to the key, or make " + name(tables, parent)
+                                    + " a broadcast table" + (alter ? "" : ", or add the key with ALTER TABLE ... ADD FOREIGN KEY of its own, which Ashlar enforces across data sources"));
+                            throw alter ? new RouteException(refusal.getMessage(), key) : refusal;
                         }
                         tables.mergePartition(tables.partitionOf[parent], tables.partitionOf[child]);
                     }

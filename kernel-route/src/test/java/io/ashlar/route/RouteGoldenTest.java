@@ -117,7 +117,8 @@ class RouteGoldenTest {
             AnalyzedStatement statement = StatementAnalyzer.analyze(sql, sql.contains("?"));
             return print(engine.route(statement, parameters(params), compiled));
         } catch (RouteException e) {
-            return "ERROR " + e.sqlState() + " " + e.getMessage() + "\n";
+            return "ERROR " + e.sqlState() + " " + e.getMessage() + "\n"
+                    + (e.crossShardKey().isPresent() ? "ENFORCED BY THE PROXY (ALTER TABLE ... ADD FOREIGN KEY)\n" : "");
         }
     }
 

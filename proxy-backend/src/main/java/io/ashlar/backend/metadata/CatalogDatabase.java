@@ -167,12 +167,12 @@ final class CatalogDatabase implements AutoCloseable {
                     continue;
                 }
                 for (ConstraintMetadata key : each.metadata().constraints()) {
-                    if (key.isForeignKey() && !shell.metadata().constraints().contains(key)) {
+                    if (key.isForeignKey() && !hasKey(shell.metadata(), key)) {
                         keys.add(ShellStatements.addConstraint(each.metadata(), key));
                     }
                 }
                 for (ConstraintMetadata key : shell.metadata().constraints()) {
-                    if (key.isForeignKey() && !each.metadata().constraints().contains(key)) {
+                    if (key.isForeignKey() && !hasKey(each.metadata(), key)) {
                         keys.add("ALTER TABLE " + ShellStatements.qualified(each.metadata().schema(), each.metadata().name())
                                 + " DROP CONSTRAINT IF EXISTS " + Identifiers.write(key.name(), false));
                     }
@@ -189,6 +189,16 @@ final class CatalogDatabase implements AutoCloseable {
         } finally {
             connection.release();
         }
+    }
+
+    /** Whether the table has the foreign key (one the proxy enforces is a plain foreign key on its shell). */
+    private static boolean hasKey(TableMetadata table, ConstraintMetadata key) {
+        for (ConstraintMetadata each : table.constraints()) {
+            if (each.kind() == key.kind() && each.name().equals(key.name()) && each.definition().equals(key.definition())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Runs statements, then makes the shells {@code made}, in one transaction; a statement that fails is logged and skipped. */

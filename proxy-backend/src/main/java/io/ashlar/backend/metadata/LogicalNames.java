@@ -50,7 +50,7 @@ final class LogicalNames {
         List<ConstraintMetadata> constraints = new ArrayList<>(actual.constraints().size());
         for (ConstraintMetadata each : actual.constraints()) {
             constraints.add(new ConstraintMetadata(derived(each.name(), physical, logicalName), each.kind(),
-                    text(each.definition(), relations)));
+                    text(each.definition(), relations), each.enforcedByProxy()));
         }
         List<IndexMetadata> indexes = new ArrayList<>(actual.indexes().size());
         for (IndexMetadata each : actual.indexes()) {

@@ -37,6 +37,10 @@ public final class LogicalSchema {
     private final int[][] logicalOids;
     /** Per data source, parallel to {@link #actualOids}: logical column number by actual column number. */
     private final short[][][] logicalColumns;
+    /** The foreign keys the proxy enforces, by referencing table ({@code schema.name}). */
+    private final Map<String, List<ProxyForeignKey>> referencing;
+    /** The foreign keys the proxy enforces, by referenced table ({@code schema.name}). */
+    private final Map<String, List<ProxyForeignKey>> referenced;
 
     /**
      * @param shellOids the OIDs of the logical tables' shells in the catalog database, by {@code schema.name}
@@ -74,6 +78,19 @@ public final class LogicalSchema {
             }
         }
         this.logicalNames = Map.copyOf(names);
+        Map<String, List<ProxyForeignKey>> byChild = new HashMap<>();
+        Map<String, List<ProxyForeignKey>> byParent = new HashMap<>();
+        for (LogicalTable table : this.tables.values()) {
+            for (ConstraintMetadata each : table.metadata().constraints()) {
+                ProxyForeignKey key = each.enforcedByProxy() ? ProxyForeignKey.parse(each.name(), table.qualifiedName(), each.definition()) : null;
+                if (key != null) {
+                    byChild.computeIfAbsent(key.table(), k -> new ArrayList<>()).add(key);
+                    byParent.computeIfAbsent(key.parent(), k -> new ArrayList<>()).add(key);
+                }
+            }
+        }
+        this.referencing = Map.copyOf(byChild);
+        this.referenced = Map.copyOf(byParent);
         this.actualOids = new int[dataSources][];
         this.logicalOids = new int[dataSources][];
         this.logicalColumns = new short[dataSources][][];
@@ -94,6 +111,21 @@ public final class LogicalSchema {
     /** Counts the snapshots: a plan worked out against one is worked out again against the next. */
     public long version() {
         return version;
+    }
+
+    /** Whether the proxy enforces any foreign key here: if not, no write needs looking at. */
+    public boolean hasProxyForeignKeys() {
+        return !referencing.isEmpty();
+    }
+
+    /** The foreign keys the proxy enforces whose referencing table is {@code qualifiedName}. */
+    public List<ProxyForeignKey> referencing(String qualifiedName) {
+        return referencing.getOrDefault(qualifiedName, List.of());
+    }
+
+    /** The foreign keys the proxy enforces whose referenced table is {@code qualifiedName}. */
+    public List<ProxyForeignKey> referencedBy(String qualifiedName) {
+        return referenced.getOrDefault(qualifiedName, List.of());
     }
 
     /** The logical tables, by {@code schema.name}. */

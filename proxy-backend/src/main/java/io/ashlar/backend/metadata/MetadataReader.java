@@ -94,7 +94,9 @@ final class MetadataReader {
         for (String[] row : TextRows.query(connection, "SELECT conrelid, conname, contype, pg_get_constraintdef(oid, true)"
                 + " FROM pg_constraint WHERE conrelid = ANY (" + oidArray + ") AND contype IN ('p', 'u', 'c', 'x', 'f')"
                 + " ORDER BY 1, 2")) {
-            byOid.get(row[0]).constraints.add(new ConstraintMetadata(row[1], row[2].charAt(0), row[3]));
+            String enforced = row[2].equals("c") ? ProxyForeignKey.fromPlaceholder(row[3]) : "";
+            byOid.get(row[0]).constraints.add(enforced.isEmpty() ? new ConstraintMetadata(row[1], row[2].charAt(0), row[3])
+                    : new ConstraintMetadata(row[1], 'f', enforced, true));
         }
         for (String[] row : TextRows.query(connection, "SELECT i.indrelid, ic.relname, pg_get_indexdef(i.indexrelid),"
                 + " coalesce(obj_description(i.indexrelid, 'pg_class'), '')"

@@ -85,20 +85,6 @@ final class PreparedCommit {
                         + " transaction: defaultType: LOCAL in server.yaml."));
             }
         }
-        // Data sources that only read: one phase. A failure here still rolls everything back.
-        for (int i = 0; i < connections.slots(); i++) {
-            BackendConnection connection = connections.held(i);
-            if (connection == null || !connections.joined(i) || contains(writers, i)) {
-                continue;
-            }
-            try {
-                ShardConnections.runOn(connection, connection.status() == 'T' ? "COMMIT" : "ROLLBACK");
-            } catch (StatementFailure failure) {
-                connections.endJoined(false);
-                return failure;
-            }
-            connections.leave(i);
-        }
         String transaction = twoPhase.nextGid();
         BackendConnection[] targets = new BackendConnection[writers.length];
         String[] sqls = new String[writers.length];
@@ -123,21 +109,28 @@ final class PreparedCommit {
             }
         }
         if (failure != null) {
-            finish(twoPhase, transaction, writers, targets, prepared, false);
+            finish(twoPhase, transaction, writers, targets, prepared, false, null);
+            connections.endJoined(false);
             return explained(failure);
         }
         boolean carryOn;
         try {
             carryOn = twoPhase.decideCommit(transaction);
         } catch (IOException e) {
-            finish(twoPhase, transaction, writers, targets, prepared, false);
+            finish(twoPhase, transaction, writers, targets, prepared, false, null);
+            connections.endJoined(false);
             return new StatementFailure(ErrorFields.error("58030", "the transaction was rolled back: its commit decision"
                     + " could not be written to the transaction log: " + e.getMessage()), e);
         }
         if (!carryOn) {
+            connections.endJoined(false);
             return new StatementFailure(ErrorFields.error("57P01", "terminating connection due to administrator command"));
         }
-        finish(twoPhase, transaction, writers, targets, prepared, true);
+        finish(twoPhase, transaction, writers, targets, prepared, true, connections);
+        // Data sources that only read (or only locked rows a write relies on: a parent row held FOR KEY SHARE for a
+        // foreign key the proxy enforces) commit after the writers, in one phase: a lock is not released before the
+        // rows it protects are visible. Nothing is lost if one fails now.
+        connections.endJoined(true);
         return null;
     }
 
@@ -163,8 +156,13 @@ final class PreparedCommit {
      * at once; what fails (a connection gone) is finished in the background. A gid that is not
      * prepared (its PREPARE's connection broke before it ran) counts as rolled back.
      */
+    /**
+     * @param lockOrder the session's connections when committing: writers that hold a parent row FOR KEY SHARE for a
+     *                  foreign key the proxy enforces commit after the others (the rows the lock protects are visible
+     *                  before it goes); null: all at once
+     */
     private static void finish(TwoPhaseCommit twoPhase, String transaction, int[] writers, BackendConnection[] targets,
-                               boolean[] prepared, boolean commit) {
+                               boolean[] prepared, boolean commit, ShardConnections lockOrder) {
         int count = 0;
         for (int i = 0; i < writers.length; i++) {
             if (prepared[i] && !targets[i].isBroken()) {
@@ -190,7 +188,33 @@ final class PreparedCommit {
             slots[n] = writers[i];
             sqls[n++] = (commit ? "COMMIT PREPARED '" : "ROLLBACK PREPARED '") + gid + "'";
         }
-        StatementFailure[] results = runEach(live, sqls);
+        StatementFailure[] results;
+        int late = 0;
+        for (int i = 0; lockOrder != null && i < live.length; i++) {
+            late += lockOrder.keyLocked(slots[i]) ? 1 : 0;
+        }
+        if (late == 0 || late == live.length) {
+            results = runEach(live, sqls);
+        } else {
+            results = new StatementFailure[live.length];
+            for (int wave = 0; wave < 2; wave++) {
+                int size = wave == 0 ? live.length - late : late;
+                BackendConnection[] some = new BackendConnection[size];
+                String[] someSqls = new String[size];
+                int[] index = new int[size];
+                for (int i = 0, n = 0; i < live.length; i++) {
+                    if (lockOrder.keyLocked(slots[i]) == (wave == 1)) {
+                        some[n] = live[i];
+                        someSqls[n] = sqls[i];
+                        index[n++] = i;
+                    }
+                }
+                StatementFailure[] waveResults = runEach(some, someSqls);
+                for (int n = 0; n < size; n++) {
+                    results[index[n]] = waveResults[n];
+                }
+            }
+        }
         for (int i = 0; i < live.length; i++) {
             if (results[i] != null && !"42704".equals(results[i].fields().sqlState())) {
                 left.add(live[i].dataSource());

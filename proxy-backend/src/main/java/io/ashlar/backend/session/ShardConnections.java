@@ -31,6 +31,8 @@ final class ShardConnections {
     private final boolean[] bound;
     /** The slot's connection changed data in the transaction in force (two-phase commit counts these). */
     private final boolean[] written;
+    /** Per slot: the transaction holds a parent row there FOR KEY SHARE for a key the proxy enforces (it commits late). */
+    private final boolean[] keyLocked;
     private boolean closed;
 
     ShardConnections(LogicalDatabase database, EventLoop loop, SettingsTracker settings) {
@@ -42,6 +44,7 @@ final class ShardConnections {
         this.joined = new boolean[slots];
         this.bound = new boolean[slots];
         this.written = new boolean[slots];
+        this.keyLocked = new boolean[slots];
     }
 
     /** How many slots there are (data sources and the catalog database). */
@@ -133,6 +136,15 @@ final class ShardConnections {
     }
 
     /** The slot's connection changed data (or may have) in the transaction in force. */
+    /** The transaction locked a parent row FOR KEY SHARE on this slot's data source: it commits after the others written to. */
+    void markKeyLocked(int slot) {
+        keyLocked[slot] = true;
+    }
+
+    boolean keyLocked(int slot) {
+        return keyLocked[slot];
+    }
+
     void markWritten(int slot) {
         written[slot] = true;
     }
@@ -202,9 +214,13 @@ final class ShardConnections {
      */
     StatementFailure endJoined(boolean commit) {
         StatementFailure first = null;
-        for (int i = 0; i < held.length; i++) {
+        // The data sources written to first, those holding a parent row FOR KEY SHARE for a foreign key the proxy
+        // enforces after them, and those only read last: such a lock is released after the rows it protects are visible.
+        for (int n = 0; n < 3 * held.length; n++) {
+            int i = n % held.length;
+            int wave = n / held.length;
             BackendConnection connection = held[i];
-            if (connection == null || !joined[i]) {
+            if (connection == null || !joined[i] || wave != (!written[i] ? 2 : keyLocked[i] ? 1 : 0)) {
                 continue;
             }
             boolean doCommit = commit && first == null && connection.status() == 'T';
@@ -218,6 +234,7 @@ final class ShardConnections {
             joined[i] = false;
         }
         java.util.Arrays.fill(written, false);
+        java.util.Arrays.fill(keyLocked, false);
         return first;
     }
 

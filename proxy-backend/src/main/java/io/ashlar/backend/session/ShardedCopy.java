@@ -75,6 +75,9 @@ final class ShardedCopy {
         } catch (SqlSyntaxException e) {
             throw ShardedSession.syntaxError(e, 0);
         }
+        if (plan.statement().body() instanceof CopyStatement into && into.from()) {
+            ShardedForeignKeys.refuseCopy(database.catalog().schema(), plan.statement());
+        }
         if (ShardedCopyIn.handles(database.rules(), plan.statement())) {
             return logical.logical(startSharded(plan, false));
         }

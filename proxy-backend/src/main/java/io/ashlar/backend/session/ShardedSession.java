@@ -91,6 +91,8 @@ public final class ShardedSession implements BackendSession {
     private long lastRunNanos;
     /** Statements about sequences over several data sources; made when the first one comes. */
     private ShardedSequences sequences;
+    /** The checks of foreign keys the proxy enforces across data sources; made when the first one is needed. */
+    private ShardedForeignKeys foreignKeys;
 
     /**
      * @param loop the client's event loop: the session's backend connections are borrowed there
@@ -290,7 +292,20 @@ public final class ShardedSession implements BackendSession {
             return new BatchOutcome(new String[0], 0, ErrorFields.error("25P02",
                     "current transaction is aborted, commands ignored until end of transaction block"));
         }
-        ShardedBatch batch = ShardedBatch.route(database, plan, rows, routeTypes(statement));
+        int[] batchTypes = routeTypes(statement);
+        boolean checked = false;
+        if (ShardedForeignKeys.concerns(database.catalog().schema(), plan.statement())) {
+            if (ShardedForeignKeys.batchNeedsRows(database.catalog().schema(), plan.statement())) {
+                return null;
+            }
+            try {
+                foreignKeys().checkBatch(plan, rows, batchTypes);
+            } catch (StatementFailure failure) {
+                return new BatchOutcome(new String[0], 0, failure.fields());
+            }
+            checked = transaction.state() != TransactionState.IDLE;
+        }
+        ShardedBatch batch = ShardedBatch.route(database, plan, rows, batchTypes);
         if (batch == null) {
             return null;
         }
@@ -299,7 +314,7 @@ public final class ShardedSession implements BackendSession {
         // rolls back) with the backend's own Sync, as PostgreSQL ends a pipeline: no BEGIN, no
         // COMMIT round trip at the client's Sync. Over several data sources, the transaction
         // spans them and ends at the client's Sync.
-        boolean commitsWithSync = lastBeforeSync && transaction.state() == TransactionState.IDLE && dataSources.length == 1;
+        boolean commitsWithSync = !checked && lastBeforeSync && transaction.state() == TransactionState.IDLE && dataSources.length == 1;
         if (!commitsWithSync) {
             transaction.beginImplicit();
         }
@@ -494,6 +509,12 @@ public final class ShardedSession implements BackendSession {
                         return result;
                     }
                 }
+                if (ShardedForeignKeys.concerns(database.catalog().schema(), statement)) {
+                    QueryResult result = foreignKeys().run(plan, parameters, routeTypes, sink);
+                    if (result != null) {
+                        return result;
+                    }
+                }
                 return routed(plan, parameters, routeTypes, sink);
         }
     }
@@ -525,6 +546,9 @@ public final class ShardedSession implements BackendSession {
                 }
             }
         } catch (RouteException e) {
+            if (e.crossShardKey().isPresent()) {
+                return foreignKeys().add(plan, e.crossShardKey().get(), e.getMessage(), sink);
+            }
             if (ShardedInsertSelect.applies(plan.statement(), database.rules(), e)) {
                 return insertSelect().run(plan, parameters, sink);
             }
@@ -690,6 +714,65 @@ public final class ShardedSession implements BackendSession {
                 transaction.afterErrorInBlock();
             }
         });
+    }
+
+    private ShardedForeignKeys foreignKeys() {
+        ShardedForeignKeys result = foreignKeys;
+        if (result == null) {
+            result = new ShardedForeignKeys(database, foreignKeySession());
+            foreignKeys = result;
+        }
+        return result;
+    }
+
+    /** What the checks of foreign keys need of the session. */
+    private ShardedForeignKeys.Session foreignKeySession() {
+        return new ShardedForeignKeys.Session() {
+            @Override
+            public QueryResult onSlot(int slot, String sql) throws StatementFailure {
+                return ShardedSession.this.onSlot(slot, sql, ParameterValues.NONE, ResultSink.DISCARD);
+            }
+
+            @Override
+            public QueryResult query(Plan plan, ParameterValues parameters) throws StatementFailure {
+                return routed(logical.adjust(plan), parameters, parameters.types(), ResultSink.DISCARD);
+            }
+
+            @Override
+            public void keyLocked(int slot) {
+                connections.markKeyLocked(slot);
+            }
+
+            @Override
+            public QueryResult write(Plan plan, ParameterValues parameters, int[] routeTypes, ResultSink sink) throws StatementFailure {
+                return routed(plan, parameters, routeTypes, sink);
+            }
+
+            @Override
+            public boolean beginImplicit() {
+                if (transaction.state() != TransactionState.IDLE) {
+                    return false;
+                }
+                transaction.beginImplicit();
+                return true;
+            }
+
+            @Override
+            public void failed(boolean startedImplicit) {
+                afterFailure(startedImplicit);
+            }
+
+            @Override
+            public void commitImplicit(ResultSink sink) throws StatementFailure {
+                endTransaction(true, sink);
+            }
+
+            @Override
+            public void ranDdl(AnalyzedStatement statement) {
+                database.plans().schemaChanged();
+                logical.ranDdl(statement, false);
+            }
+        };
     }
 
     private ShardedSequences sequences() {
