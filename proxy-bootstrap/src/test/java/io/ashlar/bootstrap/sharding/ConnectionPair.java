@@ -10,7 +10,13 @@ import java.sql.SQLException;
  */
 final class ConnectionPair implements AutoCloseable {
 
-    private final ShardedDatabases databases;
+    /** Opens a connection with extra URL parameters. */
+    interface Opener {
+        Connection open(String parameters) throws SQLException;
+    }
+
+    private final Opener proxyOpener;
+    private final Opener referenceOpener;
     private final String parameters;
     private final boolean autoCommit;
     private Connection proxy;
@@ -25,7 +31,13 @@ final class ConnectionPair implements AutoCloseable {
      *                   then reads results in pieces of {@code defaultRowFetchSize} rows, through a suspended portal)
      */
     ConnectionPair(ShardedDatabases databases, String parameters, boolean autoCommit) {
-        this.databases = databases;
+        this(databases::proxy, databases::reference, parameters, autoCommit);
+    }
+
+    /** A pair over another layout's proxy and reference. */
+    ConnectionPair(Opener proxy, Opener reference, String parameters, boolean autoCommit) {
+        this.proxyOpener = proxy;
+        this.referenceOpener = reference;
         this.parameters = parameters;
         this.autoCommit = autoCommit;
     }
@@ -37,7 +49,7 @@ final class ConnectionPair implements AutoCloseable {
 
     Connection proxy() throws SQLException {
         if (proxy == null || proxy.isClosed()) {
-            proxy = databases.proxy(parameters);
+            proxy = proxyOpener.open(parameters);
             proxy.setAutoCommit(autoCommit);
         }
         return proxy;
@@ -45,7 +57,7 @@ final class ConnectionPair implements AutoCloseable {
 
     Connection reference() throws SQLException {
         if (reference == null || reference.isClosed()) {
-            reference = databases.reference(parameters);
+            reference = referenceOpener.open(parameters);
             reference.setAutoCommit(autoCommit);
         }
         return reference;
