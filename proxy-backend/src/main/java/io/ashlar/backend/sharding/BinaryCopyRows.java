@@ -70,8 +70,12 @@ final class BinaryCopyRows {
             }
             return;
         }
+        if ((long) length + size > CopyRowParser.MAX_LINE) {
+            // What is held is one tuple not complete yet: as long as a text line may be (PostgreSQL's 1 GB).
+            throw CopyErrors.error("54000", "COPY row is too long (more than " + CopyRowParser.MAX_LINE + " bytes)");
+        }
         if (length + size > buffer.length) {
-            buffer = Arrays.copyOf(buffer, Math.max(length + size, buffer.length * 2));
+            buffer = Arrays.copyOf(buffer, (int) Math.min(CopyRowParser.MAX_LINE, Math.max((long) length + size, buffer.length * 2L)));
         }
         System.arraycopy(data, offset, buffer, length, size);
         length += size;
