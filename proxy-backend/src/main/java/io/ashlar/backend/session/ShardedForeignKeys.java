@@ -1067,6 +1067,7 @@ final class ShardedForeignKeys {
         if (result.hasRows()) {
             ColumnDescription[] columns = result.columns();
             copy.columns(columns);
+            io.ashlar.backend.execute.ArrayRowView view = new io.ashlar.backend.execute.ArrayRowView();
             while (result.next()) {
                 RowValues row = result.row();
                 byte[][] values = new byte[row.columnCount()][];
@@ -1074,17 +1075,7 @@ final class ShardedForeignKeys {
                     byte[] value = row.value(c);
                     values[c] = value == null ? null : value.clone();
                 }
-                copy.row(new RowValues() {
-                    @Override
-                    public int columnCount() {
-                        return values.length;
-                    }
-
-                    @Override
-                    public byte[] value(int column) {
-                        return values[column];
-                    }
-                });
+                copy.row(view.of(values));
             }
         }
         copy.complete(result.tag());

@@ -570,10 +570,7 @@ public final class ShardedSession implements BackendSession {
         int[] dataSources = execution.dataSources();
         boolean atomic = execution.isWrite() && (dataSources.length > 1 || execution.unitCount() > 1)
                 && !execution.refusesTransaction();
-        boolean startedImplicit = atomic && transaction.state() == TransactionState.IDLE;
-        if (startedImplicit) {
-            transaction.beginImplicit();
-        }
+        boolean startedImplicit = atomic && transaction.beginImplicitIfIdle();
         BackendConnection[] held = new BackendConnection[dataSources.length];
         boolean[] begin = new boolean[dataSources.length];
         try {
@@ -680,10 +677,7 @@ public final class ShardedSession implements BackendSession {
      * a write: the data sources it read commit in one phase.
      */
     private QueryResult recursive(RecursivePlan recursive, ParameterValues parameters, ResultSink sink) throws StatementFailure {
-        boolean startedImplicit = transaction.state() == TransactionState.IDLE;
-        if (startedImplicit) {
-            transaction.beginImplicit();
-        }
+        boolean startedImplicit = transaction.beginImplicitIfIdle();
         int coordinator = intermediates.coordinator(recursive);
         QueryResult result;
         running++;
@@ -750,11 +744,7 @@ public final class ShardedSession implements BackendSession {
 
             @Override
             public boolean beginImplicit() {
-                if (transaction.state() != TransactionState.IDLE) {
-                    return false;
-                }
-                transaction.beginImplicit();
-                return true;
+                return transaction.beginImplicitIfIdle();
             }
 
             @Override
@@ -799,11 +789,7 @@ public final class ShardedSession implements BackendSession {
 
             @Override
             public boolean beginImplicit() {
-                if (transaction.state() != TransactionState.IDLE) {
-                    return false;
-                }
-                transaction.beginImplicit();
-                return true;
+                return transaction.beginImplicitIfIdle();
             }
 
             @Override

@@ -64,6 +64,15 @@ final class ShardedTransaction {
         state = state.beginImplicit();
     }
 
+    /** Opens an implicit transaction when none is in force (a statement that must be atomic); whether it did. */
+    boolean beginImplicitIfIdle() {
+        if (state != TransactionState.IDLE) {
+            return false;
+        }
+        beginImplicit();
+        return true;
+    }
+
     /** The client's transaction control takes over the proxy's transaction ({@link TransactionState#becomeBlock}). */
     void becomeBlock() {
         state = state.becomeBlock();

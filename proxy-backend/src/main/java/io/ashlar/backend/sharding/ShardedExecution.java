@@ -138,14 +138,12 @@ public final class ShardedExecution {
 
     /** The one data source a COPY runs on; a COPY that would span several is refused. */
     public static Target copyTarget(LogicalDatabase database, Plan plan) {
-        RouteResult route = ROUTER.route(plan.statement(), RouteParameters.NONE, database.rules());
-        RewriteResult rewrite = plan.rewriter().rewrite(route, RouteParameters.NONE);
-        if (rewrite.units().size() != 1) {
+        List<Target> units = copyUnits(database, plan);
+        if (units.size() != 1) {
             throw new RouteException("0A000", "COPY of a table that spans several shards is not supported yet"
-                    + " (the statement would run on " + rewrite.units().size() + " shards)");
+                    + " (the statement would run on " + units.size() + " shards)");
         }
-        RewrittenUnit unit = rewrite.units().get(0);
-        return new Target(database.dataSourceIndex(unit.unit().dataSource()), unit.sql());
+        return units.get(0);
     }
 
     /** Every unit of a COPY, in route order: its data source and SQL. */
