@@ -39,7 +39,7 @@ public final class TokenList {
      */
     public TokenList prefix(String prefix, int count) {
         if (count < 0 || count > size || (count > 0 && ends[count - 1] > prefix.length())
-                || !sql.startsWith(prefix)) {
+                || prefix != sql && !sql.startsWith(prefix)) {
             throw new IllegalArgumentException("not a prefix holding " + count + " tokens");
         }
         return new TokenList(prefix, kinds, starts, ends, extras, count);

@@ -105,12 +105,13 @@ public final class CommandTags {
     public static Effect textEffect(String sql) {
         Effect result = Effect.NONE;
         for (int i = 0, n = sql.length() - 10; i <= n; i++) {
+            // Both names have an underscore at a fixed place: most texts are ruled out without a region compare.
             char c = sql.charAt(i);
-            if ((c == 'p' || c == 'P') && (sql.regionMatches(true, i, "pg_advisory_lock", 0, 16)
+            if ((c == 'p' || c == 'P') && sql.charAt(i + 2) == '_' && (sql.regionMatches(true, i, "pg_advisory_lock", 0, 16)
                     || sql.regionMatches(true, i, "pg_try_advisory_lock", 0, 20))) {
                 return Effect.SESSION_STATE;
             }
-            if ((c == 's' || c == 'S') && sql.regionMatches(true, i, "set_config", 0, 10)) {
+            if ((c == 's' || c == 'S') && sql.charAt(i + 3) == '_' && sql.regionMatches(true, i, "set_config", 0, 10)) {
                 result = Effect.SETTINGS;
             }
         }

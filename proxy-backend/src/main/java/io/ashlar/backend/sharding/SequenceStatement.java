@@ -138,7 +138,8 @@ public final class SequenceStatement {
      */
     public static SequenceStatement of(AnalyzedStatement statement) {
         String sql = statement.sql();
-        int words = mentions(sql);
+        // A statement other than DDL matters only when it calls a sequence function; their names all end in "val".
+        int words = statement.kind() == StatementKind.DDL ? mentions(sql) : mentionsVal(sql) ? mentions(sql) : 0;
         if (words == 0 || (words & SEQUENCE_FUNCTION) == 0 && statement.kind() != StatementKind.DDL) {
             return null;
         }
@@ -335,6 +336,16 @@ public final class SequenceStatement {
             }
         }
         return result;
+    }
+
+    /** Whether "val" (any case) is in the text: one pass, no region compare, for texts that name no sequence function. */
+    private static boolean mentionsVal(String sql) {
+        for (int i = 0, n = sql.length() - 2; i < n; i++) {
+            if ((sql.charAt(i) | 0x20) == 'v' && (sql.charAt(i + 1) | 0x20) == 'a' && (sql.charAt(i + 2) | 0x20) == 'l') {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A serial type name or GENERATED ... AS IDENTITY among the tokens (not inside strings). */

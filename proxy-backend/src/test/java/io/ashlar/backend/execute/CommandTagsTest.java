@@ -45,4 +45,18 @@ final class CommandTagsTest {
         assertEquals("SET", plain.tag());
         assertEquals("", new CommandTags.Sum().tag());
     }
+
+    @Test
+    void aTextThatLocksForTheSessionOrSetsSettingsSaysSoInAnyCase() {
+        assertEquals(CommandTags.Effect.SESSION_STATE, CommandTags.textEffect("SELECT pg_advisory_lock(1)"));
+        assertEquals(CommandTags.Effect.SESSION_STATE, CommandTags.textEffect("select PG_TRY_ADVISORY_LOCK(7, 8)"));
+        assertEquals(CommandTags.Effect.SESSION_STATE, CommandTags.textEffect("SELECT 1, pg_catalog.Pg_Advisory_Lock($1)"));
+        assertEquals(CommandTags.Effect.SETTINGS, CommandTags.textEffect("SELECT set_config('search_path', 'a', false)"));
+        assertEquals(CommandTags.Effect.SETTINGS, CommandTags.textEffect("select SET_CONFIG($1, $2, false)"));
+        // Words that start alike are not the functions (the text's end is reached without a match).
+        assertEquals(CommandTags.Effect.NONE, CommandTags.textEffect("SELECT abalance FROM pgbench_accounts WHERE aid = 1"));
+        assertEquals(CommandTags.Effect.NONE, CommandTags.textEffect("SELECT pg_advisory_unlock(1), settings FROM s"));
+        assertEquals(CommandTags.Effect.NONE, CommandTags.textEffect("set_confi"));
+        assertEquals(CommandTags.Effect.NONE, CommandTags.textEffect(""));
+    }
 }

@@ -34,6 +34,17 @@ final class SequenceStatementTest {
     }
 
     @Test
+    void sequenceFunctionsAreFoundInAnyCase() {
+        assertEquals(Kind.NEXTVAL, kind("SELECT NEXTVAL('s')"));
+        assertEquals(Kind.NEXTVAL, kind("insert into t (id) values (pg_catalog.NextVal('s'))"));
+        assertEquals(Kind.CURRVAL, kind("SELECT CurrVal('s')"));
+        assertEquals(Kind.CURRVAL, kind("SELECT LASTVAL()"));
+        assertEquals(Kind.SETVAL, kind("SELECT SETVAL('s', 42)"));
+        assertNull(of("SELECT interval '1 day', evaluation FROM t")); // "val" without a sequence function
+        assertNull(of("SELECT v FROM t WHERE v > 1"));
+    }
+
+    @Test
     void createSequence() {
         SequenceStatement create = of("CREATE SEQUENCE IF NOT EXISTS public.\"Seq\" START 10");
         assertEquals(Kind.CREATE_SEQUENCE, create.kind());

@@ -74,14 +74,18 @@ final class CursorCommands {
      * their keywords anywhere. Conservative: a false alarm only costs splitting the string.
      */
     static boolean mentionsCommand(String sql) {
+        // Each keyword is told by its first two letters (de, fe, mo, cl): one region compare at most per candidate.
         for (int i = 0, n = sql.length() - 4; i < n; i++) {
-            char c = Character.toLowerCase(sql.charAt(i));
-            if (c == 'd' || c == 'f' || c == 'm' || c == 'c') {
-                for (String keyword : KEYWORDS) {
-                    if (sql.regionMatches(true, i, keyword, 0, keyword.length())) {
-                        return true;
-                    }
-                }
+            String keyword;
+            switch ((sql.charAt(i) | 0x20) << 8 | (sql.charAt(i + 1) | 0x20)) {
+                case 'd' << 8 | 'e' -> keyword = "declare";
+                case 'f' << 8 | 'e' -> keyword = "fetch";
+                case 'm' << 8 | 'o' -> keyword = "move";
+                case 'c' << 8 | 'l' -> keyword = "close";
+                default -> keyword = null;
+            }
+            if (keyword != null && sql.regionMatches(true, i, keyword, 0, keyword.length())) {
+                return true;
             }
         }
         return false;
