@@ -115,14 +115,21 @@ public final class BackendConnection {
             acquired.receiver(call);
             link = acquired;
             done = true;
-            LockSupport.unpark(waiter);
+            wake();
         }
 
         @Override
         public void failed(ErrorFields failure) {
             error = failure;
             done = true;
-            LockSupport.unpark(waiter);
+            wake();
+        }
+
+        /** Unparks the borrower, unless it is the thread answering (lent at once): no permit left for a later park. */
+        private void wake() {
+            if (waiter != Thread.currentThread()) {
+                LockSupport.unpark(waiter);
+            }
         }
     }
 

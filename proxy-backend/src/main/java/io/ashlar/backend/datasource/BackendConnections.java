@@ -162,7 +162,7 @@ public final class BackendConnections {
         }
 
         private void answered() {
-            if (answers.decrementAndGet() == 0) {
+            if (answers.decrementAndGet() == 0 && waiter != Thread.currentThread()) {
                 LockSupport.unpark(waiter);
             }
         }

@@ -263,9 +263,9 @@ public final class LinkPool implements AutoCloseable {
             return config.name();
         }
 
-        /** Runs a task on this pool's event loop (at once when called there). */
+        /** Runs a task on this pool's event loop (at once when called there, or by a session the loop carries). */
         public void execute(Runnable task) {
-            if (loop.inEventLoop()) {
+            if (LoopCarrier.runsOn(loop)) {
                 task.run();
             } else {
                 loop.execute(task);
