@@ -394,7 +394,14 @@ public final class LinkPool implements AutoCloseable {
                 waiter.answered = true;
                 waiter.timeout.cancel(false);
                 waited(waiter.since);
-                waiter.borrower.acquired(link);
+                if (loop.inEventLoop()) {
+                    waiter.borrower.acquired(link);
+                } else {
+                    // Returned by a session the loop carries (LoopCarrier): the waiter is told on the loop's own thread,
+                    // as always. A relayed session writes to its channels as it is told, and Netty would queue writes
+                    // made from the virtual thread behind the ones the loop makes at once: out of order.
+                    loop.execute(() -> waiter.borrower.acquired(link));
+                }
                 return;
             }
             boolean othersWait = othersWait();
