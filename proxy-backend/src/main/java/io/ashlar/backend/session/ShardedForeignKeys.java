@@ -188,8 +188,7 @@ final class ShardedForeignKeys {
         if (childChecks.isEmpty() && asParent.isEmpty()) {
             return null;
         }
-        boolean startedImplicit = session.beginImplicit();
-        try {
+        return inTransaction(sink, () -> {
             ErrorFields missing = null;
             for (ChildKeys each : childChecks) {
                 missing = missing != null ? missing : lookUpParents(each, schema);
@@ -215,14 +214,8 @@ final class ShardedForeignKeys {
                     throw new StatementFailure(referenced);
                 }
             }
-            if (startedImplicit) {
-                session.commitImplicit(sink);
-            }
             return result;
-        } catch (StatementFailure failure) {
-            session.failed(startedImplicit);
-            throw failure;
-        }
+        });
     }
 
     /**
@@ -266,6 +259,29 @@ final class ShardedForeignKeys {
             throw failure;
         }
         return startedImplicit;
+    }
+
+    /** Work of a statement whose checks and writes go in one transaction. */
+    private interface Work<T> {
+        T run() throws StatementFailure;
+    }
+
+    /**
+     * Runs {@code work} in the session's transaction, or in an implicit one opened for it when the session is idle
+     * (committed after it, to {@code sink}); a failure ends what was opened and goes on to the caller.
+     */
+    private <T> T inTransaction(ResultSink sink, Work<T> work) throws StatementFailure {
+        boolean startedImplicit = session.beginImplicit();
+        try {
+            T result = work.run();
+            if (startedImplicit) {
+                session.commitImplicit(sink);
+            }
+            return result;
+        } catch (StatementFailure failure) {
+            session.failed(startedImplicit);
+            throw failure;
+        }
     }
 
     /** COPY FROM into the referencing table of a key the proxy enforces: refused, the rows' keys are not looked at. */
@@ -806,8 +822,7 @@ final class ShardedForeignKeys {
         if (dropped.isEmpty()) {
             return null;
         }
-        boolean startedImplicit = session.beginImplicit();
-        try {
+        return inTransaction(sink, () -> {
             for (ProxyForeignKey key : dropped) {
                 String drop = "ALTER TABLE " + Identifiers.write(ProxyForeignKey.unqualified(key.table()), false) + " DROP CONSTRAINT "
                         + Identifiers.write(key.name(), false);
@@ -815,15 +830,8 @@ final class ShardedForeignKeys {
                 session.query(dropPlan, ParameterValues.NONE).close();
                 session.ranDdl(dropPlan.statement());
             }
-            QueryResult result = buffered(session.write(plan, parameters, routeTypes, sink));
-            if (startedImplicit) {
-                session.commitImplicit(sink);
-            }
-            return result;
-        } catch (StatementFailure failure) {
-            session.failed(startedImplicit);
-            throw failure;
-        }
+            return buffered(session.write(plan, parameters, routeTypes, sink));
+        });
     }
 
     /**
@@ -873,8 +881,7 @@ final class ShardedForeignKeys {
         String name = foreignKey.name().isEmpty() ? defaultName(child.metadata().name(), foreignKey.columns()) : foreignKey.name();
         ProxyForeignKey key = new ProxyForeignKey(name, child.qualifiedName(), foreignKey.columns(), parent.qualifiedName(),
                 foreignKey.referencedColumns());
-        boolean startedImplicit = session.beginImplicit();
-        try {
+        inTransaction(sink, () -> {
             // The placeholder first: its ACCESS EXCLUSIVE lock keeps the child's rows still while they are validated
             // (PostgreSQL takes SHARE ROW EXCLUSIVE on both tables); the parent's actual tables are locked likewise.
             for (ActualTable each : child.actualTables()) {
@@ -887,13 +894,8 @@ final class ShardedForeignKeys {
                 validate(key, child, schema);
             }
             session.ranDdl(statement);
-            if (startedImplicit) {
-                session.commitImplicit(sink);
-            }
-        } catch (StatementFailure failure) {
-            session.failed(startedImplicit);
-            throw failure;
-        }
+            return null;
+        });
         database.plans().schemaChanged();
         return new TagResult("ALTER TABLE", new ArrayList<>(1));
     }
