@@ -45,7 +45,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class BackendConnection {
 
-    /** Result formats of every statement: all text (the merges read text; the frontend converts). */
+    /** Result formats unless a statement asks for a client's: all text (the merges read text; the frontend converts). */
     private static final short[] TEXT = new short[0];
 
     private final BackendDataSource dataSource;
@@ -144,25 +144,34 @@ public final class BackendConnection {
      * in text; with {@code begin}, a {@code BEGIN} goes first in the same write.
      */
     public void execute(String sql, ParameterValues parameters, BackendReplies replies, boolean begin) throws SQLException {
+        execute(sql, parameters, TEXT, replies, begin);
+    }
+
+    /**
+     * Runs one statement as {@link #execute(String, ParameterValues, BackendReplies, boolean)} does,
+     * its results in the given result format codes (a client's Bind's: see {@link Statement}).
+     */
+    public void execute(String sql, ParameterValues parameters, short[] resultFormats, BackendReplies replies, boolean begin)
+            throws SQLException {
         boolean retryable = !begin && link.status() == 'I';
         ServerLink.PreparedKey key = new ServerLink.PreparedKey(sql, parameters.types());
         BackendReplies first = retryable ? new StaleStatementCheck(replies) : replies;
-        send(sql, parameters, first, begin, key);
+        send(sql, parameters, resultFormats, first, begin, key);
         if (first instanceof StaleStatementCheck check && check.stale) {
             // The statement was prepared before DDL changed its result (PostgreSQL's "cached plan must
             // not change result type"): outside a transaction it is prepared again and runs once more,
             // as pgjdbc does.
-            send(sql, parameters, replies, false, key);
+            send(sql, parameters, resultFormats, replies, false, key);
         }
         checkEncoding();
     }
 
-    private void send(String sql, ParameterValues parameters, BackendReplies replies, boolean begin,
+    private void send(String sql, ParameterValues parameters, short[] resultFormats, BackendReplies replies, boolean begin,
                       ServerLink.PreparedKey key) throws SQLException {
         ByteBuf out = Unpooled.buffer(128 + sql.length());
         int readies = begin ? beginFirst(out) : 0;
         String name = prepareName(out, key);
-        write(out, new Bind("", name, parameters.formats(), parameters.values(), TEXT));
+        write(out, new Bind("", name, parameters.formats(), parameters.values(), resultFormats));
         write(out, new Describe((byte) 'P', ""));
         write(out, new Execute("", 0));
         write(out, Sync.INSTANCE);
@@ -268,8 +277,20 @@ public final class BackendConnection {
      * @param sql its text
      * @param parameters its parameters, as the client bound them
      * @param simple whether it goes as a simple query (it then takes no parameters)
+     * @param resultFormats the result format codes its Bind asks for, as a client's Bind gives them
+     *        (none, one for all columns, or one per column); null for text, which the proxy reads
      */
-    public record Statement(String sql, ParameterValues parameters, boolean simple) {
+    public record Statement(String sql, ParameterValues parameters, boolean simple, short[] resultFormats) {
+
+        /** A statement whose results come back in text. */
+        public Statement(String sql, ParameterValues parameters, boolean simple) {
+            this(sql, parameters, simple, null);
+        }
+
+        /** The result format codes for its Bind: text unless asked otherwise. */
+        public short[] bindFormats() {
+            return resultFormats == null ? TEXT : resultFormats;
+        }
     }
 
     /** What {@link #send} wrote, for {@link #receive} to read back. */
@@ -293,7 +314,7 @@ public final class BackendConnection {
                 ServerLink.PreparedKey key = new ServerLink.PreparedKey(each.sql(), each.parameters().types());
                 keys[i] = key;
                 String name = prepareName(out, key);
-                write(out, new Bind("", name, each.parameters().formats(), each.parameters().values(), TEXT));
+                write(out, new Bind("", name, each.parameters().formats(), each.parameters().values(), each.bindFormats()));
                 write(out, new Describe((byte) 'P', ""));
                 write(out, new Execute("", 0));
                 write(out, Sync.INSTANCE);

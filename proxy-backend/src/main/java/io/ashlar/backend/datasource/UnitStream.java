@@ -47,6 +47,7 @@ public final class UnitStream implements QueryResult {
     private long unchargedBytes;
     private final ArrayRowView view = new ArrayRowView();
     private byte[][] current;
+    private short[] rowFormats;
 
     UnitStream(UnitStreams.Group group, int index, MemoryBudget budget) {
         this.group = group;
@@ -215,6 +216,16 @@ public final class UnitStream implements QueryResult {
     @Override
     public String tag() {
         return tag;
+    }
+
+    /** The rows were asked for in these result format codes (the client's): see {@link QueryResult#rowFormats()}. */
+    public void rowFormats(short[] formats) {
+        this.rowFormats = formats;
+    }
+
+    @Override
+    public short[] rowFormats() {
+        return rowFormats;
     }
 
     @Override

@@ -164,7 +164,7 @@ public final class UnitStreams {
                 key = new ServerLink.PreparedKey(statement.sql(), statement.parameters().types());
                 String name = connection.prepared(out, key);
                 BackendConnection.writeTo(out, new Bind("", name, statement.parameters().formats(),
-                        statement.parameters().values(), TEXT));
+                        statement.parameters().values(), statement.bindFormats()));
                 BackendConnection.writeTo(out, new Describe((byte) 'P', ""));
                 BackendConnection.writeTo(out, new Execute("", 0));
                 BackendConnection.writeTo(out, Sync.INSTANCE);

@@ -22,6 +22,7 @@ public final class BufferedResult implements BackendReplies, QueryResult {
     private final ArrayRowView view = new ArrayRowView();
     private int position = -1;
     private final io.ashlar.merge.MemoryBudget budget;
+    private short[] rowFormats;
 
     /** A result kept whole with no limit (the proxy's own small answers). */
     public BufferedResult() {
@@ -138,5 +139,15 @@ public final class BufferedResult implements BackendReplies, QueryResult {
     @Override
     public List<ErrorFields> notices() {
         return notices;
+    }
+
+    /** The rows were asked for in these result format codes (the client's): see {@link QueryResult#rowFormats()}. */
+    public void rowFormats(short[] formats) {
+        this.rowFormats = formats;
+    }
+
+    @Override
+    public short[] rowFormats() {
+        return rowFormats;
     }
 }

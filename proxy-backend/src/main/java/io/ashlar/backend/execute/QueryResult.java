@@ -29,6 +29,16 @@ public interface QueryResult {
     /** Notices raised while the statement ran, to pass on before its rows. */
     List<ErrorFields> notices();
 
+    /**
+     * The result format codes the rows already carry, as the client gave them in its Bind (the
+     * backend was asked for them and produced them: rows go out as they are, binary included);
+     * null when the rows are text, as the proxy reads them, and the frontend converts the columns
+     * the client asked for in binary. A result that wraps another answers what the other answers.
+     */
+    default short[] rowFormats() {
+        return null;
+    }
+
     /** Releases what the result holds (open shard cursors); idempotent. */
     default void close() {
     }

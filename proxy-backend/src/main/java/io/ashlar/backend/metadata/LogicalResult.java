@@ -50,6 +50,11 @@ final class LogicalResult implements QueryResult {
     }
 
     @Override
+    public short[] rowFormats() {
+        return result.rowFormats();
+    }
+
+    @Override
     public List<ErrorFields> notices() {
         return notices;
     }

@@ -51,6 +51,17 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
             throws StatementFailure;
 
     /**
+     * Runs a prepared statement as {@link #execute(Prepared, ParameterValues, ResultSink, boolean)}
+     * does, asking the backend for the client's result format codes (its Bind's) where the rows
+     * can go to the client as the backend sends them; {@link QueryResult#rowFormats()} of the result
+     * tells whether they do. By default the rows come back in text.
+     */
+    default QueryResult execute(Prepared statement, ParameterValues parameters, short[] resultFormats, ResultSink statusSink,
+                                boolean implicitTransaction) throws StatementFailure {
+        return execute(statement, parameters, statusSink, implicitTransaction);
+    }
+
+    /**
      * Runs a prepared statement once per parameter row (a client's batch: a pipeline of
      * Bind/Execute pairs, or an openGauss batch bind) as one backend batch per data source
      * instead of a round trip per row, inside the implicit transaction the client's Sync ends.

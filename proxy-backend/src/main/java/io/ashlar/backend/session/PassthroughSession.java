@@ -119,7 +119,14 @@ public final class PassthroughSession implements BackendSession {
     @Override
     public QueryResult execute(Prepared statement, ParameterValues parameters, ResultSink statusSink,
                                boolean implicitTransaction) throws StatementFailure {
-        return execute(statement.sql(), parameters, statusSink, implicitTransaction,
+        return execute(statement, parameters, null, statusSink, implicitTransaction);
+    }
+
+    /** The backend answers in the client's result formats: its rows go to the client as they are. */
+    @Override
+    public QueryResult execute(Prepared statement, ParameterValues parameters, short[] resultFormats, ResultSink statusSink,
+                               boolean implicitTransaction) throws StatementFailure {
+        return execute(statement.sql(), parameters, resultFormats, statusSink, implicitTransaction,
                 statement.analysis() instanceof CommandTags.Effect text ? text : CommandTags.textEffect(statement.sql()));
     }
 
@@ -129,7 +136,7 @@ public final class PassthroughSession implements BackendSession {
      * client's Sync: several Executes before one Sync then commit or fail together, as PostgreSQL
      * runs them.
      */
-    BufferedResult execute(String sql, ParameterValues parameters, ResultSink statusSink,
+    BufferedResult execute(String sql, ParameterValues parameters, short[] resultFormats, ResultSink statusSink,
                            boolean implicitTransaction, CommandTags.Effect textEffect) throws StatementFailure {
         if (lostTransaction != null) {
             BufferedResult ended = new BufferedResult();
@@ -144,7 +151,12 @@ public final class PassthroughSession implements BackendSession {
         }
         running = connection;
         try {
-            connection.execute(sql, parameters, result, begin);
+            if (resultFormats == null) {
+                connection.execute(sql, parameters, result, begin);
+            } else {
+                connection.execute(sql, parameters, resultFormats, result, begin);
+                result.rowFormats(resultFormats);
+            }
         } catch (SQLException e) {
             result.handleError(e);
         } finally {

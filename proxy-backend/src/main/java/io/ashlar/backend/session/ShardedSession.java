@@ -228,12 +228,18 @@ public final class ShardedSession implements BackendSession {
     @Override
     public QueryResult execute(Prepared statement, ParameterValues parameters, ResultSink statusSink,
                                boolean implicitTransaction) throws StatementFailure {
+        return execute(statement, parameters, null, statusSink, implicitTransaction);
+    }
+
+    @Override
+    public QueryResult execute(Prepared statement, ParameterValues parameters, short[] resultFormats, ResultSink statusSink,
+                               boolean implicitTransaction) throws StatementFailure {
         lastExecution = null;
         int[] routeTypes = routeTypes(statement);
         if (implicitTransaction) {
             transaction.beginImplicit();
         }
-        return run((Plan) statement.analysis(), parameters, routeTypes, statusSink);
+        return run((Plan) statement.analysis(), parameters, routeTypes, resultFormats, statusSink);
     }
 
     /**
@@ -462,10 +468,12 @@ public final class ShardedSession implements BackendSession {
     // ------------------------------------------------------------------ one statement
 
     private QueryResult run(Plan plan, ParameterValues parameters, ResultSink sink) throws StatementFailure {
-        return run(plan, parameters, parameters.types(), sink);
+        return run(plan, parameters, parameters.types(), null, sink);
     }
 
-    private QueryResult run(Plan plan, ParameterValues parameters, int[] routeTypes, ResultSink sink) throws StatementFailure {
+    /** @param resultFormats the client's result format codes, asked of the backend when one unit answers (null: text) */
+    private QueryResult run(Plan plan, ParameterValues parameters, int[] routeTypes, short[] resultFormats, ResultSink sink)
+            throws StatementFailure {
         plan = logical.adjust(plan);
         AnalyzedStatement statement = plan.statement();
         StatementKind kind = statement.kind();
@@ -515,7 +523,7 @@ public final class ShardedSession implements BackendSession {
                         return result;
                     }
                 }
-                return routed(plan, parameters, routeTypes, sink);
+                return routed(plan, parameters, routeTypes, resultFormats, sink);
         }
     }
 
@@ -525,7 +533,8 @@ public final class ShardedSession implements BackendSession {
                 || command == TransactionCommand.ROLLBACK_TO_SAVEPOINT;
     }
 
-    private QueryResult routed(Plan plan, ParameterValues parameters, int[] routeTypes, ResultSink sink) throws StatementFailure {
+    private QueryResult routed(Plan plan, ParameterValues parameters, int[] routeTypes, short[] resultFormats, ResultSink sink)
+            throws StatementFailure {
         ShardedExecution execution;
         try {
             long started = counters == null && statementLog == null ? 0 : System.nanoTime();
@@ -564,6 +573,7 @@ public final class ShardedSession implements BackendSession {
         if (simpleQuery) {
             execution.useSimpleProtocol();
         }
+        execution.clientFormats(resultFormats);
         if (plan.textEffect() == CommandTags.Effect.NONE) {
             execution.streamRows();
         }
@@ -729,7 +739,7 @@ public final class ShardedSession implements BackendSession {
 
             @Override
             public QueryResult query(Plan plan, ParameterValues parameters) throws StatementFailure {
-                return routed(logical.adjust(plan), parameters, parameters.types(), ResultSink.DISCARD);
+                return routed(logical.adjust(plan), parameters, parameters.types(), null, ResultSink.DISCARD);
             }
 
             @Override
@@ -739,7 +749,7 @@ public final class ShardedSession implements BackendSession {
 
             @Override
             public QueryResult write(Plan plan, ParameterValues parameters, int[] routeTypes, ResultSink sink) throws StatementFailure {
-                return routed(plan, parameters, routeTypes, sink);
+                return routed(plan, parameters, routeTypes, null, sink);
             }
 
             @Override

@@ -82,6 +82,11 @@ final class StreamedResult implements QueryResult {
     }
 
     @Override
+    public short[] rowFormats() {
+        return result.rowFormats();
+    }
+
+    @Override
     public List<ErrorFields> notices() {
         return result.notices();
     }

@@ -55,6 +55,8 @@ public final class ShardedExecution {
     private boolean shortestFloats = true;
     private boolean simpleProtocol;
     private boolean streamRows;
+    /** The client's result format codes (its Bind's), or null: see {@link #clientFormats(short[])}. */
+    private short[] clientFormats;
     /** What the statement may hold in memory (rows kept, in-memory merges); made per run. */
     private MemoryBudget budget;
     /** When an EXPLAIN over several units began (its ANALYZE reports the proxy's time); 0 for other statements. */
@@ -200,6 +202,21 @@ public final class ShardedExecution {
      */
     public void useSimpleProtocol() {
         simpleProtocol = true;
+    }
+
+    /**
+     * The result format codes of the client's Bind. When the statement runs as one unit, its
+     * backend is asked for them and its rows go to the client as it sent them, binary included,
+     * for any type the backend can send in binary ({@link QueryResult#rowFormats()}); over several
+     * units the merges read text and the frontend converts what the client asked for in binary.
+     */
+    public void clientFormats(short[] codes) {
+        clientFormats = codes;
+    }
+
+    /** The result format codes the one unit is asked for, or null (text): see {@link #clientFormats(short[])}. */
+    private short[] unitFormats() {
+        return clientFormats != null && !simpleProtocol && rewrite.units().size() == 1 ? clientFormats : null;
     }
 
     /**
@@ -408,7 +425,7 @@ public final class ShardedExecution {
                         BufferedResult again = new BufferedResult(budget);
                         BackendConnection.Statement each = statement(units.get(indexes.get(k)));
                         try {
-                            connections[g].execute(each.sql(), each.parameters(), again, false);
+                            connections[g].execute(each.sql(), each.parameters(), each.bindFormats(), again, false);
                         } catch (SQLException e) {
                             again.handleError(e);
                         }
@@ -421,6 +438,9 @@ public final class ShardedExecution {
             if (result.error() != null) {
                 throw new StatementFailure(ErrorFields.from(result.error()), result.error());
             }
+        }
+        if (results.length == 1) {
+            results[0].rowFormats(unitFormats());
         }
         return combine(results);
     }
@@ -501,6 +521,7 @@ public final class ShardedExecution {
             throw new StatementFailure(ErrorFields.from(failure), failure);
         }
         if (streams.length == 1) {
+            streams[0].rowFormats(unitFormats());
             return streams[0];
         }
         List<ErrorFields> notices = notices(streams);
@@ -530,7 +551,8 @@ public final class ShardedExecution {
 
     private BackendConnection.Statement statement(RewrittenUnit unit) {
         ParameterValues values = unitParameters(unit);
-        return new BackendConnection.Statement(unit.sql(), values, simpleProtocol && values.values().length == 0);
+        boolean simple = simpleProtocol && values.values().length == 0;
+        return new BackendConnection.Statement(unit.sql(), values, simple, simple ? null : unitFormats());
     }
 
     /** The unit's parameters: the original ones, renumbered when the unit's SQL kept only some of them. */

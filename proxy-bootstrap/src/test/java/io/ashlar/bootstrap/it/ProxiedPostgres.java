@@ -196,6 +196,21 @@ final class ProxiedPostgres implements AutoCloseable {
         }
     }
 
+    /**
+     * A second proxy over this server serving {@value #POOLED_DATABASE} as a pooler over {@code backendDatabase},
+     * with these pgjdbc driver properties on its data source ({@code reWriteBatchedInserts=true} puts its sessions
+     * on the JDBC path instead of the relay); the caller closes it.
+     */
+    ProxyRuntime pooler(String backendDatabase, Map<String, String> driverProperties) throws InterruptedException {
+        String url = "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/" + backendDatabase;
+        LogicalDatabaseConfig database = new LogicalDatabaseConfig(POOLED_DATABASE, Map.of("ds_0", new DataSourceConfig("ds_0", url,
+                BACKEND_USER, "", DataSourceConfig.DEFAULT_CONNECTION_TIMEOUT_MILLISECONDS,
+                DataSourceConfig.DEFAULT_IDLE_TIMEOUT_MILLISECONDS, DataSourceConfig.DEFAULT_MAX_LIFETIME_MILLISECONDS,
+                DataSourceConfig.DEFAULT_MAX_POOL_SIZE, DataSourceConfig.DEFAULT_MIN_POOL_SIZE, driverProperties)), List.of());
+        return ProxyRuntime.start(new ProxyConfiguration(new ServerConfig(ModeConfig.STANDALONE, USERS, ServerProps.DEFAULTS),
+                List.of(database)), 0);
+    }
+
     /** A connection straight to one database of the backend server (a shard of {@link #startSharded()}). */
     Connection backend(String database) throws SQLException {
         return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + backendPort() + "/" + database, BACKEND_USER, "");

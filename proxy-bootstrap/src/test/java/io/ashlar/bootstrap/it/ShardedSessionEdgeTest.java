@@ -96,6 +96,111 @@ final class ShardedSessionEdgeTest {
         // Past 2 s the cancel goes anyway: the units then must still not all run to their end.
     }
 
+    /** Values of types the proxy has no binary encoder for: an enum, xml, money, bit, pg_lsn, a record. */
+    private static final String UNENCODABLE = "SELECT 'happy'::binary_mood AS m, '<a/>'::xml AS x, 12.5::money AS mo,"
+            + " B'1010' AS b, '0/16B3748'::pg_lsn AS l, row(id, name) AS r, id FROM t_og WHERE id = $1";
+
+    /**
+     * A statement that one shard answers alone gets its result formats from the client's Bind: the
+     * shard sends its rows in them and the proxy passes them on as they are, so binary works for any
+     * type PostgreSQL sends in binary (asyncpg asks for binary for every column), byte for byte what
+     * the shard sends a client of its own. Over both shards the rows are merged from text and a type
+     * without a binary encoder in the proxy is still refused by name.
+     */
+    @Test
+    void binaryResultsOfOneShardAreTheShardsOwn() throws Exception {
+        for (String dataSource : new String[] {"ds_0", "ds_1"}) {
+            try (Connection c = server.backend(dataSource); Statement s = c.createStatement()) {
+                s.execute("CREATE TYPE binary_mood AS ENUM ('sad', 'happy')");
+            }
+        }
+        short[] binary = {1};
+        byte[][] idZero = {{0, 0, 0, 0}};
+        byte[] exchange = RawConnection.concat(RawConnection.parse("", UNENCODABLE, 23),
+                RawConnection.bind("", "", binary, idZero, binary), RawConnection.describe('P', ""),
+                RawConnection.execute("", 0), RawConnection.sync());
+        List<String> proxied;
+        try (RawConnection c = new RawConnection(server.proxyPort())) {
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            c.send(exchange);
+            proxied = rows(c.readUntilReady());
+        }
+        List<String> direct;
+        try (RawConnection c = new RawConnection(server.backendPort())) {
+            c.logIn(ProxiedPostgres.BACKEND_USER, "ds_0", ""); // id 0: ds_0, t_og_0
+            c.send(RawConnection.concat(RawConnection.parse("", UNENCODABLE.replace("t_og", "t_og_0"), 23),
+                    RawConnection.bind("", "", binary, idZero, binary), RawConnection.describe('P', ""),
+                    RawConnection.execute("", 0), RawConnection.sync()));
+            direct = rows(c.readUntilReady());
+        }
+        assertEquals(3, direct.size(), direct::toString);
+        assertTrue(direct.get(1).startsWith("D "), direct::toString);
+        // The row description names the logical table's columns alike; the DataRow and its tag are the shard's bytes.
+        assertEquals(direct.subList(1, 3), proxied.subList(1, 3));
+        try (RawConnection c = new RawConnection(server.proxyPort())) {
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            c.send(RawConnection.concat(RawConnection.parse("", "SELECT '<a/>'::xml AS x, id FROM t_og ORDER BY id"),
+                    RawConnection.bind("", "", new short[0], new byte[0][], binary), RawConnection.execute("", 0),
+                    RawConnection.sync()));
+            List<String> merged = rows(c.readUntilReady());
+            assertTrue(merged.get(0).startsWith("E ERROR 0A000 binary output format is not supported by Ashlar for type oid 142"),
+                    merged::toString);
+            // Text over both shards, and binary of a type the proxy encodes, as before.
+            c.send(RawConnection.concat(RawConnection.parse("", "SELECT id FROM t_og ORDER BY id"),
+                    RawConnection.bind("", "", new short[0], new byte[0][], binary), RawConnection.execute("", 0),
+                    RawConnection.sync()));
+            List<String> ids = rows(c.readUntilReady());
+            assertEquals(List.of("D 00010000000400000000", "D 00010000000400000001", "D 00010000000400000002",
+                    "D 00010000000400000003"), ids.subList(0, 4), ids::toString);
+            assertTrue(ids.get(ids.size() - 1).startsWith("C SELECT "), ids::toString);
+        } finally {
+            for (String dataSource : new String[] {"ds_0", "ds_1"}) {
+                try (Connection c = server.backend(dataSource); Statement s = c.createStatement()) {
+                    s.execute("DROP TYPE binary_mood");
+                }
+            }
+        }
+    }
+
+    /**
+     * A pooled database whose sessions run on the JDBC path (its data source rewrites batched
+     * INSERTs, which only that path does) asks its backend for the client's result formats too: the
+     * rows of a type the proxy has no binary encoder for are the backend's own bytes.
+     */
+    @Test
+    void binaryResultsOfAPooledSessionOnTheJdbcPathAreTheBackendsOwn() throws Exception {
+        String sql = "SELECT '<a/>'::xml AS x, 12.5::money AS mo, B'1010' AS b, '0/16B3748'::pg_lsn AS l, row(1, 'a') AS r";
+        short[] binary = {1};
+        byte[] exchange = RawConnection.concat(RawConnection.parse("", sql), RawConnection.bind("", "", new short[0],
+                new byte[0][], binary), RawConnection.describe('P', ""), RawConnection.execute("", 0), RawConnection.sync());
+        List<String> direct;
+        try (RawConnection c = new RawConnection(server.backendPort())) {
+            c.logIn(ProxiedPostgres.BACKEND_USER, "ds_0", "");
+            c.send(exchange);
+            direct = rows(c.readUntilReady());
+        }
+        try (io.ashlar.bootstrap.ProxyRuntime pooler = server.pooler("ds_0", java.util.Map.of("reWriteBatchedInserts", "true"));
+                RawConnection c = new RawConnection(pooler.port())) {
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.POOLED_DATABASE,
+                    ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            c.send(exchange);
+            List<String> proxied = rows(c.readUntilReady());
+            assertEquals(3, direct.size(), direct::toString);
+            assertEquals(direct, proxied);
+        }
+    }
+
+    /** The messages after ParseComplete and BindComplete: RowDescription or an error, rows, the tag. */
+    private static List<String> rows(List<RawConnection.Message> messages) {
+        List<String> result = new ArrayList<>();
+        for (RawConnection.Message m : messages) {
+            if (m.type() != '1' && m.type() != '2' && m.type() != 'Z') {
+                result.add(WireTraceTest.render(m));
+            }
+        }
+        return result;
+    }
+
     /**
      * The function call protocol (pgjdbc's large objects use it) is refused with an error and a
      * ReadyForQuery, as a simple query would be: no Sync follows a function call (the session

@@ -366,7 +366,7 @@ final class ExtendedProtocol {
                 return;
             }
             try {
-                ResultFormats.encoders(result.columns(), formats, backend);
+                ResultFormats.encoders(result, portal.resultFormats, formats, backend);
             } catch (StatementFailure failure) {
                 fail(failure.fields());
                 return;
@@ -409,7 +409,8 @@ final class ExtendedProtocol {
             }
             boolean implicit = !transactionControl
                     && (backend.inImplicitTransaction() || executesBeforeSync() > (describing ? 1 : 0));
-            portal.result = backend.execute(portal.statement.prepared, portal.parameters, sink, implicit);
+            portal.result = backend.execute(portal.statement.prepared, portal.parameters,
+                    ResultFormats.forBackend(portal.resultFormats), sink, implicit);
             return true;
         } catch (StatementFailure failure) {
             fail(failure.fields());
@@ -467,7 +468,7 @@ final class ExtendedProtocol {
                 fail(unsupported);
                 return;
             }
-            rowEncoders = ResultFormats.encoders(result.columns(), formats, backend);
+            rowEncoders = ResultFormats.encoders(result, portal.resultFormats, formats, backend);
             sent = rows.forward(limit, toClient);
         } catch (StatementFailure failure) {
             fail(failure.fields());

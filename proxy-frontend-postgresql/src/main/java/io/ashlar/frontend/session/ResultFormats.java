@@ -2,6 +2,7 @@ package io.ashlar.frontend.session;
 
 import io.ashlar.backend.execute.ColumnDescription;
 import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.session.BackendSession;
 import io.ashlar.frontend.types.BinaryEncoders;
@@ -18,6 +19,37 @@ import io.ashlar.frontend.types.ValueEncoder;
 final class ResultFormats {
 
     private ResultFormats() {
+    }
+
+    /**
+     * The client's result format codes to ask the backend for, so that its rows go out as the
+     * backend sent them (binary for any type the backend can send in binary); null when text serves
+     * (no column asked for in binary) or when a code is neither 0 nor 1 (PostgreSQL fails such a
+     * portal at its first row, which the proxy does itself: {@link BindChecks#resultFormats}).
+     */
+    static short[] forBackend(short[] codes) {
+        boolean binary = false;
+        for (short each : codes) {
+            if (each == 1) {
+                binary = true;
+            } else if (each != 0) {
+                return null;
+            }
+        }
+        return binary ? codes : null;
+    }
+
+    /**
+     * What writes each column of a portal's rows: nothing when the result's rows already carry the
+     * client's formats ({@link QueryResult#rowFormats()} is the portal's codes), else
+     * {@link #encoders(ColumnDescription[], short[], BackendSession)}.
+     */
+    static ValueEncoder[] encoders(QueryResult result, short[] requested, short[] formats, BackendSession backend)
+            throws StatementFailure {
+        if (result.rowFormats() != null && result.rowFormats() == requested) {
+            return null;
+        }
+        return encoders(result.columns(), formats, backend);
     }
 
     /**
