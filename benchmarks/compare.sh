@@ -50,15 +50,16 @@
 #   tpcb-prepared    pgbench -n -M prepared     (history truncated, branches/tellers vacuumed and a
 #                                               checkpoint taken on the backend before every run)
 #   tpcc             java -cp benchmarks/target/benchmarks.jar io.ashlar.bench.tpcc.Tpcc run ...
-#                    on direct, ashlar-1, ashlar-2, ss-1 (fetch size 50)
+#                    on direct, pgb-session (into direct's tables), ashlar-1, ashlar-2, ss-1 (fetch size 50)
 # pgbench runs -c N -j min(N, THREADS); p50/p99 come from pgbench's per-transaction log
 # (-l --sampling-rate $LAT_SAMPLING), the whole client-side latency of each sampled transaction.
 #
-# Proxy cost per transaction (issue 12), for every target but direct, each pgbench run: the proxy's
+# Proxy cost per transaction (issue 12), for every target but direct, each pgbench and TPC-C run: the proxy's
 # process is the one listening on the target's port (ss -ltnp), checked against what started it
 # (Ashlar's java pid, pgbouncer's pid file, ShardingSphere's run.sh pid file). Around the run:
 #   CPU µs/txn  utime+stime of the whole process (/proc/PID/stat: every thread, exited ones too)
-#               over the run, divided by pgbench's "number of transactions actually processed";
+#               over the run, divided by pgbench's "number of transactions actually processed"
+#               (TPC-C: over the driver's ramp-up and run, divided by its tpmTotal times their minutes);
 #   cs/txn      context switches, voluntary + involuntary, of every thread, over the same count:
 #               `perf stat -e context-switches -p PID` (counts threads that exit during the run);
 #               without perf (CS_METHOD=proc, or perf missing), the sum over /proc/PID/task/*/status
@@ -504,7 +505,7 @@ start_pgb() {  # MODE PORT
 }
 
 TPCC_TARGETS=""
-for t in direct ashlar-1 ashlar-2 ss-1; do has "$TARGETS" "$t" && TPCC_TARGETS="$TPCC_TARGETS $t"; done
+for t in direct pgb-session ashlar-1 ashlar-2 ss-1; do has "$TARGETS" "$t" && TPCC_TARGETS="$TPCC_TARGETS $t"; done
 
 if [ "$need_tpcc" = 1 ]; then
     log "TPC-C: creating and loading $TPCC_WAREHOUSES warehouses directly into bench"
@@ -700,6 +701,8 @@ done
 tpcc_conn() {  # target -> "url user password"
     case $1 in
         direct)   echo "jdbc:postgresql://127.0.0.1:$PG_PORT/bench postgres -" ;;
+        # what one hop through a pooler that parses nothing costs TPC-C on this machine
+        pgb-session) echo "jdbc:postgresql://127.0.0.1:$PGB_SESSION_PORT/bench postgres -" ;;
         ashlar-1) echo "jdbc:postgresql://127.0.0.1:$ASHLAR1_PORT/tpcc root root" ;;
         ashlar-2) echo "jdbc:postgresql://127.0.0.1:$ASHLAR2_PORT/tpcc root root" ;;
         # 5.1.0 garbles NUMERIC in binary format, which pgjdbc 42.7 asks for once a statement is
@@ -719,9 +722,22 @@ tpcc_run() {
     [ "$n" -le $((10 * TPCC_WAREHOUSES)) ] || home=random
     ensure_ashlar "$t" || note="Ashlar restarted before this run: its process was gone"
     psql_pg postgres -c CHECKPOINT > /dev/null
+    local mpid="" cpu_txn="" cs_txn="" txns=""
+    # the proxy's own process (ShardingSphere's TPC-C instance listens on its own port)
+    if [ "$r" != warmup ] && [ "$t" != direct ]; then
+        if [ "$t" = ss-1 ]; then mpid=$(cat "$OUT/ss/$SS_TPCC_PORT/proxy.pid" 2>/dev/null) || true; else mpid=$(proxy_pid "$t"); fi
+    fi
+    [ -z "$mpid" ] || meter_start "$mpid"
     TPCC_TIMEOUT=$((secs + ramp + 300)) tpcc run "$url" "$user" "$pass" --terminals "$n" --duration "$secs" --warmup "$ramp" --home "$home" > "$lg" 2>&1 || rc=$?
+    [ -z "$mpid" ] || meter_stop
     result=$(grep '^RESULT ' "$lg" | tail -1)
     tpmc=$(kv "$result" tpmC)
+    # The meter spans the ramp-up too: transactions over ramp-up and run at the measured rate (tpmTotal).
+    txns=$(awk -v m="$(kv "$result" tpmTotal)" -v s=$((secs + ramp)) 'BEGIN { if (m != "") printf "%.0f\n", m * s / 60 }')
+    if [ -n "$mpid" ] && [ -n "$tpmc" ]; then
+        cpu_txn=$(per_txn "$METER_CPU" "$txns" 1000000)
+        cs_txn=$(per_txn "$METER_CS" "$txns" 1)
+    fi
     p50=$(kv "$result" p50) p99=$(kv "$result" p99)   # every transaction type together
     if [ "$rc" -ne 0 ] || [ -z "$tpmc" ]; then
         if [ -n "$result" ] && [ "$(kv "$result" errors)" != 0 ]; then
@@ -734,10 +750,12 @@ tpcc_run() {
     [ "$t" != ss-1 ] || note="backend fetch size 50 (proxy-backend-query-fetch-size, as its docs advise; stock -1 fetches row by row); client URL binaryTransferDisable=NUMERIC (5.1.0 garbles binary NUMERIC)"
     [ "$home" = fixed ] || note="${note:+$note; }home warehouse drawn per transaction (more than 10 terminals per warehouse)"
     if [ "$r" != warmup ]; then
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\t\t\t\t\n' tpcc "$n" "$r" "$t" "$t" \
-            "--terminals $n --home $home" "$status" "${tpmc:-}" "${p50:-}" "${p99:-}" "" "$note" >> "$RAW"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' tpcc "$n" "$r" "$t" "$t" \
+            "--terminals $n --home $home" "$status" "${tpmc:-}" "${p50:-}" "${p99:-}" "" "$note" "${txns:-}" "$mpid" "$cpu_txn" "$cs_txn" \
+            "$( [ -z "$mpid" ] || echo "$CS_METHOD")" >> "$RAW"
     fi
-    log "$(printf '%-15s t=%-3s %-7s %-11s tpmC=%-9s p50=%-7s p99=%-7s %s' tpcc "$n" "$r" "$t" "${tpmc:--}" "${p50:--}" "${p99:--}" "${status:0:100}")"
+    log "$(printf '%-15s t=%-3s %-7s %-11s tpmC=%-9s p50=%-7s p99=%-7s %s%s' tpcc "$n" "$r" "$t" "${tpmc:--}" "${p50:--}" "${p99:--}" \
+        "$( [ -z "$cpu_txn$cs_txn" ] || echo "cpu=${cpu_txn:--}us/txn cs=${cs_txn:--}/txn (pid $mpid) ")" "${status:0:100}")"
 }
 kv() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1; }
 
