@@ -964,7 +964,8 @@ machine() {
     echo "transaction; pgbench's per-transaction log sampled at $LAT_SAMPLING, the TPC-C driver's histogram over all five"
     echo "transaction types. \"vs direct\": median over direct PostgreSQL's median in the same run. \"proxy CPU µs/txn\","
     echo "\"proxy cs/txn\": the proxy process's CPU time (utime+stime) and context switches ($CS_METHOD) over each pgbench run, all"
-    echo "threads, divided by the transactions it completed; medians over the rounds. Raw runs:"
+    echo "threads, divided by the transactions it completed (TPC-C: over ramp-up and run, divided by tpmTotal times their"
+    echo "minutes); medians over the rounds. Raw runs:"
     echo "\`$OUT/raw.tsv\`, logs beside it."
     echo
     restarts=""
