@@ -25,6 +25,15 @@ public record DataRow(byte[][] values) implements BackendMessage {
         byte[] value(int column);
     }
 
+    /**
+     * A row that still is the DataRow a backend sent (one shard's answer on its way to the client):
+     * with no column converted, its body goes out as it came, in one copy.
+     */
+    public interface Frame extends Values {
+        /** The DataRow's body as the backend sent it: Int16 column count, then each value's Int32 length and bytes. */
+        byte[] frameBody();
+    }
+
     /** Writes one column's value in another format than the backend's (binary), with its length. */
     public interface ValueWriter {
         /** Appends an Int32 byte count and the value of {@code text[offset, offset + length)}. */
@@ -68,6 +77,13 @@ public record DataRow(byte[][] values) implements BackendMessage {
      * @param writers per column, null entries (or null for all) for values sent as they are
      */
     public static void encode(ByteBuf out, Values row, ValueWriter[] writers) {
+        if (writers == null && row instanceof Frame frame) {
+            byte[] body = frame.frameBody();
+            out.writeByte(TYPE);
+            out.writeInt(4 + body.length);
+            out.writeBytes(body);
+            return;
+        }
         int count = row.columnCount();
         int start = Wire.begin(out, TYPE);
         out.writeShort(count);

@@ -962,6 +962,13 @@ public final class BackendConnection {
         return BackendFrames.row(batch, position);
     }
 
+    /** The current DataRow's body as the backend sent it (its values undecoded), in one copy. */
+    byte[] frameBody() {
+        byte[] result = new byte[frameLength() - 5];
+        batch.getBytes(position + 5, result);
+        return result;
+    }
+
     ColumnDescription[] frameColumns() {
         return BackendFrames.columns(batch, position);
     }

@@ -4,6 +4,7 @@ import io.ashlar.backend.execute.ArrayRowView;
 import io.ashlar.backend.execute.BackendError;
 import io.ashlar.backend.execute.ColumnDescription;
 import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.FrameRowView;
 import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.RowValues;
 import io.ashlar.backend.execute.StatementFailure;
@@ -47,6 +48,16 @@ public final class UnitStream implements QueryResult {
     private long unchargedBytes;
     private final ArrayRowView view = new ArrayRowView();
     private byte[][] current;
+    /**
+     * Whether rows read straight off the connection stay DataRow bodies ({@link #relayFrames()}); rows kept
+     * in the queue are always split into values.
+     */
+    boolean frames;
+    /** The body of the current row, when {@link #current} is {@link #FRAME}. */
+    private byte[] currentFrame;
+    private final FrameRowView frameView = new FrameRowView();
+    /** Stands for "the current row is {@link #currentFrame}" where a row of values would be. */
+    static final byte[][] FRAME = new byte[0][];
     private short[] rowFormats;
 
     UnitStream(UnitStreams.Group group, int index, MemoryBudget budget) {
@@ -83,7 +94,10 @@ public final class UnitStream implements QueryResult {
 
     private int sinceYield;
 
-    /** The next row, or null at the end; throws the unit's error when it failed on the way. */
+    /**
+     * The next row, or null at the end; throws the unit's error when it failed on the way. A unit that relays
+     * frames ({@link #relayFrames()}) answers {@link #FRAME} for a row read straight off the connection.
+     */
     public byte[][] nextRow() throws SQLException {
         if (++sinceYield >= ROWS_PER_YIELD) {
             sinceYield = 0;
@@ -210,12 +224,27 @@ public final class UnitStream implements QueryResult {
 
     @Override
     public RowValues row() {
-        return view.of(current);
+        return current == FRAME ? frameView.of(currentFrame) : view.of(current);
     }
 
     @Override
     public String tag() {
         return tag;
+    }
+
+    /**
+     * Rows this unit's reader takes straight off the connection go on as the DataRows the backend sent, undecoded
+     * ({@link FrameRowView}): for the one unit whose answer is the client's. Rows it merges with others' it reads
+     * as values ({@link #nextRow()}).
+     */
+    public void relayFrames() {
+        frames = true;
+    }
+
+    /** Keeps a row read straight off the connection as its DataRow body: returns {@link #FRAME}. */
+    byte[][] frame(byte[] body) {
+        currentFrame = body;
+        return FRAME;
     }
 
     /** The rows were asked for in these result format codes (the client's): see {@link QueryResult#rowFormats()}. */

@@ -180,19 +180,20 @@ public final class UnitStreams {
 
         @Override
         void header(UnitStream unit) throws SQLException {
-            read(true);
+            read(true, false);
         }
 
         @Override
         byte[][] row(UnitStream unit) throws SQLException {
-            return read(false);
+            return read(false, unit.frames);
         }
 
         /**
-         * Reads frames up to the next row (returned), or the header when asked (null), or the end
-         * of the exchange (null, the unit complete).
+         * Reads frames up to the next row (returned; with {@code frames}, kept in the unit as its DataRow body,
+         * {@link UnitStream#FRAME} returned), or the header when asked (null), or the end of the exchange (null,
+         * the unit complete).
          */
-        private byte[][] read(boolean header) throws SQLException {
+        private byte[][] read(boolean header, boolean frames) throws SQLException {
             while (true) {
                 byte type = connection.frame();
                 if (type == 0) {
@@ -224,7 +225,7 @@ public final class UnitStreams {
                         }
                     }
                     case 'D' -> {
-                        byte[][] row = connection.frameRow();
+                        byte[][] row = frames ? unit.frame(connection.frameBody()) : connection.frameRow();
                         connection.skip();
                         if (unit.error == null && !unit.closed) {
                             return row;
@@ -326,7 +327,7 @@ public final class UnitStreams {
             // Another statement needs the connection: the rest of the answer is kept, within the budget.
             try {
                 while (!ended) {
-                    byte[][] row = read(false);
+                    byte[][] row = read(false, false);
                     if (row != null && !unit.keep(row)) {
                         finish(!inTransaction && !connection.hasSessionState());
                         return;

@@ -521,7 +521,9 @@ public final class ShardedExecution {
             throw new StatementFailure(ErrorFields.from(failure), failure);
         }
         if (streams.length == 1) {
+            // The client's own answer: its rows go on as the shard sent them, in the formats the client asked for.
             streams[0].rowFormats(unitFormats());
+            streams[0].relayFrames();
             return streams[0];
         }
         List<ErrorFields> notices = notices(streams);

@@ -99,6 +99,34 @@ final class ShardedCursorTest {
                 "COMMIT");
     }
 
+    /**
+     * A cursor one shard answers relays that shard's rows as it sent them: moving backwards, the rows it keeps are
+     * read back from them, and the current row is sent again by RELATIVE 0; a forward-only one goes on after
+     * another statement of the session.
+     */
+    @Test
+    void cursorsOverOneShard() throws SQLException {
+        assertSameAsReference(
+                "BEGIN",
+                "DECLARE one SCROLL CURSOR FOR SELECT u.user_id, u.name, u.city, g, NULL AS nothing, '' AS empty"
+                        + " FROM t_user u, generate_series(1, 30) g WHERE u.user_id = 3 ORDER BY g",
+                "FETCH 5 FROM one",
+                "FETCH RELATIVE 0 FROM one",
+                "MOVE FORWARD 10 IN one",
+                "FETCH BACKWARD 3 FROM one",
+                "FETCH ABSOLUTE -2 FROM one",
+                "FETCH PRIOR FROM one",
+                "FETCH ABSOLUTE 1 FROM one",
+                "DECLARE forward NO SCROLL CURSOR FOR SELECT u.user_id, g FROM t_user u, generate_series(1, 9) g"
+                        + " WHERE u.user_id = 4 ORDER BY g",
+                "FETCH 2 FROM forward",
+                "SELECT count(*) FROM t_user",
+                "FETCH ALL FROM forward",
+                "CLOSE one",
+                "CLOSE forward",
+                "COMMIT");
+    }
+
     @Test
     void cursorOverAGroupedMergeAndWithHold() throws SQLException {
         assertSameAsReference(
