@@ -182,11 +182,7 @@ final class ProxiedPostgres implements AutoCloseable {
             ServerConfig server = new ServerConfig(ModeConfig.STANDALONE, USERS, props);
             List<LogicalDatabaseConfig> databases = new java.util.ArrayList<>(List.of(database));
             if (withPooled) {
-                String url = "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/" + BACKEND_DATABASE;
-                databases.add(new LogicalDatabaseConfig(POOLED_DATABASE, Map.of("ds_0", new DataSourceConfig("ds_0", url,
-                        BACKEND_USER, "", DataSourceConfig.DEFAULT_CONNECTION_TIMEOUT_MILLISECONDS,
-                        DataSourceConfig.DEFAULT_IDLE_TIMEOUT_MILLISECONDS, DataSourceConfig.DEFAULT_MAX_LIFETIME_MILLISECONDS,
-                        DataSourceConfig.DEFAULT_MAX_POOL_SIZE, DataSourceConfig.DEFAULT_MIN_POOL_SIZE, Map.of())), List.of()));
+                databases.add(pooled(postgres.getPort(), BACKEND_DATABASE, Map.of()));
             }
             ProxyRuntime proxy = ProxyRuntime.start(new ProxyConfiguration(server, databases), 0);
             return new ProxiedPostgres(postgres, proxy);
@@ -202,13 +198,17 @@ final class ProxiedPostgres implements AutoCloseable {
      * on the JDBC path instead of the relay); the caller closes it.
      */
     ProxyRuntime pooler(String backendDatabase, Map<String, String> driverProperties) throws InterruptedException {
-        String url = "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/" + backendDatabase;
-        LogicalDatabaseConfig database = new LogicalDatabaseConfig(POOLED_DATABASE, Map.of("ds_0", new DataSourceConfig("ds_0", url,
-                BACKEND_USER, "", DataSourceConfig.DEFAULT_CONNECTION_TIMEOUT_MILLISECONDS,
-                DataSourceConfig.DEFAULT_IDLE_TIMEOUT_MILLISECONDS, DataSourceConfig.DEFAULT_MAX_LIFETIME_MILLISECONDS,
-                DataSourceConfig.DEFAULT_MAX_POOL_SIZE, DataSourceConfig.DEFAULT_MIN_POOL_SIZE, driverProperties)), List.of());
         return ProxyRuntime.start(new ProxyConfiguration(new ServerConfig(ModeConfig.STANDALONE, USERS, ServerProps.DEFAULTS),
-                List.of(database)), 0);
+                List.of(pooled(postgres.getPort(), backendDatabase, driverProperties))), 0);
+    }
+
+    /** {@value #POOLED_DATABASE}: a pooler over one database of the server on {@code port}, with these driver properties. */
+    private static LogicalDatabaseConfig pooled(int port, String backendDatabase, Map<String, String> driverProperties) {
+        String url = "jdbc:postgresql://127.0.0.1:" + port + "/" + backendDatabase;
+        return new LogicalDatabaseConfig(POOLED_DATABASE, Map.of("ds_0", new DataSourceConfig("ds_0", url, BACKEND_USER, "",
+                DataSourceConfig.DEFAULT_CONNECTION_TIMEOUT_MILLISECONDS, DataSourceConfig.DEFAULT_IDLE_TIMEOUT_MILLISECONDS,
+                DataSourceConfig.DEFAULT_MAX_LIFETIME_MILLISECONDS, DataSourceConfig.DEFAULT_MAX_POOL_SIZE,
+                DataSourceConfig.DEFAULT_MIN_POOL_SIZE, driverProperties)), List.of());
     }
 
     /** A connection straight to one database of the backend server (a shard of {@link #startSharded()}). */
