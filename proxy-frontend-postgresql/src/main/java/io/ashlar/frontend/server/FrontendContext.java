@@ -219,8 +219,10 @@ public final class FrontendContext implements AutoCloseable {
                 // Looked at on the connection's loop, where a relayed session's state lives: a statement that
                 // arrived meanwhile keeps its session until it is idle again.
                 channel.eventLoop().execute(() -> {
-                    if (all || session.isQuiet()) {
+                    if (all) {
                         end(channel);
+                    } else {
+                        session.endIfQuiet(() -> end(channel));
                     }
                 });
             } catch (RuntimeException e) {

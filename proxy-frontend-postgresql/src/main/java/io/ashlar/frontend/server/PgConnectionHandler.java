@@ -150,9 +150,15 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             case READY -> {
                 if (context.isStopping() && (relay != null ? relay.isQuiet() : session.isQuiet() && read.isEmpty())) {
                     // The proxy stops and this session is idle: its next statement does not start, as a PostgreSQL
-                    // backend told to stop ends at its next command.
+                    // backend told to stop ends at its next command. A session on its own thread ends itself, after
+                    // what it still has on its way to the client (its last answer).
                     state = State.CLOSED;
-                    FrontendContext.end(ctx.channel());
+                    io.netty.channel.Channel channel = ctx.channel();
+                    if (relay != null) {
+                        FrontendContext.end(channel);
+                    } else {
+                        session.endIfQuiet(() -> FrontendContext.end(channel));
+                    }
                     return;
                 }
                 if (relay != null) {

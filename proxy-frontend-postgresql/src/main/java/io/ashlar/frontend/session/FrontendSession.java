@@ -64,6 +64,8 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
     private final ExtendedProtocol extended;
     private volatile boolean working;
     private volatile char lastStatus = 'I';
+    /** How the proxy's stop ends this session's connection, once it asked ({@link #endIfQuiet}); null until then. */
+    private volatile Runnable stopEnd;
     private boolean closed;
     /** Where requests and transactions are counted; null while metrics are off. */
     private io.ashlar.backend.metrics.SessionCounters counters;
@@ -161,7 +163,7 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
     /** The session's thread: takes messages in order until the session ends. */
     private void loop() {
         while (!closed) {
-            FrontendMessage message = inbox.take();
+            FrontendMessage message = inbox.takeOrStop();
             working = true;
             try {
                 handle(message);
@@ -208,12 +210,40 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         return !working && inbox.isEmpty() && lastStatus == 'I';
     }
 
+    /**
+     * The session's thread ends the session, when it is quiet: its writes to the client are queued to the event loop
+     * as it makes them, so an end written by the loop itself could go out before the session's last answer.
+     */
+    @Override
+    public void endIfQuiet(Runnable end) {
+        if (!inbox.started()) {
+            // It never ran: nothing of it can be on its way to the client.
+            if (isQuiet()) {
+                end.run();
+            }
+            return;
+        }
+        stopEnd = end;
+        inbox.askStop();
+    }
+
     private void handle(FrontendMessage message) {
         if (closed) {
             return;
         }
         if (message == SessionInbox.CLIENT_GONE) {
             close();
+            return;
+        }
+        if (message == SessionInbox.STOP) {
+            Runnable end = stopEnd;
+            if (end != null && lastStatus == 'I' && inbox.isEmpty() && !extended.skipping()) {
+                // Written from this thread, the FATAL goes behind everything the session sent before it (its last
+                // answer, a COMMIT's): written on the loop, it could pass that answer, which the client then never saw.
+                out.flush();
+                end.run();
+                close();
+            }
             return;
         }
         if (extended.skipping() && !(message instanceof Sync) && !(message instanceof Terminate)

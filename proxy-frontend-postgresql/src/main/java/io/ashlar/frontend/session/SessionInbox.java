@@ -31,6 +31,9 @@ final class SessionInbox implements Iterable<FrontendMessage> {
     /** Marks the end of the client's connection among its messages. */
     static final FrontendMessage CLIENT_GONE = new Query("\0client gone");
 
+    /** What {@link #takeOrStop()} answers when the proxy's stop asked the session to end once idle. */
+    static final FrontendMessage STOP = new Query("\0stop");
+
     private final ConcurrentLinkedQueue<FrontendMessage> queue = new ConcurrentLinkedQueue<>();
     private final ThreadFactory threads;
     private final Runnable session;
@@ -38,6 +41,8 @@ final class SessionInbox implements Iterable<FrontendMessage> {
     /** How many messages have been added (written by the adding thread only). */
     private volatile long received;
     private volatile Thread waiter;
+    /** The proxy's stop asked the session to end once idle ({@link #askStop()}); cleared when answered. */
+    private volatile boolean stopAsked;
     /** This client's account of large messages (the session thread's, once it starts). */
     private MessageMemory.Client memory = MessageMemory.unlimited().client();
     /** The message {@link #take()} returned last (the session thread's own). */
@@ -87,6 +92,45 @@ final class SessionInbox implements Iterable<FrontendMessage> {
             if (parked != null) {
                 LockSupport.unpark(parked);
             }
+        }
+    }
+
+    /** Whether the session's thread was started (by the first message). */
+    boolean started() {
+        return started.get();
+    }
+
+    /** The proxy stops: the session's loop is to look at whether it may end ({@link #takeOrStop()}). */
+    void askStop() {
+        stopAsked = true;
+        Thread parked = waiter;
+        if (parked != null) {
+            LockSupport.unpark(parked);
+        }
+    }
+
+    /**
+     * As {@link #take()}, for the session's loop: {@link #STOP} when no message is here and the proxy's stop asked
+     * since the last STOP, so that the session ends itself with nothing of its own still queued to its client.
+     */
+    FrontendMessage takeOrStop() {
+        memory.taken(lastTaken);
+        while (true) {
+            FrontendMessage message = queue.poll();
+            if (message != null) {
+                lastTaken = message;
+                return message;
+            }
+            if (stopAsked) {
+                stopAsked = false;
+                lastTaken = STOP;
+                return STOP;
+            }
+            waiter = Thread.currentThread();
+            if (queue.isEmpty() && !stopAsked) {
+                LockSupport.park(this);
+            }
+            waiter = null;
         }
     }
 
