@@ -237,7 +237,7 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         }
         if (message == SessionInbox.STOP) {
             Runnable end = stopEnd;
-            if (end != null && lastStatus == 'I' && inbox.isEmpty() && !extended.skipping()) {
+            if (end != null && lastStatus == 'I' && inbox.isEmpty()) { // isQuiet(), seen from the session's own thread
                 // Written from this thread, the FATAL goes behind everything the session sent before it (its last
                 // answer, a COMMIT's): written on the loop, it could pass that answer, which the client then never saw.
                 out.flush();
