@@ -40,17 +40,6 @@ public final class FrameRowView implements RowValues, DataRow.Frame {
 
     /** The values of a DataRow body: each column's bytes, null for SQL NULL (length -1). */
     public static byte[][] split(byte[] body) {
-        int count = ((body[0] & 0xff) << 8) | (body[1] & 0xff);
-        byte[][] result = new byte[count][];
-        int at = 2;
-        for (int i = 0; i < count; i++) {
-            int length = ((body[at] & 0xff) << 24) | ((body[at + 1] & 0xff) << 16) | ((body[at + 2] & 0xff) << 8) | (body[at + 3] & 0xff);
-            at += 4;
-            if (length >= 0) {
-                result[i] = java.util.Arrays.copyOfRange(body, at, at + length);
-                at += length;
-            }
-        }
-        return result;
+        return io.ashlar.backend.pg.BackendFrames.rowBody(io.netty.buffer.Unpooled.wrappedBuffer(body), 0);
     }
 }

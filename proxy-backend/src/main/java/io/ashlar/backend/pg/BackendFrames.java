@@ -75,9 +75,14 @@ public final class BackendFrames {
 
     /** A DataRow's values, copied out of the buffer (a row outlives the read it came in). */
     public static byte[][] row(ByteBuf in, int start) {
-        int count = in.getUnsignedShort(start + 5);
+        return rowBody(in, start + 5);
+    }
+
+    /** The values of a DataRow body (its column count and values, after the type byte and length) at {@code bodyStart}. */
+    public static byte[][] rowBody(ByteBuf in, int bodyStart) {
+        int count = in.getUnsignedShort(bodyStart);
         byte[][] result = new byte[count][];
-        int at = start + 7;
+        int at = bodyStart + 2;
         for (int i = 0; i < count; i++) {
             int length = in.getInt(at);
             at += 4;

@@ -139,7 +139,7 @@ public final class SequenceStatement {
     public static SequenceStatement of(AnalyzedStatement statement) {
         String sql = statement.sql();
         // A statement other than DDL matters only when it calls a sequence function; their names all end in "val".
-        int words = statement.kind() == StatementKind.DDL ? mentions(sql) : mentionsVal(sql) ? mentions(sql) : 0;
+        int words = statement.kind() == StatementKind.DDL || mentionsVal(sql) ? mentions(sql) : 0;
         if (words == 0 || (words & SEQUENCE_FUNCTION) == 0 && statement.kind() != StatementKind.DDL) {
             return null;
         }

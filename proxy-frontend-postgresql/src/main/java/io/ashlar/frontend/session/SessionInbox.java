@@ -88,10 +88,14 @@ final class SessionInbox implements Iterable<FrontendMessage> {
         if (!started.get() && started.compareAndSet(false, true)) {
             threads.newThread(session).start();
         } else {
-            Thread parked = waiter;
-            if (parked != null) {
-                LockSupport.unpark(parked);
-            }
+            unparkWaiter();
+        }
+    }
+
+    private void unparkWaiter() {
+        Thread parked = waiter;
+        if (parked != null) {
+            LockSupport.unpark(parked);
         }
     }
 
@@ -103,10 +107,7 @@ final class SessionInbox implements Iterable<FrontendMessage> {
     /** The proxy stops: the session's loop is to look at whether it may end ({@link #takeOrStop()}). */
     void askStop() {
         stopAsked = true;
-        Thread parked = waiter;
-        if (parked != null) {
-            LockSupport.unpark(parked);
-        }
+        unparkWaiter();
     }
 
     /**
@@ -114,28 +115,15 @@ final class SessionInbox implements Iterable<FrontendMessage> {
      * since the last STOP, so that the session ends itself with nothing of its own still queued to its client.
      */
     FrontendMessage takeOrStop() {
-        memory.taken(lastTaken);
-        while (true) {
-            FrontendMessage message = queue.poll();
-            if (message != null) {
-                lastTaken = message;
-                return message;
-            }
-            if (stopAsked) {
-                stopAsked = false;
-                lastTaken = STOP;
-                return STOP;
-            }
-            waiter = Thread.currentThread();
-            if (queue.isEmpty() && !stopAsked) {
-                LockSupport.park(this);
-            }
-            waiter = null;
-        }
+        return next(true);
     }
 
     /** The next message, waiting for it if none is here (on the session's thread). */
     FrontendMessage take() {
+        return next(false);
+    }
+
+    private FrontendMessage next(boolean stoppable) {
         // The message taken before is done with (a COPY takes its data here, not in the session's loop).
         memory.taken(lastTaken);
         while (true) {
@@ -144,8 +132,13 @@ final class SessionInbox implements Iterable<FrontendMessage> {
                 lastTaken = message;
                 return message;
             }
+            if (stoppable && stopAsked) {
+                stopAsked = false;
+                lastTaken = STOP;
+                return STOP;
+            }
             waiter = Thread.currentThread();
-            if (queue.isEmpty()) {
+            if (queue.isEmpty() && !(stoppable && stopAsked)) {
                 LockSupport.park(this);
             }
             waiter = null;
