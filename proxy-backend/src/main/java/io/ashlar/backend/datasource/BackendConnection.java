@@ -347,7 +347,7 @@ public final class BackendConnection {
             }
             BackendReplies current = replies[Math.min(statement, replies.length - 1)];
             switch (type) {
-                case 'T' -> current.columns(BackendFrames.columns(batch, position));
+                case 'T' -> current.columns(frameColumns());
                 case 'D' -> current.row(view.of(BackendFrames.row(batch, position)));
                 case 'C' -> {
                     String tag = BackendFrames.tag(batch, position, frameLength());
@@ -415,7 +415,7 @@ public final class BackendConnection {
         for (byte type = nextFrame(); type != 0; type = nextFrame()) {
             switch (type) {
                 case 't' -> result = BackendFrames.parameterTypes(batch, position);
-                case 'T' -> replies.columns(BackendFrames.columns(batch, position));
+                case 'T' -> replies.columns(frameColumns());
                 case 'E' -> {
                     link.forget(key);
                     replies.handleError(error());
@@ -969,8 +969,9 @@ public final class BackendConnection {
         return result;
     }
 
+    /** The RowDescription at the position: decoded once per connection, the same array when it comes again. */
     ColumnDescription[] frameColumns() {
-        return BackendFrames.columns(batch, position);
+        return link.rowDescriptions().columns(batch, position, frameLength());
     }
 
     String frameTag() {
@@ -1025,7 +1026,7 @@ public final class BackendConnection {
                 continue;
             }
             switch (type) {
-                case 'T' -> replies.columns(BackendFrames.columns(batch, position));
+                case 'T' -> replies.columns(frameColumns());
                 case 'D' -> replies.row(view.of(BackendFrames.row(batch, position)));
                 case 'C' -> {
                     String tag = BackendFrames.tag(batch, position, frameLength());

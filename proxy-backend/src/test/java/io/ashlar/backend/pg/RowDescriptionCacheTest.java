@@ -1,0 +1,87 @@
+package io.ashlar.backend.pg;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import io.ashlar.backend.execute.ColumnDescription;
+import io.ashlar.protocol.RowDescription;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.junit.jupiter.api.Test;
+
+/** A RowDescription seen again on a connection is the one decoded before; any byte that differs is decoded anew. */
+final class RowDescriptionCacheTest {
+
+    private static ColumnDescription column(String name, int type, int modifier) {
+        return new ColumnDescription(name, 16_384, (short) 1, type, (short) -1, modifier);
+    }
+
+    /** The frame in a buffer that holds other bytes before it, as a backend's read does. */
+    private static ByteBuf frame(ColumnDescription... columns) {
+        ByteBuf out = Unpooled.buffer();
+        out.writeBytes(new byte[] {'Z', 0, 0, 0, 5, 'I'});
+        RowDescription.encode(out, columns, null);
+        return out;
+    }
+
+    private static ColumnDescription[] read(RowDescriptionCache cache, ByteBuf frame) {
+        return cache.columns(frame, 6, frame.writerIndex() - 6);
+    }
+
+    @Test
+    void theSameBytesGiveTheSameColumns() {
+        RowDescriptionCache cache = new RowDescriptionCache();
+        ColumnDescription[] columns = {column("o_id", 23, -1), column("o_note", 1043, 36)};
+        ColumnDescription[] first = read(cache, frame(columns));
+        assertArrayEquals(columns, first);
+        assertSame(first, read(cache, frame(columns)));
+    }
+
+    @Test
+    void aByteThatDiffersIsDecodedAnew() {
+        RowDescriptionCache cache = new RowDescriptionCache();
+        // Same length, same first and last words (what picks the slot): only the middle differs.
+        ColumnDescription[] a = {column("aaaa", 23, -1), column("x", 1043, 36), column("zz", 25, -1)};
+        ColumnDescription[] b = {column("aaaa", 23, -1), column("y", 1043, 36), column("zz", 25, -1)};
+        ColumnDescription[] readA = read(cache, frame(a));
+        ColumnDescription[] readB = read(cache, frame(b));
+        assertArrayEquals(a, readA);
+        assertArrayEquals(b, readB);
+        assertNotSame(readA, readB);
+        // A type modifier alone (varchar(36) against varchar(37)).
+        ColumnDescription[] c = {column("aaaa", 23, -1), column("y", 1043, 37), column("zz", 25, -1)};
+        assertArrayEquals(c, read(cache, frame(c)));
+        assertArrayEquals(b, read(cache, frame(b)));
+    }
+
+    @Test
+    void manyStatementsTakingTurnsEachGetTheirOwn() {
+        RowDescriptionCache cache = new RowDescriptionCache();
+        ColumnDescription[][] statements = new ColumnDescription[200][];
+        for (int i = 0; i < statements.length; i++) {
+            statements[i] = new ColumnDescription[] {column("c" + i, 23, -1), column("d", 25, i)};
+        }
+        for (int round = 0; round < 3; round++) {
+            for (ColumnDescription[] statement : statements) {
+                assertArrayEquals(statement, read(cache, frame(statement)));
+            }
+        }
+    }
+
+    @Test
+    void aLargeFrameIsDecodedEachTime() {
+        RowDescriptionCache cache = new RowDescriptionCache();
+        ColumnDescription[] wide = new ColumnDescription[600];
+        for (int i = 0; i < wide.length; i++) {
+            wide[i] = column("column_number_" + i, 23, -1);
+        }
+        ColumnDescription[] first = read(cache, frame(wide));
+        ColumnDescription[] second = read(cache, frame(wide));
+        assertArrayEquals(wide, first);
+        assertArrayEquals(wide, second);
+        assertNotSame(first, second);
+        assertEquals(wide.length, second.length);
+    }
+}
