@@ -41,10 +41,16 @@ public final class LogicalSession {
     /** The temporary tables the session made through the proxy (null for none). */
     private Set<String> temporaryTables;
     /** The last columns mapped to logical ones, and the result: a statement run again maps the same columns. */
-    private ColumnDescription[] lastColumns;
-    private ColumnDescription[] lastLogicalColumns;
-    private int lastDataSource;
-    private long lastVersion;
+    /**
+     * The logical columns of the row descriptions this session met last, by the identity of the data source's array
+     * (a connection hands out one array per distinct RowDescription): direct-mapped, a statement run again finds its
+     * own without comparing columns.
+     */
+    private static final int COLUMN_SLOTS = 8;
+    private final ColumnDescription[][] seenColumns = new ColumnDescription[COLUMN_SLOTS][];
+    private final ColumnDescription[][] seenLogical = new ColumnDescription[COLUMN_SLOTS][];
+    private final int[] seenDataSource = new int[COLUMN_SLOTS];
+    private final long[] seenVersion = new long[COLUMN_SLOTS];
 
     public LogicalSession(LogicalDatabase database, SessionIdentity identity) {
         this.database = database;
@@ -145,15 +151,16 @@ public final class LogicalSession {
     }
 
     private ColumnDescription[] logicalColumns(LogicalSchema schema, int dataSource, ColumnDescription[] columns) {
-        if (lastColumns != null && dataSource == lastDataSource && schema.version() == lastVersion
-                && java.util.Arrays.equals(lastColumns, columns)) {
-            return lastLogicalColumns == lastColumns ? columns : lastLogicalColumns;
+        int slot = System.identityHashCode(columns) & (COLUMN_SLOTS - 1);
+        long version = schema.version();
+        if (seenColumns[slot] == columns && seenDataSource[slot] == dataSource && seenVersion[slot] == version) {
+            return seenLogical[slot];
         }
         ColumnDescription[] result = schema.logicalColumns(dataSource, columns);
-        lastColumns = columns;
-        lastLogicalColumns = result;
-        lastDataSource = dataSource;
-        lastVersion = schema.version();
+        seenColumns[slot] = columns;
+        seenLogical[slot] = result;
+        seenDataSource[slot] = dataSource;
+        seenVersion[slot] = version;
         return result;
     }
 
