@@ -5,6 +5,7 @@ parameter types unspecified (0), described with Describe + Sync (or Flush, for c
 parameters of the types PostgreSQL answered (int8, int4, ...), and it asks for binary results of every type it knows.
 """
 
+import asyncio
 import datetime
 import decimal
 import ipaddress
@@ -270,4 +271,22 @@ def test_type_round_trip_of_server_values(target: Target, reference, literal):
             expected = await ref.fetchrow(sql)
             actual = await bounded(conn.fetchrow(sql), sql)
             assert repr(list(actual.items())) == repr(list(expected.items()))
+    run(body())
+
+
+@pytest.mark.parametrize("target", SHARDED_AND_POOLED, indirect=True)
+def test_listener_hears_notify_while_idle(target: Target):
+    """asyncpg's listener is called from the connection's reader: the listening connection runs no statement."""
+
+    async def body():
+        async with asyncpg_connection(target.endpoint) as listener, asyncpg_connection(target.endpoint) as notifier:
+            heard: asyncio.Queue = asyncio.Queue()
+            await bounded(listener.add_listener("ashlar_py", lambda _c, _p, channel, payload: heard.put_nowait(
+                (channel, payload))), "LISTEN")
+            await bounded(notifier.execute("NOTIFY ashlar_py, 'first'"), "NOTIFY")
+            await bounded(notifier.execute("select pg_notify('ashlar_py', 'second')"), "pg_notify")
+            got = [await bounded(heard.get(), "the first notification"), await bounded(heard.get(), "the second")]
+            assert got == [("ashlar_py", "first"), ("ashlar_py", "second")]
+            assert await bounded(listener.fetchval("select 1")) == 1
+            assert heard.empty()
     run(body())

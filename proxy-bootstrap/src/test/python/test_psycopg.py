@@ -13,7 +13,7 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from support import Target, assert_rows_placed, run
+from support import HANG_SECONDS, Target, assert_rows_placed, run
 
 ALL_TARGETS = ["proxy_sharded", "proxy_pooled", "direct"]
 
@@ -401,3 +401,14 @@ def test_named_cursor(target: Target, reference, kind, query):
         assert walk_named_cursor(conn, kind, sql, params) == expected
         assert conn.execute("select 1").fetchone() == (1,)
         assert conn.execute("select count(*) from pg_cursors").fetchone() == (0,)
+
+
+@pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)
+def test_notifies_generator_hears_notify_while_idle(target: Target):
+    """psycopg's notifies() waits on the socket: the listening connection runs no statement meanwhile."""
+    with target.endpoint.connect(autocommit=True) as listener, target.endpoint.connect(autocommit=True) as notifier:
+        listener.execute("LISTEN ashlar_psycopg")
+        notifier.execute("NOTIFY ashlar_psycopg, 'while idle'")
+        got = [(n.channel, n.payload) for n in listener.notifies(timeout=HANG_SECONDS, stop_after=1)]
+        assert got == [("ashlar_psycopg", "while idle")]
+        assert listener.execute("select 1").fetchone() == (1,)

@@ -1132,6 +1132,34 @@ public final class BackendConnection {
         notifications.clear();
     }
 
+    /**
+     * Whom to tell (on the event loop) when the backend sends a notification between this connection's exchanges:
+     * the session that holds it for a LISTEN, so that it reads it while idle ({@link #relayAsync}). Null to stop.
+     */
+    public void onAsync(Runnable signal) {
+        call.onAsync(signal);
+    }
+
+    /**
+     * Reads what the backend sent of itself since the last exchange (NotificationResponse, NoticeResponse) and passes
+     * it on, without waiting: nothing when an exchange or a result still reads the connection (they read it then).
+     */
+    public void relayAsync(ResultSink sink) {
+        if (stream != null || !call.idle()) {
+            return;
+        }
+        // An ERROR (a FATAL: the backend ends the connection) stays for the next statement, which reports it.
+        for (byte type = nextFrame(); type != 0 && type != 'E'; type = nextFrame()) {
+            switch (type) {
+                case 'A' -> notification();
+                case 'N' -> sink.notice(notice());
+                default -> { } // ParameterStatus: the link keeps it
+            }
+            skipFrame();
+        }
+        relayNotifications(sink);
+    }
+
     /** The user this connection logged in as (what {@code SET SESSION AUTHORIZATION DEFAULT} returns to). */
     public String loginUser() {
         return link.loginUser();
@@ -1180,6 +1208,7 @@ public final class BackendConnection {
             return;
         }
         released = true;
+        call.onAsync(null);
         Stream current = stream;
         if (current != null) {
             // A result still reading: the session ended (or gave up) mid-answer. Cancelled and read

@@ -30,6 +30,10 @@ public final class LinkCall implements ServerLink.Receiver {
     private volatile Thread waiter;
     private volatile boolean paused;
     private ServerLink link;
+    /** Told on the loop when a NotificationResponse arrived between exchanges ({@link #onAsync}); null: nobody is. */
+    private volatile Runnable asyncSignal;
+    /** A NotificationResponse arrived between exchanges in the frames not handed over yet. */
+    private boolean asyncPending;
 
     /** Before the request goes out: the exchange ends at this many ReadyForQuery messages. */
     public void expect(ServerLink link, int readies) {
@@ -53,6 +57,20 @@ public final class LinkCall implements ServerLink.Receiver {
         this.finished = false;
     }
 
+    /**
+     * Whom to tell (on the link's event loop) when the backend sends a NotificationResponse while no exchange runs:
+     * a session that LISTENs on this connection reads it then ({@code BackendConnection.relayAsync}) instead of after
+     * its next statement. Null to stop.
+     */
+    public void onAsync(Runnable signal) {
+        this.asyncSignal = signal;
+    }
+
+    /** Whether no exchange runs: every answer expected came (what arrives now came of itself). */
+    public boolean idle() {
+        return finished;
+    }
+
     // ------------------------------------------------------------------ the link's event loop
 
     @Override
@@ -65,6 +83,9 @@ public final class LinkCall implements ServerLink.Receiver {
             pending = out;
         }
         out.writeBytes(buf, start, length);
+        if (type == 'A' && finished) {
+            asyncPending = true;
+        }
         if (terminalsLeft < 0 ? type == 'Z' && --readiesLeft == 0
                 : type == 'E' || ((type == 's' || type == 'C' || type == 'I') && --terminalsLeft == 0)) {
             handOver(true);
@@ -98,6 +119,13 @@ public final class LinkCall implements ServerLink.Receiver {
         Thread thread = waiter;
         if (thread != null && (out != null || end)) {
             LockSupport.unpark(thread);
+        }
+        if (asyncPending) {
+            asyncPending = false;
+            Runnable signal = asyncSignal;
+            if (signal != null) {
+                signal.run();
+            }
         }
     }
 

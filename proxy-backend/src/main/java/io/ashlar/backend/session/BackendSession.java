@@ -140,6 +140,18 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
         return "";
     }
 
+    /**
+     * Whom to tell (from an event loop) when a connection the session keeps for a LISTEN receives a notification while
+     * no statement runs; set once, before the first statement.
+     */
+    void onAsync(Runnable signal);
+
+    /**
+     * Passes on, without waiting, what the session's kept connections received of themselves since their last
+     * statement (notifications, notices): called between statements after {@link #onAsync}'s signal.
+     */
+    void relayAsync(ResultSink sink);
+
     /** Ends the session: open transactions roll back, connections go back to their pools. */
     @Override
     void close();

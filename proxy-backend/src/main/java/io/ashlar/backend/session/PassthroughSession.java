@@ -56,6 +56,8 @@ public final class PassthroughSession implements BackendSession {
     private boolean closed;
     /** Why the client's transaction block ended with its connection, until the client ends the block; else null. */
     private String lostTransaction;
+    /** Told when the connection kept for the session's state (a LISTEN) gets a notification while idle; null: nobody. */
+    private Runnable asyncSignal;
 
     /**
      * @param startupSettings settings the client asked for in its startup packet, applied to every
@@ -329,6 +331,19 @@ public final class PassthroughSession implements BackendSession {
     }
 
     @Override
+    public void onAsync(Runnable signal) {
+        asyncSignal = signal;
+    }
+
+    @Override
+    public void relayAsync(ResultSink sink) {
+        BackendConnection connection = pinned;
+        if (bound && connection != null) {
+            connection.relayAsync(sink);
+        }
+    }
+
+    @Override
     public void cancel() {
         BackendConnection connection = running;
         if (connection != null) {
@@ -399,6 +414,9 @@ public final class PassthroughSession implements BackendSession {
             }
         }
         if (bound) {
+            if (asyncSignal != null) {
+                connection.onAsync(asyncSignal); // a volatile write, for sessions that keep their connection only
+            }
             pinned = connection;
         } else {
             pinned = null;

@@ -5,6 +5,7 @@ import io.ashlar.backend.datasource.BackendConnections;
 import io.ashlar.backend.datasource.BackendDataSource;
 import io.ashlar.backend.execute.BackendError;
 import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.ResultSink;
 import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.execute.TextRows;
 import io.netty.channel.EventLoop;
@@ -34,6 +35,8 @@ final class ShardConnections {
     /** Per slot: the transaction holds a parent row there FOR KEY SHARE for a key the proxy enforces (it commits late). */
     private final boolean[] keyLocked;
     private boolean closed;
+    /** Told when a connection kept for the session's state (a LISTEN) gets a notification while idle; null: nobody. */
+    private Runnable asyncSignal;
 
     ShardConnections(LogicalDatabase database, EventLoop loop, SettingsTracker settings) {
         this.database = database;
@@ -81,6 +84,9 @@ final class ShardConnections {
             throw new StatementFailure(ErrorFields.from(e), e);
         }
         held[slot] = connection;
+        if (bound[slot] && asyncSignal != null) {
+            connection.onAsync(asyncSignal); // kept for a LISTEN, the one before broke
+        }
         return connection;
     }
 
@@ -184,6 +190,10 @@ final class ShardConnections {
     /** The slot's connection holds state of the session's: it stays until the session ends. */
     void markBound(int slot) {
         bound[slot] = true;
+        BackendConnection connection = held[slot];
+        if (connection != null && asyncSignal != null) {
+            connection.onAsync(asyncSignal);
+        }
     }
 
     /** Whether a joined connection's transaction failed on its backend. */
@@ -300,6 +310,21 @@ final class ShardConnections {
             connection.release();
         }
         return lost;
+    }
+
+    /** Whom to tell when a connection kept for the session's state gets a notification while no statement runs. */
+    void onAsync(Runnable signal) {
+        asyncSignal = signal;
+    }
+
+    /** Passes on what the connections kept for the session's state received of themselves since their last statement. */
+    void relayAsync(ResultSink sink) {
+        for (int i = 0; i < held.length; i++) {
+            BackendConnection connection = held[i];
+            if (connection != null && bound[i]) {
+                connection.relayAsync(sink);
+            }
+        }
     }
 
     /** Cancels what runs on every connection held (called from another thread). */

@@ -1138,6 +1138,16 @@ public final class ShardedSession implements BackendSession {
     }
 
     @Override
+    public void onAsync(Runnable signal) {
+        connections.onAsync(signal);
+    }
+
+    @Override
+    public void relayAsync(ResultSink sink) {
+        connections.relayAsync(sink);
+    }
+
+    @Override
     public void cancel() {
         connections.cancel();
     }

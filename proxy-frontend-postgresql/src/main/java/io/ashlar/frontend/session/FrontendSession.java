@@ -62,6 +62,9 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
     private final CursorCommands cursors;
     private final SimpleQuery simpleQuery;
     private final ExtendedProtocol extended;
+    private final ResultSink sink;
+    /** A kept backend connection received a notification while the session was in a transaction: relayed at its end. */
+    private boolean asyncWaiting;
     private volatile boolean working;
     private volatile char lastStatus = 'I';
     /** How the proxy's stop ends this session's connection, once it asked ({@link #endIfQuiet}); null until then. */
@@ -97,6 +100,9 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         this.onClose = onClose;
         this.inbox = new SessionInbox(threads, this::loop);
         ResultSink sink = new ClientResultSink(out, processId);
+        this.sink = sink;
+        // A NOTIFY for a session that LISTENs reaches it while it waits idle, as from PostgreSQL.
+        backend.onAsync(inbox::signalAsync);
         Map<String, Portal> portals = new HashMap<>();
         this.cursors = new CursorCommands(portals, backend, sink);
         this.simpleQuery = new SimpleQuery(out, backend, sink, cursors, new CopyRelay(inbox, out, backend, this::lostSync), openGauss);
@@ -246,6 +252,10 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
             }
             return;
         }
+        if (message == SessionInbox.BACKEND_ASYNC) {
+            relayAsync();
+            return;
+        }
         if (extended.skipping() && !(message instanceof Sync) && !(message instanceof Terminate)
                 && !(message instanceof FrontendMessage.Malformed m && (m.fatal() || m.type() == Sync.TYPE))) {
             // PostgreSQL reads no message's body while it skips to Sync; broken framing and Sync it still sees.
@@ -357,7 +367,26 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
                         last.isEmpty() ? "no statement routed (answered by the session, or the catalog database)" : last);
             }
         }
+        if (asyncWaiting && status == 'I') {
+            asyncWaiting = false;
+            backend.relayAsync(sink);
+        }
         out.write(ReadyForQuery.of(status));
+        out.flush();
+    }
+
+    /**
+     * Passes on what a kept backend connection received of itself (a notification) while the session waits: at once
+     * outside a transaction, else before the ReadyForQuery that ends it (where PostgreSQL delivers a notification
+     * that came during a transaction).
+     */
+    private void relayAsync() {
+        if (backend.transactionStatus() != 'I' || backend.inImplicitTransaction()) {
+            asyncWaiting = true;
+            return;
+        }
+        asyncWaiting = false;
+        backend.relayAsync(sink);
         out.flush();
     }
 

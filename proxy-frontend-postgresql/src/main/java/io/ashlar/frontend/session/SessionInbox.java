@@ -34,6 +34,9 @@ final class SessionInbox implements Iterable<FrontendMessage> {
     /** What {@link #takeOrStop()} answers when the proxy's stop asked the session to end once idle. */
     static final FrontendMessage STOP = new Query("\0stop");
 
+    /** What {@link #takeOrStop()} answers when a backend connection the session keeps sent something of itself (a NOTIFY). */
+    static final FrontendMessage BACKEND_ASYNC = new Query("\0backend async");
+
     private final ConcurrentLinkedQueue<FrontendMessage> queue = new ConcurrentLinkedQueue<>();
     private final ThreadFactory threads;
     private final Runnable session;
@@ -43,6 +46,8 @@ final class SessionInbox implements Iterable<FrontendMessage> {
     private volatile Thread waiter;
     /** The proxy's stop asked the session to end once idle ({@link #askStop()}); cleared when answered. */
     private volatile boolean stopAsked;
+    /** A kept backend connection received a notification ({@link #signalAsync()}); cleared when answered. */
+    private volatile boolean asyncArrived;
     /** This client's account of large messages (the session thread's, once it starts). */
     private MessageMemory.Client memory = MessageMemory.unlimited().client();
     /** The message {@link #take()} returned last (the session thread's own). */
@@ -110,8 +115,15 @@ final class SessionInbox implements Iterable<FrontendMessage> {
         unparkWaiter();
     }
 
+    /** A backend connection the session keeps received a notification (on its event loop): the idle session relays it. */
+    void signalAsync() {
+        asyncArrived = true;
+        unparkWaiter();
+    }
+
     /**
-     * As {@link #take()}, for the session's loop: {@link #STOP} when no message is here and the proxy's stop asked
+     * As {@link #take()}, for the session's loop: {@link #BACKEND_ASYNC} when no message is here and a kept backend
+     * connection received something since the last one; {@link #STOP} when no message is here and the proxy's stop asked
      * since the last STOP, so that the session ends itself with nothing of its own still queued to its client.
      */
     FrontendMessage takeOrStop() {
@@ -132,13 +144,18 @@ final class SessionInbox implements Iterable<FrontendMessage> {
                 lastTaken = message;
                 return message;
             }
+            if (stoppable && asyncArrived) {
+                asyncArrived = false;
+                lastTaken = BACKEND_ASYNC;
+                return BACKEND_ASYNC;
+            }
             if (stoppable && stopAsked) {
                 stopAsked = false;
                 lastTaken = STOP;
                 return STOP;
             }
             waiter = Thread.currentThread();
-            if (queue.isEmpty() && !(stoppable && stopAsked)) {
+            if (queue.isEmpty() && !(stoppable && (stopAsked || asyncArrived))) {
                 LockSupport.park(this);
             }
             waiter = null;
