@@ -101,4 +101,46 @@ final class SessionInboxTest {
         assertSame(SessionInbox.CLIENT_GONE, inbox.take());
         assertTrue(inbox.isEmpty());
     }
+
+    @Test
+    void aBackendsNotificationWakesTheIdleSessionLoopOnce() throws InterruptedException {
+        BlockingQueue<FrontendMessage> taken = new LinkedBlockingQueue<>();
+        AtomicReference<SessionInbox> holder = new AtomicReference<>();
+        SessionInbox inbox = new SessionInbox(threads, () -> {
+            while (true) {
+                FrontendMessage message = holder.get().takeOrStop();
+                taken.add(message);
+                if (message == SessionInbox.CLIENT_GONE) {
+                    return;
+                }
+            }
+        });
+        holder.set(inbox);
+        Query first = new Query("LISTEN c");
+        inbox.add(first);
+        assertSame(first, taken.poll(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        inbox.signalAsync(); // the loop idles in takeOrStop: woken, told once
+        inbox.signalAsync();
+        assertSame(SessionInbox.BACKEND_ASYNC, taken.poll(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        Query second = new Query("SELECT 1");
+        inbox.add(second);
+        assertSame(second, taken.poll(TIMEOUT_SECONDS, TimeUnit.SECONDS), "the signal came twice but is answered once");
+        assertEquals(2, inbox.received(), "the signal is no client message");
+        inbox.add(SessionInbox.CLIENT_GONE);
+        assertSame(SessionInbox.CLIENT_GONE, taken.poll(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aClientMessageGoesBeforeTheSignalAndTakeWithinAStatementIgnoresIt() {
+        SessionInbox inbox = new SessionInbox(threads, () -> { });
+        inbox.putBackClientGone();
+        inbox.signalAsync();
+        // What the client sent first, then the signal (the session is idle only once its queue is empty).
+        assertSame(SessionInbox.CLIENT_GONE, inbox.takeOrStop());
+        inbox.putBackClientGone();
+        // A COPY waiting for its data takes with take(): the signal stays for the session's loop.
+        assertSame(SessionInbox.CLIENT_GONE, inbox.take());
+        assertSame(SessionInbox.BACKEND_ASYNC, inbox.takeOrStop());
+        assertTrue(inbox.isEmpty());
+    }
 }
