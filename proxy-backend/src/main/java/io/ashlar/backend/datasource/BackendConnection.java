@@ -969,9 +969,9 @@ public final class BackendConnection {
         return result;
     }
 
-    /** The RowDescription at the position: decoded once per connection, the same array when it comes again. */
+    /** The RowDescription at the position: decoded once per data source, the same array when it comes again. */
     ColumnDescription[] frameColumns() {
-        return link.rowDescriptions().columns(batch, position, frameLength());
+        return dataSource.rowDescriptions().columns(batch, position, frameLength());
     }
 
     String frameTag() {

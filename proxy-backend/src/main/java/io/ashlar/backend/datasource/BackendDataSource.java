@@ -22,6 +22,8 @@ public final class BackendDataSource implements AutoCloseable {
     private final LinkPool links;
     private final EventLoopGroup loops;
     private final boolean rewritesBatchedInserts;
+    /** The RowDescriptions its connections sent, decoded once for all of them. */
+    private final io.ashlar.backend.pg.RowDescriptionCache rowDescriptions = new io.ashlar.backend.pg.RowDescriptionCache();
     private volatile Map<String, String> backendParameters = Map.of();
     private final LongAdder batches = new LongAdder();
     private final LongAdder batchRows = new LongAdder();
@@ -65,6 +67,10 @@ public final class BackendDataSource implements AutoCloseable {
     }
 
     /** Whether batched single-row INSERTs become multi-row INSERTs ({@code reWriteBatchedInserts=true}, as pgjdbc does it). */
+    io.ashlar.backend.pg.RowDescriptionCache rowDescriptions() {
+        return rowDescriptions;
+    }
+
     boolean rewritesBatchedInserts() {
         return rewritesBatchedInserts;
     }

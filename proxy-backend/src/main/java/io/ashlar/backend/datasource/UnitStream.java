@@ -42,7 +42,8 @@ public final class UnitStream implements QueryResult {
     /** No row is left to read from the backend (the queue may still hold some). */
     boolean complete;
     boolean closed;
-    final ArrayDeque<byte[][]> queued = new ArrayDeque<>();
+    /** Rows read off the connection before the reader asked (a detach, a portal fetch): most units never queue one. */
+    final ArrayDeque<byte[][]> queued = new ArrayDeque<>(0);
     private long queuedBytes;
     /** Of {@link #queuedBytes}, those of portal fetches, which hold no budget. */
     private long unchargedBytes;

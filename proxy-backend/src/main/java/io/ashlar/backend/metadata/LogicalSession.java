@@ -43,14 +43,15 @@ public final class LogicalSession {
     /** The last columns mapped to logical ones, and the result: a statement run again maps the same columns. */
     /**
      * The logical columns of the row descriptions this session met last, by the identity of the data source's array
-     * (a connection hands out one array per distinct RowDescription): direct-mapped, a statement run again finds its
-     * own without comparing columns.
+     * (its connections hand out one array per distinct RowDescription): direct-mapped, made at the first result, so
+     * that a statement run again finds its own without comparing columns.
      */
-    private static final int COLUMN_SLOTS = 8;
-    private final ColumnDescription[][] seenColumns = new ColumnDescription[COLUMN_SLOTS][];
-    private final ColumnDescription[][] seenLogical = new ColumnDescription[COLUMN_SLOTS][];
-    private final int[] seenDataSource = new int[COLUMN_SLOTS];
-    private final long[] seenVersion = new long[COLUMN_SLOTS];
+    private static final int COLUMN_SLOTS = 32;
+    private Seen[] seen;
+
+    /** A data source's columns and their logical form under one version of the schema. */
+    private record Seen(ColumnDescription[] columns, ColumnDescription[] logical, int dataSource, long version) {
+    }
 
     public LogicalSession(LogicalDatabase database, SessionIdentity identity) {
         this.database = database;
@@ -151,16 +152,19 @@ public final class LogicalSession {
     }
 
     private ColumnDescription[] logicalColumns(LogicalSchema schema, int dataSource, ColumnDescription[] columns) {
+        Seen[] known = seen;
+        if (known == null) {
+            known = new Seen[COLUMN_SLOTS];
+            seen = known;
+        }
         int slot = System.identityHashCode(columns) & (COLUMN_SLOTS - 1);
         long version = schema.version();
-        if (seenColumns[slot] == columns && seenDataSource[slot] == dataSource && seenVersion[slot] == version) {
-            return seenLogical[slot];
+        Seen last = known[slot];
+        if (last != null && last.columns == columns && last.dataSource == dataSource && last.version == version) {
+            return last.logical;
         }
         ColumnDescription[] result = schema.logicalColumns(dataSource, columns);
-        seenColumns[slot] = columns;
-        seenLogical[slot] = result;
-        seenDataSource[slot] = dataSource;
-        seenVersion[slot] = version;
+        known[slot] = new Seen(columns, result, dataSource, version);
         return result;
     }
 

@@ -5,15 +5,18 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 
 /**
- * The RowDescriptions one backend connection sent, decoded once. A prepared statement run again
- * answers the same RowDescription byte for byte, so a frame seen before is compared with the kept
- * copy instead of decoded (a name String and a record per column each time: most of what the
- * proxy decoded of a small statement's answer). The arrays handed out are shared and never
- * written to; their readers copy before changing a column (as they did already).
+ * The RowDescriptions the connections of one data source sent, decoded once. A prepared statement run again
+ * answers the same RowDescription byte for byte, on whichever connection, so a frame seen before is compared with
+ * the kept copy instead of decoded (a name String and a record per column each time: most of what the proxy decoded
+ * of a small statement's answer). The arrays handed out are shared and never written to; their readers copy before
+ * changing a column (as they did already). One array per distinct description also lets a session's later steps
+ * recognise a description by identity ({@code LogicalSession}).
  *
- * <p>Direct-mapped: a frame's length and a few of its words choose a slot, which keeps the last
- * frame that chose it; a collision costs a decode, never a wrong answer, since a frame is used only
- * when every byte matches. Used by the thread that holds the connection, one at a time.
+ * <p>Direct-mapped: a frame's length and a few of its words choose a slot, which keeps the last frame that chose
+ * it; a collision costs a decode, never a wrong answer, since a frame is used only when every byte matches. The
+ * decoding depends on the bytes alone. Used by the sessions of every event loop: a slot holds an immutable entry,
+ * published by a plain write (its final fields make it whole to any thread that reads it); two threads that miss
+ * at once both decode, and one entry stays.
  */
 public final class RowDescriptionCache {
 
@@ -21,8 +24,11 @@ public final class RowDescriptionCache {
     /** Larger frames (hundreds of columns) are decoded each time rather than kept. */
     private static final int MAX_FRAME = 8192;
 
-    private final byte[][] frames = new byte[SLOTS][];
-    private final ColumnDescription[][] columns = new ColumnDescription[SLOTS][];
+    private final Entry[] entries = new Entry[SLOTS];
+
+    /** A frame and its columns; final fields, so that a thread that reads the reference sees both whole. */
+    private record Entry(byte[] frame, ColumnDescription[] columns) {
+    }
 
     /** The columns of the RowDescription frame of {@code length} bytes (type byte included) at {@code start}. */
     public ColumnDescription[] columns(ByteBuf in, int start, int length) {
@@ -30,13 +36,12 @@ public final class RowDescriptionCache {
             return BackendFrames.columns(in, start);
         }
         int slot = slot(in, start, length);
-        byte[] known = frames[slot];
-        if (known != null && known.length == length && same(known, in, start)) {
-            return columns[slot];
+        Entry known = entries[slot];
+        if (known != null && known.frame.length == length && same(known.frame, in, start)) {
+            return known.columns;
         }
         ColumnDescription[] result = BackendFrames.columns(in, start);
-        frames[slot] = ByteBufUtil.getBytes(in, start, length);
-        columns[slot] = result;
+        entries[slot] = new Entry(ByteBufUtil.getBytes(in, start, length), result);
         return result;
     }
 
@@ -53,24 +58,16 @@ public final class RowDescriptionCache {
 
     private static boolean same(byte[] known, ByteBuf in, int start) {
         int length = known.length;
-        int i = 0;
-        for (; i + 8 <= length; i += 8) {
-            if (in.getLong(start + i) != getLong(known, i)) {
-                return false;
-            }
+        if (in.hasArray()) {
+            // A heap buffer (what a backend's answers are read into): one vectorised compare, no index check per word.
+            int from = in.arrayOffset() + start;
+            return java.util.Arrays.equals(known, 0, length, in.array(), from, from + length);
         }
-        for (; i < length; i++) {
+        for (int i = 0; i < length; i++) {
             if (in.getByte(start + i) != known[i]) {
                 return false;
             }
         }
         return true;
-    }
-
-    private static final java.lang.invoke.VarHandle LONGS =
-            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
-
-    private static long getLong(byte[] bytes, int at) {
-        return (long) LONGS.get(bytes, at);
     }
 }

@@ -104,7 +104,6 @@ public final class ServerLink extends ByteToMessageDecoder {
     private LinkPool.LoopPool owner;
     private final Map<PreparedKey, String> prepared = new LinkedHashMap<>(16, 0.75f, true);
     private final java.util.ArrayDeque<String> retired = new java.util.ArrayDeque<>(0);
-    private final RowDescriptionCache rowDescriptions = new RowDescriptionCache();
     /** See {@link #cancelPending()}; set by the session's thread or loop, cleared on this link's loop. */
     private volatile boolean cancelPending;
     /** The settings the statements of {@link #prepared} were parsed under. */
@@ -886,11 +885,6 @@ public final class ServerLink extends ByteToMessageDecoder {
     /** The proxy's end of the connection, or null before it is connected. */
     public java.net.SocketAddress localAddress() {
         return channel == null ? null : channel.localAddress();
-    }
-
-    /** The RowDescriptions this connection sent, decoded once (its borrower's thread only). */
-    public RowDescriptionCache rowDescriptions() {
-        return rowDescriptions;
     }
 
     /** The name under which a statement is prepared on this connection, or null. */

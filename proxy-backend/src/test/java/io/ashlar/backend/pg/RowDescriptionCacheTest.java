@@ -11,7 +11,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
 
-/** A RowDescription seen again on a connection is the one decoded before; any byte that differs is decoded anew. */
+/** A RowDescription seen again by a data source is the one decoded before; any byte that differs is decoded anew. */
 final class RowDescriptionCacheTest {
 
     private static ColumnDescription column(String name, int type, int modifier) {
@@ -83,5 +83,19 @@ final class RowDescriptionCacheTest {
         assertArrayEquals(wide, second);
         assertNotSame(first, second);
         assertEquals(wide.length, second.length);
+    }
+
+    @Test
+    void aFrameInADirectBufferComparesTheSame() {
+        RowDescriptionCache cache = new RowDescriptionCache();
+        ColumnDescription[] a = {column("aaaa", 23, -1), column("x", 1043, 36), column("zz", 25, -1)};
+        ColumnDescription[] b = {column("aaaa", 23, -1), column("y", 1043, 36), column("zz", 25, -1)};
+        ColumnDescription[] first = read(cache, frame(a));
+        ByteBuf direct = Unpooled.directBuffer().writeBytes(frame(a));
+        assertSame(first, read(cache, direct));
+        ByteBuf other = Unpooled.directBuffer().writeBytes(frame(b));
+        assertArrayEquals(b, read(cache, other));
+        direct.release();
+        other.release();
     }
 }
