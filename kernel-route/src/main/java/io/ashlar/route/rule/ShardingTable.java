@@ -228,7 +228,9 @@ public final class ShardingTable implements RuleTable {
     /** The column id of a sharding column (ignoring case), or -1 when {@code column} does not shard this table. */
     public int columnId(String column) {
         for (int i = 0, n = columns.size(); i < n; i++) {
-            if (columns.get(i).equalsIgnoreCase(column)) {
+            String each = columns.get(i);
+            // The parser's names are folded already, as the rules' usually are: one intrinsic compare, case only else.
+            if (each.equals(column) || each.equalsIgnoreCase(column)) {
                 return i;
             }
         }
