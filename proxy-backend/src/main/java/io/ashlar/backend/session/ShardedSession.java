@@ -74,8 +74,6 @@ public final class ShardedSession implements BackendSession {
     private final ShardedCopy copy;
     /** Reads that span shards, planned recursively ({@link RecursivePlan}) after the route refused them. */
     private final IntermediateResults intermediates;
-    /** Numbers each recursive statement's intermediate results: their names are unique per statement. */
-    private long intermediateSerial;
     /** Statements of this session being run now (a stream that ends meanwhile leaves its connections to them). */
     private int running;
     /** Told when a {@link StreamedResult} ends: made once, not per statement. */
@@ -371,9 +369,9 @@ public final class ShardedSession implements BackendSession {
                 target = ShardedExecution.representative(database, adjusted, new UnknownParameters(statement.parameterTypes().length, 0));
             } catch (RouteException e) {
                 RecursivePlan recursive = unroutable.plannable()
-                        ? recursivePlan(adjusted, new UnknownParameters(statement.parameterTypes().length, null)) : null;
+                        ? intermediates.plan(adjusted, new UnknownParameters(statement.parameterTypes().length, null)) : null;
                 if (recursive == null) {
-                    throw new StatementFailure(refusal(plan.statement(), unroutable));
+                    throw new StatementFailure(IntermediateResults.refusal(plan.statement(), unroutable));
                 }
                 return describeRecursive(recursive, statement, plan, schemaEpoch);
             }
@@ -393,20 +391,6 @@ public final class ShardedSession implements BackendSession {
         plan.learnParameterTypes(statement.parameterTypes(), types, schemaEpoch);
         return new Description(types, result.hasRows()
                 ? Optional.of(logical.logicalColumns(target.dataSource(), target.visible(result.columns()))) : Optional.empty());
-    }
-
-    /**
-     * The error of a statement the route refused and no recursive plan takes. EXPLAIN of a read that would be
-     * finished by PostgreSQL over intermediate results says so, rather than that its subquery is not supported
-     * (the read itself runs), and points to PREVIEW.
-     */
-    private static ErrorFields refusal(io.ashlar.parser.statement.AnalyzedStatement statement, RouteException e) {
-        if (e.plannable() && statement.command().equals("explain")) {
-            return ErrorFields.error("0A000", "EXPLAIN of a read that spans shards is not supported (" + e.getMessage()
-                    + "); the read itself runs, finished by PostgreSQL over intermediate results",
-                    "PREVIEW followed by the statement shows what each data source runs and how the read is finished.");
-        }
-        return ErrorFields.error(e.sqlState(), e.getMessage());
     }
 
     /**
@@ -561,9 +545,9 @@ public final class ShardedSession implements BackendSession {
             if (ShardedInsertSelect.applies(plan.statement(), database.rules(), e)) {
                 return insertSelect().run(plan, parameters, sink);
             }
-            RecursivePlan recursive = e.plannable() ? recursivePlan(plan, new RouteValues(parameters, routeTypes)) : null;
+            RecursivePlan recursive = e.plannable() ? intermediates.plan(plan, new RouteValues(parameters, routeTypes)) : null;
             if (recursive == null) {
-                throw new StatementFailure(refusal(plan.statement(), e));
+                throw new StatementFailure(IntermediateResults.refusal(plan.statement(), e));
             }
             return recursive(recursive, parameters, sink);
         }
@@ -603,7 +587,7 @@ public final class ShardedSession implements BackendSession {
             }
         } catch (StatementFailure failure) {
             connections.markJoined(dataSources, begin);
-            RecursivePlan recursive = !startedImplicit && unmergeable(failure) ? recursivePlan(plan, new RouteValues(parameters, routeTypes)) : null;
+            RecursivePlan recursive = !startedImplicit && unmergeable(failure) ? intermediates.plan(plan, new RouteValues(parameters, routeTypes)) : null;
             if (recursive != null) {
                 // The merge refused the shards' answers by their column types (AVG of real, SUM of interval, floats
                 // at a low extra_float_digits) before anything reached the client: PostgreSQL finishes it instead.
@@ -674,11 +658,6 @@ public final class ShardedSession implements BackendSession {
         ErrorFields fields = failure.fields();
         return fields.sqlState().equals("0A000") && (fields.message().startsWith("cannot merge the shards' results")
                 || fields.message().startsWith("float results merged across shards"));
-    }
-
-    /** A read the route refused because it spans shards, as a recursive plan; null where it cannot be one. */
-    private RecursivePlan recursivePlan(Plan plan, RouteParameters parameters) {
-        return RecursivePlan.plan(plan.statement(), database.rules(), parameters, "ashlar_ir_" + (++intermediateSerial));
     }
 
     /**
