@@ -63,14 +63,14 @@ public final class ShardedSession implements BackendSession {
     private final LogicalDatabase database;
     private final ShardConnections connections;
     private final ShardedTransaction transaction;
+    /** What follows each statement: connections given back, a failure's rollback, the transaction's end. */
+    private final ShardedStatementEnd ends;
     private final SqlPreparedStatements sqlPrepared;
     private final SettingsTracker settings;
     /** The logical schema's part: catalog queries, session values, logical names, DDL to read again. */
     private final LogicalSession logical;
     /** Whether the statement running now came in a simple query (its units then go to the backends as simple queries). */
     private boolean simpleQuery;
-    /** Settings changed inside the transaction: read back when it ends. */
-    private boolean settingsDirty;
     private final ShardedCopy copy;
     /** Reads that span shards, planned recursively ({@link RecursivePlan}) after the route refused them. */
     private final IntermediateResults intermediates;
@@ -101,6 +101,7 @@ public final class ShardedSession implements BackendSession {
         this.logical = new LogicalSession(database, identity);
         this.connections = new ShardConnections(database, loop, settings);
         this.transaction = new ShardedTransaction(connections, database.twoPhaseCommit());
+        this.ends = new ShardedStatementEnd(database, transaction, connections, settings, logical);
         this.sqlPrepared = new SqlPreparedStatements(database.plans());
         this.copy = new ShardedCopy(database, transaction, connections, logical, copySession());
         this.intermediates = new IntermediateResults(database, connections, transaction);
@@ -162,7 +163,7 @@ public final class ShardedSession implements BackendSession {
         } catch (StatementFailure failure) {
             if (several && transaction.state().inImplicit()) {
                 try {
-                    endTransaction(false);
+                    ends.endTransaction(false);
                 } catch (StatementFailure ignored) {
                     // The statement's own error is the one the client gets.
                 }
@@ -172,7 +173,7 @@ public final class ShardedSession implements BackendSession {
             simpleQuery = false;
         }
         if (several && transaction.state().inImplicit()) {
-            endTransaction(true);
+            ends.endTransaction(true);
         }
     }
 
@@ -271,7 +272,7 @@ public final class ShardedSession implements BackendSession {
             if (failure.getCause() == null) {
                 return declared;
             }
-            afterFailure(false);
+            ends.afterFailure(false);
             throw failure;
         }
     }
@@ -331,7 +332,7 @@ public final class ShardedSession implements BackendSession {
                 begin[g] = transaction.needsBegin(dataSources[g]);
             }
         } catch (StatementFailure failure) {
-            afterFailure(false);
+            ends.afterFailure(false);
             return new BatchOutcome(new String[0], 0, failure.fields());
         }
         BatchOutcome outcome = batch.run(held, begin);
@@ -340,10 +341,10 @@ public final class ShardedSession implements BackendSession {
             connections.markWritten(dataSources);
         }
         if (outcome.failedRow() >= 0) {
-            afterFailure(false);
+            ends.afterFailure(false);
             return new BatchOutcome(outcome.tags(), outcome.failedRow(), logical.logical(outcome.error()));
         }
-        afterStatement();
+        ends.afterStatement();
         return outcome;
     }
 
@@ -384,7 +385,7 @@ public final class ShardedSession implements BackendSession {
         } catch (SQLException e) {
             result.handleError(e);
         }
-        afterStatement();
+        ends.afterStatement();
         if (result.error() != null) {
             throw logical.logical(new StatementFailure(ErrorFields.from(result.error()), result.error()));
         }
@@ -427,7 +428,7 @@ public final class ShardedSession implements BackendSession {
             }
         } finally {
             ShardConnections.runOn(connection, inBlock ? "ROLLBACK TO SAVEPOINT ashlar_describe;RELEASE SAVEPOINT ashlar_describe" : "ROLLBACK");
-            afterStatement();
+            ends.afterStatement();
         }
         if (result.error() != null) {
             throw logical.logical(new StatementFailure(ErrorFields.from(result.error()).withPosition(recursive::clientPosition), result.error()));
@@ -574,7 +575,7 @@ public final class ShardedSession implements BackendSession {
                 begin[i] = transaction.needsBegin(dataSources[i]);
             }
         } catch (StatementFailure failure) {
-            afterFailure(startedImplicit);
+            ends.afterFailure(startedImplicit);
             throw failure;
         }
         QueryResult result;
@@ -593,7 +594,7 @@ public final class ShardedSession implements BackendSession {
                 // at a low extra_float_digits) before anything reached the client: PostgreSQL finishes it instead.
                 return recursive(recursive, parameters, sink);
             }
-            afterFailure(startedImplicit);
+            ends.afterFailure(startedImplicit);
             throw logical.logical(failure);
         } finally {
             running--;
@@ -607,7 +608,7 @@ public final class ShardedSession implements BackendSession {
                 sequences().after(plan, plan.sequence(), dataSources, result);
             } catch (StatementFailure failure) {
                 result.close();
-                afterFailure(startedImplicit);
+                ends.afterFailure(startedImplicit);
                 throw logical.logical(failure);
             }
         }
@@ -638,18 +639,18 @@ public final class ShardedSession implements BackendSession {
                 // borrow them starts from a reset; this session's own settings are read back at
                 // the end of its transaction (or now) from the default data source.
                 held[i].settings(SessionSettings.UNKNOWN);
-                settingsDirty = true;
+                ends.settingsChanged();
             }
         }
         if (startedImplicit) {
-            endTransaction(true, sink);
+            ends.endTransaction(true, sink);
         }
-        if (settingsDirty && transaction.state() == TransactionState.IDLE) {
-            settingsAfterTransaction(sink);
+        if (ends.settingsDirty() && transaction.state() == TransactionState.IDLE) {
+            ends.settingsAfterTransaction(sink);
         } else if (settings.takeApplied() && dataSources.length > 0 && connections.held(dataSources[0]) != null) {
             settings.report(connections.held(dataSources[0]), sink);
         }
-        afterStatement();
+        ends.afterStatement();
         return result;
     }
 
@@ -673,15 +674,15 @@ public final class ShardedSession implements BackendSession {
         try {
             result = logical.logical(intermediates.run(recursive, parameters), coordinator);
         } catch (StatementFailure failure) {
-            afterFailure(startedImplicit);
+            ends.afterFailure(startedImplicit);
             throw logical.logical(failure);
         } finally {
             running--;
         }
         if (startedImplicit) {
-            endTransaction(true, sink);
+            ends.endTransaction(true, sink);
         }
-        afterStatement();
+        ends.afterStatement();
         return result;
     }
 
@@ -738,12 +739,12 @@ public final class ShardedSession implements BackendSession {
 
             @Override
             public void failed(boolean startedImplicit) {
-                afterFailure(startedImplicit);
+                ends.afterFailure(startedImplicit);
             }
 
             @Override
             public void commitImplicit(ResultSink sink) throws StatementFailure {
-                endTransaction(true, sink);
+                ends.endTransaction(true, sink);
             }
 
             @Override
@@ -783,13 +784,13 @@ public final class ShardedSession implements BackendSession {
 
             @Override
             public void failed(boolean startedImplicit) {
-                afterFailure(startedImplicit);
+                ends.afterFailure(startedImplicit);
             }
 
             @Override
             public void commitImplicit(int[] written, ResultSink sink) throws StatementFailure {
                 connections.markWritten(written);
-                endTransaction(true, sink);
+                ends.endTransaction(true, sink);
             }
 
             @Override
@@ -816,7 +817,7 @@ public final class ShardedSession implements BackendSession {
             transaction.afterError();
         }
         if (running == 0 && !closed) {
-            afterStatement();
+            ends.afterStatement();
         }
     }
 
@@ -848,22 +849,6 @@ public final class ShardedSession implements BackendSession {
         }
     }
 
-    /**
-     * A statement failed: the transaction it ran in failed with it; an implicit transaction the
-     * statement opened itself rolls back at once.
-     */
-    private void afterFailure(boolean startedImplicit) {
-        transaction.afterError();
-        if (startedImplicit && transaction.state().inImplicit()) {
-            try {
-                endTransaction(false);
-            } catch (StatementFailure ignored) {
-                // The statement's own error is the one the client gets.
-            }
-        }
-        afterStatement();
-    }
-
     // ------------------------------------------------------------------ transaction control
 
     private QueryResult transactionControl(AnalyzedStatement statement, TransactionStatement body, ResultSink sink)
@@ -879,7 +864,7 @@ public final class ShardedSession implements BackendSession {
                 }
                 boolean commit = state == TransactionState.BLOCK;
                 String lost = transaction.lostDataSource();
-                endTransaction(commit, sink);
+                ends.endTransaction(commit, sink);
                 if (lost != null) {
                     // Not the quiet ROLLBACK of a failed transaction: the client never saw it fail.
                     throw new StatementFailure(ErrorFields.error("08006", "the transaction was rolled back: the"
@@ -891,7 +876,7 @@ public final class ShardedSession implements BackendSession {
                 if (!state.inBlock()) {
                     return noTransaction("ROLLBACK");
                 }
-                endTransaction(false, sink);
+                ends.endTransaction(false, sink);
                 return new TagResult("ROLLBACK", new ArrayList<>(1));
             }
             case SAVEPOINT, RELEASE_SAVEPOINT, ROLLBACK_TO_SAVEPOINT -> {
@@ -914,28 +899,6 @@ public final class ShardedSession implements BackendSession {
         List<ErrorFields> notices = new ArrayList<>(1);
         notices.add(ShardedTransaction.warning("25P01", "there is no transaction in progress"));
         return new TagResult(tag, notices);
-    }
-
-    /** {@link #endTransaction(boolean, ResultSink)} where nobody hears of settings changes. */
-    private void endTransaction(boolean commit) throws StatementFailure {
-        endTransaction(commit, ResultSink.DISCARD);
-    }
-
-    /**
-     * Ends the transaction on every data source that joined it ({@link ShardedTransaction#end}).
-     * Settings changed in it are read back (and changes reported to {@code sink}) before its
-     * connections go back.
-     */
-    private void endTransaction(boolean commit, ResultSink sink) throws StatementFailure {
-        StatementFailure failure = transaction.end(commit);
-        try {
-            settingsAfterTransaction(sink);
-        } finally {
-            afterStatement();
-        }
-        if (failure != null) {
-            throw failure;
-        }
     }
 
     // ------------------------------------------------------------------ settings
@@ -982,7 +945,7 @@ public final class ShardedSession implements BackendSession {
             if (transaction.state() == TransactionState.IDLE) {
                 settings.readBack(connection);
             } else {
-                settingsDirty = true;
+                ends.settingsChanged();
             }
             settings.report(connection, sink);
         } else if (effect == CommandTags.Effect.SESSION_STATE) {
@@ -991,29 +954,11 @@ public final class ShardedSession implements BackendSession {
         }
         if (result.error() != null) {
             transaction.afterErrorInBlock();
-            afterStatement();
+            ends.afterStatement();
             throw new StatementFailure(ErrorFields.from(result.error()), result.error());
         }
-        afterStatement();
+        ends.afterStatement();
         return result;
-    }
-
-    /**
-     * After a transaction in which settings changed: read them back from the default data
-     * source's connection (a rolled-back SET is gone) and tell the client what changed.
-     */
-    private void settingsAfterTransaction(ResultSink sink) throws StatementFailure {
-        if (!settingsDirty) {
-            return;
-        }
-        settingsDirty = false;
-        // Read from the connection the session still holds (not one handed back already: another
-        // session may hold it by now), or from one borrowed for the purpose.
-        int index = database.dataSourceIndex(database.defaultDataSource().name());
-        BackendConnection held = connections.held(index);
-        BackendConnection current = held != null && !held.isBroken() ? held : connections.acquire(index);
-        settings.readBack(current);
-        settings.report(current, sink);
     }
 
     @Override
@@ -1024,18 +969,6 @@ public final class ShardedSession implements BackendSession {
     @Override
     public String reportedValue(String name) {
         return settings.reportedValue(name);
-    }
-
-    /** Returns the connections no transaction or session state keeps. */
-    private void afterStatement() {
-        boolean inTransaction = transaction.state().inTransaction();
-        if (!inTransaction) {
-            logical.idle();
-        }
-        String lost = connections.releaseUnused(inTransaction);
-        if (lost != null) {
-            transaction.connectionLost(lost);
-        }
     }
 
     // ------------------------------------------------------------------ COPY
@@ -1060,12 +993,12 @@ public final class ShardedSession implements BackendSession {
 
             @Override
             public void endTransaction(boolean commit) throws StatementFailure {
-                ShardedSession.this.endTransaction(commit);
+                ends.endTransaction(commit);
             }
 
             @Override
             public void afterStatement() {
-                ShardedSession.this.afterStatement();
+                ends.afterStatement();
             }
         };
     }
@@ -1084,20 +1017,7 @@ public final class ShardedSession implements BackendSession {
 
     @Override
     public void endImplicitTransaction() throws StatementFailure {
-        TransactionState state = transaction.state();
-        if (!state.inImplicit()) {
-            return;
-        }
-        boolean anyFailed = state.failed() || connections.anyJoinedFailed();
-        // A failed COMMIT (a deferred constraint on one data source: the others roll back) is the
-        // client's error; a ROLLBACK after a failed statement reports nothing more.
-        try {
-            endTransaction(!anyFailed);
-        } catch (StatementFailure failure) {
-            if (!anyFailed) {
-                throw failure;
-            }
-        }
+        ends.endImplicitTransaction();
     }
 
     @Override
