@@ -65,6 +65,8 @@ public final class ShardedSession implements BackendSession {
     private final ShardedTransaction transaction;
     /** What follows each statement: connections given back, a failure's rollback, the transaction's end. */
     private final ShardedStatementEnd ends;
+    /** Statements run as they are on one data source: SHOW, settings, catalog queries. */
+    private final DirectStatements direct;
     private final SqlPreparedStatements sqlPrepared;
     private final SettingsTracker settings;
     /** The logical schema's part: catalog queries, session values, logical names, DDL to read again. */
@@ -102,6 +104,7 @@ public final class ShardedSession implements BackendSession {
         this.connections = new ShardConnections(database, loop, settings);
         this.transaction = new ShardedTransaction(connections, database.twoPhaseCommit());
         this.ends = new ShardedStatementEnd(database, transaction, connections, settings, logical);
+        this.direct = new DirectStatements(database, connections, transaction, settings, ends);
         this.sqlPrepared = new SqlPreparedStatements(database.plans());
         this.copy = new ShardedCopy(database, transaction, connections, logical, copySession());
         this.intermediates = new IntermediateResults(database, connections, transaction);
@@ -475,12 +478,12 @@ public final class ShardedSession implements BackendSession {
                         && (discard.target().equalsIgnoreCase("all") || discard.target().equalsIgnoreCase("plans"))) {
                     sqlPrepared.clear();
                 }
-                return setting(statement, sink);
+                return direct.setting(statement, sink);
             case SET:
             case RESET:
-                return setting(statement, sink);
+                return direct.setting(statement, sink);
             case SHOW:
-                return onDefault(statement.sql(), sink);
+                return direct.onDefault(statement.sql(), sink);
             case EMPTY:
                 return TagResult.EMPTY;
             case PREPARE:
@@ -491,7 +494,7 @@ public final class ShardedSession implements BackendSession {
                 return sqlPrepared.deallocate((DeallocateStatement) statement.body());
             default:
                 if (logical.fromCatalog(plan)) {
-                    return onSlot(database.catalogSlot(), statement.sql(), parameters, sink);
+                    return direct.onSlot(database.catalogSlot(), statement.sql(), parameters, sink);
                 }
                 if (LogicalSession.isRefresh(statement)) {
                     return logical.refresh(statement);
@@ -553,7 +556,7 @@ public final class ShardedSession implements BackendSession {
             return recursive(recursive, parameters, sink);
         }
         if (execution.isSession()) {
-            return onDefault(plan.statement().sql(), sink);
+            return direct.onDefault(plan.statement().sql(), sink);
         }
         if (simpleQuery) {
             execution.useSimpleProtocol();
@@ -714,7 +717,7 @@ public final class ShardedSession implements BackendSession {
         return new ShardedForeignKeys.Session() {
             @Override
             public QueryResult onSlot(int slot, String sql) throws StatementFailure {
-                return ShardedSession.this.onSlot(slot, sql, ParameterValues.NONE, ResultSink.DISCARD);
+                return direct.onSlot(slot, sql, ParameterValues.NONE, ResultSink.DISCARD);
             }
 
             @Override
@@ -769,7 +772,7 @@ public final class ShardedSession implements BackendSession {
         return new ShardedSequences.Session() {
             @Override
             public QueryResult onSlot(int slot, String sql, ParameterValues parameters, ResultSink sink) throws StatementFailure {
-                return ShardedSession.this.onSlot(slot, sql, parameters, sink);
+                return direct.onSlot(slot, sql, parameters, sink);
             }
 
             @Override
@@ -884,10 +887,10 @@ public final class ShardedSession implements BackendSession {
             }
             case SET_SESSION_CHARACTERISTICS -> {
                 // The session's default transaction modes: a setting like any other.
-                return setting(statement, sink);
+                return direct.setting(statement, sink);
             }
             case SET_TRANSACTION -> {
-                return state.inBlock() ? transaction.setTransaction(statement.sql()) : onDefault(statement.sql(), sink);
+                return state.inBlock() ? transaction.setTransaction(statement.sql()) : direct.onDefault(statement.sql(), sink);
             }
             default -> throw new StatementFailure(ErrorFields.error("0A000", statement.command().toUpperCase()
                     + " (two-phase commit) is not supported on the sharded logical database " + database.name()));
@@ -902,64 +905,6 @@ public final class ShardedSession implements BackendSession {
     }
 
     // ------------------------------------------------------------------ settings
-
-    /**
-     * SET, RESET, DISCARD: run on the default data source (which checks the value and answers)
-     * and on every connection the session holds, so that all of them agree; the settings are
-     * read back when the transaction ends and replayed on connections used later.
-     */
-    private QueryResult setting(AnalyzedStatement statement, ResultSink sink) throws StatementFailure {
-        int defaultIndex = database.dataSourceIndex(database.defaultDataSource().name());
-        QueryResult result = onDefault(statement.sql(), sink);
-        for (int i = 0; i < connections.slots(); i++) {
-            if (i != defaultIndex && connections.held(i) != null) {
-                ShardConnections.runOn(connections.held(i), statement.sql());
-            }
-        }
-        return result;
-    }
-
-    /** Runs a statement as is on the default data source, passing its result through. */
-    private QueryResult onDefault(String sql, ResultSink sink) throws StatementFailure {
-        return onSlot(database.dataSourceIndex(database.defaultDataSource().name()), sql, ParameterValues.NONE, sink);
-    }
-
-    /** Runs a statement as is on the data source (or the catalog database) of a connection slot. */
-    private QueryResult onSlot(int index, String sql, ParameterValues parameters, ResultSink sink) throws StatementFailure {
-        BackendConnection connection = connections.acquire(index);
-        boolean begin = transaction.needsBegin(index);
-        BufferedResult result = new BufferedResult();
-        try {
-            connection.execute(sql, parameters, result, begin);
-        } catch (SQLException e) {
-            result.handleError(e);
-        }
-        if (begin && connection.status() != 'I') {
-            connections.join(index);
-        }
-        if (connections.bound(index)) {
-            connection.relayNotifications(sink);
-        }
-        CommandTags.Effect effect = CommandTags.combine(CommandTags.effect(result.tag()), CommandTags.textEffect(sql));
-        if (effect == CommandTags.Effect.SETTINGS) {
-            if (transaction.state() == TransactionState.IDLE) {
-                settings.readBack(connection);
-            } else {
-                ends.settingsChanged();
-            }
-            settings.report(connection, sink);
-        } else if (effect == CommandTags.Effect.SESSION_STATE) {
-            connections.markBound(index);
-            connection.keepsSessionState();
-        }
-        if (result.error() != null) {
-            transaction.afterErrorInBlock();
-            ends.afterStatement();
-            throw new StatementFailure(ErrorFields.from(result.error()), result.error());
-        }
-        ends.afterStatement();
-        return result;
-    }
 
     @Override
     public void reported(String name, String value) {
