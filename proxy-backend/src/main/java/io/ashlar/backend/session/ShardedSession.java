@@ -67,6 +67,8 @@ public final class ShardedSession implements BackendSession {
     private final ShardedStatementEnd ends;
     /** Statements run as they are on one data source: SHOW, settings, catalog queries. */
     private final DirectStatements direct;
+    /** BEGIN, COMMIT, ROLLBACK, savepoints, SET TRANSACTION. */
+    private final TransactionStatements transactionStatements;
     private final SqlPreparedStatements sqlPrepared;
     private final SettingsTracker settings;
     /** The logical schema's part: catalog queries, session values, logical names, DDL to read again. */
@@ -105,6 +107,7 @@ public final class ShardedSession implements BackendSession {
         this.transaction = new ShardedTransaction(connections, database.twoPhaseCommit());
         this.ends = new ShardedStatementEnd(database, transaction, connections, settings, logical);
         this.direct = new DirectStatements(database, connections, transaction, settings, ends);
+        this.transactionStatements = new TransactionStatements(database, transaction, ends, direct);
         this.sqlPrepared = new SqlPreparedStatements(database.plans());
         this.copy = new ShardedCopy(database, transaction, connections, logical, copySession());
         this.intermediates = new IntermediateResults(database, connections, transaction);
@@ -466,13 +469,13 @@ public final class ShardedSession implements BackendSession {
         AnalyzedStatement statement = plan.statement();
         StatementKind kind = statement.kind();
         if (transaction.state() == TransactionState.FAILED_BLOCK
-                && !(kind == StatementKind.TRANSACTION && endsFailedBlock((TransactionStatement) statement.body()))) {
+                && !(kind == StatementKind.TRANSACTION && TransactionStatements.endsFailedBlock((TransactionStatement) statement.body()))) {
             throw new StatementFailure(ErrorFields.error("25P02",
                     "current transaction is aborted, commands ignored until end of transaction block"));
         }
         switch (kind) {
             case TRANSACTION:
-                return transactionControl(statement, (TransactionStatement) statement.body(), sink);
+                return transactionStatements.run(statement, (TransactionStatement) statement.body(), sink);
             case DISCARD:
                 if (statement.body() instanceof DiscardStatement discard
                         && (discard.target().equalsIgnoreCase("all") || discard.target().equalsIgnoreCase("plans"))) {
@@ -513,12 +516,6 @@ public final class ShardedSession implements BackendSession {
                 }
                 return routed(plan, parameters, routeTypes, resultFormats, sink);
         }
-    }
-
-    private static boolean endsFailedBlock(TransactionStatement statement) {
-        TransactionCommand command = statement.command();
-        return command == TransactionCommand.ROLLBACK || command == TransactionCommand.COMMIT
-                || command == TransactionCommand.ROLLBACK_TO_SAVEPOINT;
     }
 
     private QueryResult routed(Plan plan, ParameterValues parameters, int[] routeTypes, short[] resultFormats, ResultSink sink)
@@ -850,58 +847,6 @@ public final class ShardedSession implements BackendSession {
         } catch (StatementFailure ignored) {
             // Without a catalog connection the session's catalog queries do not see the table; its statements do.
         }
-    }
-
-    // ------------------------------------------------------------------ transaction control
-
-    private QueryResult transactionControl(AnalyzedStatement statement, TransactionStatement body, ResultSink sink)
-            throws StatementFailure {
-        TransactionState state = transaction.state();
-        switch (body.command()) {
-            case BEGIN, START_TRANSACTION -> {
-                return transaction.begin(statement, body);
-            }
-            case COMMIT -> {
-                if (!state.inBlock()) {
-                    return noTransaction("COMMIT");
-                }
-                boolean commit = state == TransactionState.BLOCK;
-                String lost = transaction.lostDataSource();
-                ends.endTransaction(commit, sink);
-                if (lost != null) {
-                    // Not the quiet ROLLBACK of a failed transaction: the client never saw it fail.
-                    throw new StatementFailure(ErrorFields.error("08006", "the transaction was rolled back: the"
-                            + " connection to data source " + lost + " ended before COMMIT"));
-                }
-                return new TagResult(commit ? "COMMIT" : "ROLLBACK", new ArrayList<>(1));
-            }
-            case ROLLBACK -> {
-                if (!state.inBlock()) {
-                    return noTransaction("ROLLBACK");
-                }
-                ends.endTransaction(false, sink);
-                return new TagResult("ROLLBACK", new ArrayList<>(1));
-            }
-            case SAVEPOINT, RELEASE_SAVEPOINT, ROLLBACK_TO_SAVEPOINT -> {
-                return transaction.savepoint(statement, body);
-            }
-            case SET_SESSION_CHARACTERISTICS -> {
-                // The session's default transaction modes: a setting like any other.
-                return direct.setting(statement, sink);
-            }
-            case SET_TRANSACTION -> {
-                return state.inBlock() ? transaction.setTransaction(statement.sql()) : direct.onDefault(statement.sql(), sink);
-            }
-            default -> throw new StatementFailure(ErrorFields.error("0A000", statement.command().toUpperCase()
-                    + " (two-phase commit) is not supported on the sharded logical database " + database.name()));
-        }
-    }
-
-    /** COMMIT or ROLLBACK outside a block: PostgreSQL's warning, and the tag. */
-    private static QueryResult noTransaction(String tag) {
-        List<ErrorFields> notices = new ArrayList<>(1);
-        notices.add(ShardedTransaction.warning("25P01", "there is no transaction in progress"));
-        return new TagResult(tag, notices);
     }
 
     // ------------------------------------------------------------------ settings
