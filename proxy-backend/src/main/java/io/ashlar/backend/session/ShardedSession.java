@@ -93,10 +93,8 @@ public final class ShardedSession implements BackendSession {
     private ShardedExecution lastExecution;
     private long lastRouteNanos;
     private long lastRunNanos;
-    /** Statements about sequences over several data sources; made when the first one comes. */
-    private ShardedSequences sequences;
-    /** The checks of foreign keys the proxy enforces across data sources; made when the first one is needed. */
-    private ShardedForeignKeys foreignKeys;
+    /** Foreign keys, sequences and INSERT ... SELECT the statements are handed to, and what COPY needs of the session. */
+    private final ShardedHandOffs handOffs;
 
     /**
      * @param loop the client's event loop: the session's backend connections are borrowed there
@@ -111,7 +109,8 @@ public final class ShardedSession implements BackendSession {
         this.direct = new DirectStatements(database, connections, transaction, settings, ends);
         this.transactionStatements = new TransactionStatements(database, transaction, ends, direct);
         this.sqlPrepared = new SqlPreparedStatements(database.plans());
-        this.copy = new ShardedCopy(database, transaction, connections, logical, copySession());
+        this.handOffs = new ShardedHandOffs(this, database, connections, transaction, logical, ends, direct);
+        this.copy = new ShardedCopy(database, transaction, connections, logical, handOffs.copySession());
         this.intermediates = new IntermediateResults(database, connections, transaction);
         io.ashlar.backend.metrics.DatabaseMetrics metrics = database.metrics();
         this.counters = metrics == null ? null : metrics.on(loop);
@@ -270,7 +269,7 @@ public final class ShardedSession implements BackendSession {
                 return null;
             }
             try {
-                foreignKeys().checkBatch(plan, rows, batchTypes);
+                handOffs.foreignKeys().checkBatch(plan, rows, batchTypes);
             } catch (StatementFailure failure) {
                 return new BatchOutcome(new String[0], 0, failure.fields());
             }
@@ -316,7 +315,8 @@ public final class ShardedSession implements BackendSession {
 
     // ------------------------------------------------------------------ one statement
 
-    private QueryResult run(Plan plan, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+    /** Runs a statement of the session's own, its routing values read by its parameters' types. */
+    QueryResult run(Plan plan, ParameterValues parameters, ResultSink sink) throws StatementFailure {
         return run(plan, parameters, parameters.types(), null, sink);
     }
 
@@ -361,13 +361,13 @@ public final class ShardedSession implements BackendSession {
                     return logical.refresh(statement);
                 }
                 if (plan.sequence() != null && (database.dataSources().size() > 1 || plan.sequence().perActualTable())) {
-                    QueryResult result = sequences().run(plan, plan.sequence(), parameters, sink);
+                    QueryResult result = handOffs.sequences().run(plan, plan.sequence(), parameters, sink);
                     if (result != null) {
                         return result;
                     }
                 }
                 if (ShardedForeignKeys.concerns(database.catalog().schema(), statement)) {
-                    QueryResult result = foreignKeys().run(plan, parameters, routeTypes, sink);
+                    QueryResult result = handOffs.foreignKeys().run(plan, parameters, routeTypes, sink);
                     if (result != null) {
                         return result;
                     }
@@ -376,7 +376,8 @@ public final class ShardedSession implements BackendSession {
         }
     }
 
-    private QueryResult routed(Plan plan, ParameterValues parameters, int[] routeTypes, short[] resultFormats, ResultSink sink)
+    /** Runs a statement as routed; a statement the route refuses goes to what runs it instead. */
+    QueryResult routed(Plan plan, ParameterValues parameters, int[] routeTypes, short[] resultFormats, ResultSink sink)
             throws StatementFailure {
         ShardedExecution execution;
         try {
@@ -399,10 +400,10 @@ public final class ShardedSession implements BackendSession {
             }
         } catch (RouteException e) {
             if (e.crossShardKey().isPresent()) {
-                return foreignKeys().add(plan, e.crossShardKey().get(), e.getMessage(), sink);
+                return handOffs.foreignKeys().add(plan, e.crossShardKey().get(), e.getMessage(), sink);
             }
             if (ShardedInsertSelect.applies(plan.statement(), database.rules(), e)) {
-                return insertSelect().run(plan, parameters, sink);
+                return handOffs.insertSelect().run(plan, parameters, sink);
             }
             RecursivePlan recursive = e.plannable() ? intermediates.plan(plan, new RouteValues(parameters, routeTypes)) : null;
             if (recursive == null) {
@@ -463,7 +464,7 @@ public final class ShardedSession implements BackendSession {
         }
         if (plan.sequence() != null) {
             try {
-                sequences().after(plan, plan.sequence(), dataSources, result);
+                handOffs.sequences().after(plan, plan.sequence(), dataSources, result);
             } catch (StatementFailure failure) {
                 result.close();
                 ends.afterFailure(startedImplicit);
@@ -544,131 +545,6 @@ public final class ShardedSession implements BackendSession {
         return result;
     }
 
-    private ShardedInsertSelect insertSelect() {
-        return new ShardedInsertSelect(database, new ShardedInsertSelect.Session() {
-            @Override
-            public QueryResult run(Plan plan, ParameterValues parameters, ResultSink sink) throws StatementFailure {
-                return ShardedSession.this.run(plan, parameters, sink);
-            }
-
-            @Override
-            public void failed() {
-                transaction.afterErrorInBlock();
-            }
-        });
-    }
-
-    private ShardedForeignKeys foreignKeys() {
-        ShardedForeignKeys result = foreignKeys;
-        if (result == null) {
-            result = new ShardedForeignKeys(database, foreignKeySession());
-            foreignKeys = result;
-        }
-        return result;
-    }
-
-    /** What the checks of foreign keys need of the session. */
-    private ShardedForeignKeys.Session foreignKeySession() {
-        return new ShardedForeignKeys.Session() {
-            @Override
-            public QueryResult onSlot(int slot, String sql) throws StatementFailure {
-                return direct.onSlot(slot, sql, ParameterValues.NONE, ResultSink.DISCARD);
-            }
-
-            @Override
-            public QueryResult query(Plan plan, ParameterValues parameters) throws StatementFailure {
-                return routed(logical.adjust(plan), parameters, parameters.types(), null, ResultSink.DISCARD);
-            }
-
-            @Override
-            public void keyLocked(int slot) {
-                connections.markKeyLocked(slot);
-            }
-
-            @Override
-            public QueryResult write(Plan plan, ParameterValues parameters, int[] routeTypes, ResultSink sink) throws StatementFailure {
-                return routed(plan, parameters, routeTypes, null, sink);
-            }
-
-            @Override
-            public boolean beginImplicit() {
-                return transaction.beginImplicitIfIdle();
-            }
-
-            @Override
-            public void failed(boolean startedImplicit) {
-                ends.afterFailure(startedImplicit);
-            }
-
-            @Override
-            public void commitImplicit(ResultSink sink) throws StatementFailure {
-                ends.endTransaction(true, sink);
-            }
-
-            @Override
-            public void ranDdl(AnalyzedStatement statement) {
-                database.plans().schemaChanged();
-                logical.ranDdl(statement, false);
-            }
-        };
-    }
-
-    private ShardedSequences sequences() {
-        ShardedSequences result = sequences;
-        if (result == null) {
-            result = new ShardedSequences(database, sequenceSession());
-            sequences = result;
-        }
-        return result;
-    }
-
-    /** What statements about sequences need of the session: statements on one data source, queries, the transaction. */
-    private ShardedSequences.Session sequenceSession() {
-        return new ShardedSequences.Session() {
-            @Override
-            public QueryResult onSlot(int slot, String sql, ParameterValues parameters, ResultSink sink) throws StatementFailure {
-                return direct.onSlot(slot, sql, parameters, sink);
-            }
-
-            @Override
-            public QueryResult query(Plan plan, ParameterValues parameters) throws StatementFailure {
-                return run(plan, parameters, ResultSink.DISCARD);
-            }
-
-            @Override
-            public boolean beginImplicit() {
-                return transaction.beginImplicitIfIdle();
-            }
-
-            @Override
-            public void failed(boolean startedImplicit) {
-                ends.afterFailure(startedImplicit);
-            }
-
-            @Override
-            public void commitImplicit(int[] written, ResultSink sink) throws StatementFailure {
-                connections.markWritten(written);
-                ends.endTransaction(true, sink);
-            }
-
-            @Override
-            public void written(int[] slots) {
-                connections.markWritten(slots);
-            }
-
-            @Override
-            public boolean bound(int slot) {
-                return connections.bound(slot);
-            }
-
-            @Override
-            public void keep(int slot) throws StatementFailure {
-                connections.markBound(slot);
-                connections.acquire(slot).keepsSessionState();
-            }
-        };
-    }
-
     /** A {@link StreamedResult} ended: its connections may go back, and its failure fails the transaction. */
     private void streamEnded(boolean failure) {
         if (failure) {
@@ -729,26 +605,6 @@ public final class ShardedSession implements BackendSession {
     @Override
     public void endCopy() {
         copy.end();
-    }
-
-    /** What a COPY needs of the session: queries run as any, the transaction's end, connections given back. */
-    private ShardedCopy.Session copySession() {
-        return new ShardedCopy.Session() {
-            @Override
-            public QueryResult query(Plan select) throws StatementFailure {
-                return run(select, ParameterValues.NONE, ResultSink.DISCARD);
-            }
-
-            @Override
-            public void endTransaction(boolean commit) throws StatementFailure {
-                ends.endTransaction(commit);
-            }
-
-            @Override
-            public void afterStatement() {
-                ends.afterStatement();
-            }
-        };
     }
 
     // ------------------------------------------------------------------ status and end
