@@ -5,7 +5,6 @@ import io.ashlar.backend.execute.BufferedResult;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.metadata.LogicalSession;
-import io.ashlar.backend.metrics.SessionCounters;
 import io.ashlar.backend.session.BackendSession.Description;
 import io.ashlar.backend.session.BackendSession.Prepared;
 import io.ashlar.backend.sharding.Plan;
@@ -27,8 +26,8 @@ import java.util.Optional;
 final class ShardedDescribe {
 
     private final LogicalDatabase database;
-    /** Where the parse's time is counted, or null: metrics off. */
-    private final SessionCounters counters;
+    /** Where the parse's time is counted. */
+    private final StatementTimes times;
     private final LogicalSession logical;
     private final SqlPreparedStatements sqlPrepared;
     private final ShardConnections connections;
@@ -36,11 +35,11 @@ final class ShardedDescribe {
     private final IntermediateResults intermediates;
     private final ShardedStatementEnd ends;
 
-    ShardedDescribe(LogicalDatabase database, SessionCounters counters, LogicalSession logical, SqlPreparedStatements sqlPrepared,
+    ShardedDescribe(LogicalDatabase database, StatementTimes times, LogicalSession logical, SqlPreparedStatements sqlPrepared,
                     ShardConnections connections, ShardedTransaction transaction, IntermediateResults intermediates,
                     ShardedStatementEnd ends) {
         this.database = database;
-        this.counters = counters;
+        this.times = times;
         this.logical = logical;
         this.sqlPrepared = sqlPrepared;
         this.connections = connections;
@@ -52,14 +51,14 @@ final class ShardedDescribe {
     /** Parse: the statement analysed (once per SQL text), its parameter types as many as it has. */
     Prepared prepare(String sql, int[] declaredTypes) throws StatementFailure {
         Plan plan;
-        long parseStarted = counters == null ? 0 : System.nanoTime();
+        long parseStarted = times.parseStarted();
         try {
             plan = database.plans().get(sql);
         } catch (SqlSyntaxException e) {
             throw ShardedSession.syntaxError(e, 0);
         }
         if (parseStarted != 0) {
-            counters.parse(System.nanoTime() - parseStarted);
+            times.parsed(parseStarted);
         }
         int count = Math.max(declaredTypes.length, plan.statement().parameterCount());
         int[] types = count == declaredTypes.length ? declaredTypes : java.util.Arrays.copyOf(declaredTypes, count);

@@ -85,14 +85,8 @@ public final class ShardedSession implements BackendSession {
     /** Told when a {@link StreamedResult} ends: made once, not per statement. */
     private final StreamedResult.End streamEnd = this::streamEnded;
     private boolean closed;
-    /** Where the route's time is counted (the client's loop's counters of this database), or null: metrics off. */
-    private final io.ashlar.backend.metrics.SessionCounters counters;
-    /** sql-show and the slow-query log, or null while both are off. */
-    private final io.ashlar.backend.metrics.StatementLog statementLog;
-    /** The last routed statement and its stages' times, kept for the slow-query log. */
-    private ShardedExecution lastExecution;
-    private long lastRouteNanos;
-    private long lastRunNanos;
+    /** The parse's and the route's times for metrics, and the last routed statement for the slow-query log. */
+    private final StatementTimes times;
     /** Foreign keys, sequences and INSERT ... SELECT the statements are handed to, and what COPY needs of the session. */
     private final ShardedHandOffs handOffs;
 
@@ -113,28 +107,21 @@ public final class ShardedSession implements BackendSession {
         this.copy = new ShardedCopy(database, transaction, connections, logical, handOffs.copySession());
         this.intermediates = new IntermediateResults(database, connections, transaction);
         io.ashlar.backend.metrics.DatabaseMetrics metrics = database.metrics();
-        this.counters = metrics == null ? null : metrics.on(loop);
-        this.describer = new ShardedDescribe(database, counters, logical, sqlPrepared, connections, transaction, intermediates, ends);
-        this.statementLog = database.statementLog();
+        this.times = new StatementTimes(metrics == null ? null : metrics.on(loop), database.statementLog());
+        this.describer = new ShardedDescribe(database, times, logical, sqlPrepared, connections, transaction, intermediates, ends);
     }
 
     @Override
     public String lastStatement() {
-        ShardedExecution last = lastExecution;
-        if (last == null) {
-            return "";
-        }
-        return "route " + io.ashlar.backend.metrics.StatementLog.millis(lastRouteNanos) + " ms, backend "
-                + io.ashlar.backend.metrics.StatementLog.millis(lastRunNanos) + " ms (to the first rows of a streamed result);"
-                + " units: " + last.describeUnits();
+        return times.lastStatement();
     }
 
     // ------------------------------------------------------------------ simple protocol
 
     @Override
     public void executeSimple(String sql, ResultSink sink) throws StatementFailure {
-        lastExecution = null;
-        long parseStarted = counters == null ? 0 : System.nanoTime();
+        times.forgetLast();
+        long parseStarted = times.parseStarted();
         List<StatementRange> ranges;
         TokenList tokens;
         try {
@@ -161,7 +148,7 @@ public final class ShardedSession implements BackendSession {
                     throw syntaxError(e, range.start());
                 }
                 if (parseStarted != 0) {
-                    counters.parse(System.nanoTime() - parseStarted); // the first statement's time has the text's lexing
+                    times.parsed(parseStarted); // the first statement's time has the text's lexing
                 }
                 stream(run(plan, ParameterValues.NONE, sink), sink);
                 if (parseStarted != 0) {
@@ -234,7 +221,7 @@ public final class ShardedSession implements BackendSession {
     @Override
     public QueryResult execute(Prepared statement, ParameterValues parameters, short[] resultFormats, ResultSink statusSink,
                                boolean implicitTransaction) throws StatementFailure {
-        lastExecution = null;
+        times.forgetLast();
         int[] routeTypes = describer.routeTypes(statement);
         if (implicitTransaction) {
             transaction.beginImplicit();
@@ -381,22 +368,10 @@ public final class ShardedSession implements BackendSession {
             throws StatementFailure {
         ShardedExecution execution;
         try {
-            long started = counters == null && statementLog == null ? 0 : System.nanoTime();
+            long started = times.routeStarted();
             execution = ShardedExecution.plan(database, plan, parameters, new RouteValues(parameters, routeTypes));
             if (started != 0) {
-                long routed = System.nanoTime() - started;
-                if (counters != null) {
-                    counters.route(routed);
-                }
-                if (statementLog != null) {
-                    lastExecution = execution;
-                    lastRouteNanos = routed;
-                    lastRunNanos = 0;
-                    if (statementLog.showsSql()) {
-                        statementLog.logic(plan.statement().sql());
-                        execution.show(statementLog);
-                    }
-                }
+                times.routed(started, plan, execution);
             }
         } catch (RouteException e) {
             if (e.crossShardKey().isPresent()) {
@@ -439,11 +414,11 @@ public final class ShardedSession implements BackendSession {
         }
         QueryResult result;
         running++;
-        long runStarted = statementLog == null ? 0 : System.nanoTime();
+        long runStarted = times.runStarted();
         try {
             result = logical.logical(execution.run(held, begin, settings.shortestFloats()), dataSources[0]);
             if (runStarted != 0) {
-                lastRunNanos = System.nanoTime() - runStarted;
+                times.ran(runStarted);
             }
         } catch (StatementFailure failure) {
             connections.markJoined(dataSources, begin);
