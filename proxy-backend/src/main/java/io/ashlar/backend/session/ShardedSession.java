@@ -278,11 +278,7 @@ public final class ShardedSession implements BackendSession {
         BackendConnection[] held = new BackendConnection[dataSources.length];
         boolean[] begin = new boolean[dataSources.length];
         try {
-            connections.acquireAll(dataSources);
-            for (int g = 0; g < dataSources.length; g++) {
-                held[g] = connections.acquire(dataSources[g]);
-                begin[g] = transaction.needsBegin(dataSources[g]);
-            }
+            acquire(dataSources, held, begin);
         } catch (StatementFailure failure) {
             ends.afterFailure(false);
             return new BatchOutcome(new String[0], 0, failure.fields());
@@ -368,23 +364,9 @@ public final class ShardedSession implements BackendSession {
             throws StatementFailure {
         ShardedExecution execution;
         try {
-            long started = times.routeStarted();
-            execution = ShardedExecution.plan(database, plan, parameters, new RouteValues(parameters, routeTypes));
-            if (started != 0) {
-                times.routed(started, plan, execution);
-            }
+            execution = route(plan, parameters, routeTypes);
         } catch (RouteException e) {
-            if (e.crossShardKey().isPresent()) {
-                return handOffs.foreignKeys().add(plan, e.crossShardKey().get(), e.getMessage(), sink);
-            }
-            if (ShardedInsertSelect.applies(plan.statement(), database.rules(), e)) {
-                return handOffs.insertSelect().run(plan, parameters, sink);
-            }
-            RecursivePlan recursive = e.plannable() ? intermediates.plan(plan, new RouteValues(parameters, routeTypes)) : null;
-            if (recursive == null) {
-                throw new StatementFailure(IntermediateResults.refusal(plan.statement(), e));
-            }
-            return recursive(recursive, parameters, sink);
+            return refused(plan, parameters, routeTypes, e, sink);
         }
         if (execution.isSession()) {
             return direct.onDefault(plan.statement().sql(), sink);
@@ -403,11 +385,7 @@ public final class ShardedSession implements BackendSession {
         BackendConnection[] held = new BackendConnection[dataSources.length];
         boolean[] begin = new boolean[dataSources.length];
         try {
-            connections.acquireAll(dataSources);
-            for (int i = 0; i < dataSources.length; i++) {
-                held[i] = connections.acquire(dataSources[i]);
-                begin[i] = transaction.needsBegin(dataSources[i]);
-            }
+            acquire(dataSources, held, begin);
         } catch (StatementFailure failure) {
             ends.afterFailure(startedImplicit);
             throw failure;
@@ -449,6 +427,56 @@ public final class ShardedSession implements BackendSession {
         if (execution.streams()) {
             result = new StreamedResult(result, streamEnd);
         }
+        keepEffects(plan, execution, dataSources, held, sink);
+        finish(startedImplicit, dataSources, sink);
+        return result;
+    }
+
+    /** Routes a statement: its execution, timed for metrics and kept for the slow-query log. */
+    private ShardedExecution route(Plan plan, ParameterValues parameters, int[] routeTypes) throws RouteException {
+        long started = times.routeStarted();
+        ShardedExecution execution = ShardedExecution.plan(database, plan, parameters, new RouteValues(parameters, routeTypes));
+        if (started != 0) {
+            times.routed(started, plan, execution);
+        }
+        return execution;
+    }
+
+    /**
+     * A statement the route refused runs otherwise where it can: a foreign key across data sources is the proxy's
+     * to enforce, an INSERT ... SELECT runs as a read then an INSERT, a read that spans shards as a recursive plan;
+     * else the client gets the route's error.
+     */
+    private QueryResult refused(Plan plan, ParameterValues parameters, int[] routeTypes, RouteException e, ResultSink sink)
+            throws StatementFailure {
+        if (e.crossShardKey().isPresent()) {
+            return handOffs.foreignKeys().add(plan, e.crossShardKey().get(), e.getMessage(), sink);
+        }
+        if (ShardedInsertSelect.applies(plan.statement(), database.rules(), e)) {
+            return handOffs.insertSelect().run(plan, parameters, sink);
+        }
+        RecursivePlan recursive = e.plannable() ? intermediates.plan(plan, new RouteValues(parameters, routeTypes)) : null;
+        if (recursive == null) {
+            throw new StatementFailure(IntermediateResults.refusal(plan.statement(), e));
+        }
+        return recursive(recursive, parameters, sink);
+    }
+
+    /** The session's connections to these data sources ({@code held}), and whether each needs the transaction's BEGIN. */
+    private void acquire(int[] dataSources, BackendConnection[] held, boolean[] begin) throws StatementFailure {
+        connections.acquireAll(dataSources);
+        for (int i = 0; i < dataSources.length; i++) {
+            held[i] = connections.acquire(dataSources[i]);
+            begin[i] = transaction.needsBegin(dataSources[i]);
+        }
+    }
+
+    /**
+     * What a routed statement that ran leaves behind: notifications on the connections the session keeps go to the
+     * client, changed sharding rules and schema are taken in (DDL of temporary tables mirrored on the catalog), and
+     * connections that now keep session state stay with the session, or are marked when settings changed on them.
+     */
+    private void keepEffects(Plan plan, ShardedExecution execution, int[] dataSources, BackendConnection[] held, ResultSink sink) {
         for (int dataSource : dataSources) {
             if (connections.bound(dataSource) && connections.held(dataSource) != null) {
                 connections.held(dataSource).relayNotifications(sink);
@@ -476,6 +504,13 @@ public final class ShardedSession implements BackendSession {
                 ends.settingsChanged();
             }
         }
+    }
+
+    /**
+     * The end of a routed statement: the implicit transaction it opened commits, settings it changed are read back
+     * (outside a transaction) or those applied to its connection reported, and connections go back.
+     */
+    private void finish(boolean startedImplicit, int[] dataSources, ResultSink sink) throws StatementFailure {
         if (startedImplicit) {
             ends.endTransaction(true, sink);
         }
@@ -485,7 +520,6 @@ public final class ShardedSession implements BackendSession {
             settings.report(connections.held(dataSources[0]), sink);
         }
         ends.afterStatement();
-        return result;
     }
 
     /** Whether a run failed because the merge cannot combine the shards' answers of the types they have. */
