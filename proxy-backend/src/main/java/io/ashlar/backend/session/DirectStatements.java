@@ -14,9 +14,9 @@ import java.sql.SQLException;
 /**
  * Statements a sharded session runs as they are on one data source (or on its catalog database), in its transaction,
  * their result passed through: SHOW and other statements for the default data source, settings (SET, RESET, DISCARD:
- * on the default data source and every connection the session holds), catalog queries, and the statements sequences
- * and foreign-key checks send to one data source. What such a statement changes (settings, session state kept on its
- * connection) is noted as it ends.
+ * on the default data source and every connection the session holds), catalog queries, the statements sequences
+ * and foreign-key checks send to one data source, and DDL of temporary tables mirrored on the catalog database. What
+ * such a statement changes (settings, session state kept on its connection) is noted as it ends.
  */
 final class DirectStatements {
 
@@ -91,5 +91,33 @@ final class DirectStatements {
         }
         ends.afterStatement();
         return result;
+    }
+
+    /**
+     * Runs DDL of the session's temporary tables on its catalog database connection too, which the session then
+     * keeps: its catalog queries see its temporary tables, as on PostgreSQL. A failure there leaves the catalog
+     * without the table and the session's statement as it went (inside a transaction, a savepoint undoes it).
+     */
+    void mirrorOnCatalog(String sql) {
+        int slot = database.catalogSlot();
+        try {
+            BackendConnection connection = connections.acquire(slot);
+            boolean begin = transaction.needsBegin(slot);
+            boolean inBlock = begin || connections.joined(slot);
+            try {
+                ShardConnections.runOn(connection, (begin ? "BEGIN;" : "")
+                        + (inBlock ? "SAVEPOINT ashlar_shell;" + sql + ";RELEASE SAVEPOINT ashlar_shell" : sql));
+            } catch (StatementFailure failure) {
+                if (inBlock && connection.status() == 'E') {
+                    ShardConnections.runOn(connection, "ROLLBACK TO SAVEPOINT ashlar_shell;RELEASE SAVEPOINT ashlar_shell");
+                }
+            }
+            if (begin && connection.status() != 'I') {
+                connections.join(slot);
+            }
+            connections.markBound(slot);
+        } catch (StatementFailure ignored) {
+            // Without a catalog connection the session's catalog queries do not see the table; its statements do.
+        }
     }
 }

@@ -488,7 +488,7 @@ public final class ShardedSession implements BackendSession {
         if (plan.statement().kind() == StatementKind.DDL) {
             database.plans().schemaChanged();
             if (logical.ranDdl(plan.statement(), execution.boundSession())) {
-                mirrorOnCatalog(plan.statement().sql());
+                direct.mirrorOnCatalog(plan.statement().sql());
             }
         }
         CommandTags.Effect text = plan.textEffect();
@@ -561,34 +561,6 @@ public final class ShardedSession implements BackendSession {
         }
         if (running == 0 && !closed) {
             ends.afterStatement();
-        }
-    }
-
-    /**
-     * Runs DDL of the session's temporary tables on its catalog database connection too, which the session then
-     * keeps: its catalog queries see its temporary tables, as on PostgreSQL. A failure there leaves the catalog
-     * without the table and the session's statement as it went (inside a transaction, a savepoint undoes it).
-     */
-    private void mirrorOnCatalog(String sql) {
-        int slot = database.catalogSlot();
-        try {
-            BackendConnection connection = connections.acquire(slot);
-            boolean begin = transaction.needsBegin(slot);
-            boolean inBlock = begin || connections.joined(slot);
-            try {
-                ShardConnections.runOn(connection, (begin ? "BEGIN;" : "")
-                        + (inBlock ? "SAVEPOINT ashlar_shell;" + sql + ";RELEASE SAVEPOINT ashlar_shell" : sql));
-            } catch (StatementFailure failure) {
-                if (inBlock && connection.status() == 'E') {
-                    ShardConnections.runOn(connection, "ROLLBACK TO SAVEPOINT ashlar_shell;RELEASE SAVEPOINT ashlar_shell");
-                }
-            }
-            if (begin && connection.status() != 'I') {
-                connections.join(slot);
-            }
-            connections.markBound(slot);
-        } catch (StatementFailure ignored) {
-            // Without a catalog connection the session's catalog queries do not see the table; its statements do.
         }
     }
 
