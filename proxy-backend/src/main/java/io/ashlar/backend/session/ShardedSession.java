@@ -3,7 +3,6 @@ package io.ashlar.backend.session;
 import io.ashlar.backend.datasource.BackendConnection;
 import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.Batches;
-import io.ashlar.backend.execute.BufferedResult;
 import io.ashlar.backend.execute.CommandTags;
 import io.ashlar.backend.execute.CopyStream;
 import io.ashlar.backend.execute.ErrorFields;
@@ -13,7 +12,6 @@ import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.metadata.LogicalSession;
 import io.ashlar.backend.sharding.Plan;
 import io.ashlar.backend.sharding.RouteValues;
-import io.ashlar.backend.sharding.SequenceStatement;
 import io.ashlar.backend.sharding.ShardedExecution;
 import io.ashlar.backend.sharding.TagResult;
 import io.ashlar.parser.lexer.Lexer;
@@ -27,28 +25,28 @@ import io.ashlar.parser.statement.DiscardStatement;
 import io.ashlar.parser.statement.ExecuteStatement;
 import io.ashlar.parser.statement.PrepareStatement;
 import io.ashlar.parser.statement.StatementKind;
-import io.ashlar.parser.statement.TransactionCommand;
 import io.ashlar.parser.statement.TransactionStatement;
 import io.ashlar.route.RecursivePlan;
 import io.ashlar.route.RouteException;
-import io.ashlar.route.RouteParameters;
 import io.netty.channel.EventLoop;
-import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The backend side of a session on a sharded logical database: each statement is analysed
  * (once per SQL text), routed, rewritten per shard, run on the data sources it needs and its
  * results merged.
  *
- * <p>This class runs statements; its parts keep the session's state, one job each: the
- * transaction and its replay on data sources that join late ({@link ShardedTransaction}, in the
- * states of {@link TransactionState}), the connections ({@link ShardConnections}), SQL's PREPARE
- * ({@link SqlPreparedStatements}), client batches ({@link ShardedBatch}), COPY ({@link ShardedCopy}), results still streaming
- * ({@link StreamedResult}), settings ({@link SettingsTracker}) and the logical schema
- * ({@link LogicalSession}).
+ * <p>This class runs statements: it takes each by its kind to the part that runs it, and runs a routed one
+ * itself (route, acquire the connections, run, keep its effects, finish). Its parts keep the session's state or do
+ * one job each: the transaction and its replay on data sources that join late ({@link ShardedTransaction}, in the
+ * states of {@link TransactionState}), its control statements ({@link TransactionStatements}), what follows each
+ * statement up to the transaction's end ({@link ShardedStatementEnd}), the connections ({@link ShardConnections}),
+ * statements run as they are on one data source ({@link DirectStatements}), Parse and Describe
+ * ({@link ShardedDescribe}), SQL's PREPARE ({@link SqlPreparedStatements}), client batches ({@link ShardedBatch}),
+ * reads finished by PostgreSQL over intermediate results ({@link IntermediateResults}), the parts whole statements are
+ * handed to: foreign keys, sequences, INSERT ... SELECT ({@link ShardedHandOffs}), COPY ({@link ShardedCopy}), results
+ * still streaming ({@link StreamedResult}), settings ({@link SettingsTracker}), times for metrics and the slow-query
+ * log ({@link StatementTimes}) and the logical schema ({@link LogicalSession}).
  *
  * <p>Transactions: after an error inside the client's block, the session refuses statements with
  * 25P02 until ROLLBACK, as PostgreSQL does, whatever data source the next statement would use. A
