@@ -8,9 +8,13 @@ import io.ashlar.backend.execute.CopyStream;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.sharding.IntermediateKeys;
+import io.ashlar.backend.sharding.Plan;
 import io.ashlar.backend.sharding.ShardedExecution;
 import io.ashlar.merge.MemoryBudget;
+import io.ashlar.parser.statement.AnalyzedStatement;
 import io.ashlar.route.RecursivePlan;
+import io.ashlar.route.RouteException;
+import io.ashlar.route.RouteParameters;
 import io.ashlar.route.rule.DataNode;
 
 import java.sql.SQLException;
@@ -43,11 +47,32 @@ final class IntermediateResults {
     private final LogicalDatabase database;
     private final ShardConnections connections;
     private final ShardedTransaction transaction;
+    /** Numbers each recursive statement's intermediate results: their names are unique per statement. */
+    private long serial;
 
     IntermediateResults(LogicalDatabase database, ShardConnections connections, ShardedTransaction transaction) {
         this.database = database;
         this.connections = connections;
         this.transaction = transaction;
+    }
+
+    /** A read the route refused because it spans shards, as a recursive plan; null where it cannot be one. */
+    RecursivePlan plan(Plan plan, RouteParameters parameters) {
+        return RecursivePlan.plan(plan.statement(), database.rules(), parameters, "ashlar_ir_" + (++serial));
+    }
+
+    /**
+     * The error of a statement the route refused and no recursive plan takes. EXPLAIN of a read that would be
+     * finished by PostgreSQL over intermediate results says so, rather than that its subquery is not supported
+     * (the read itself runs), and points to PREVIEW.
+     */
+    static ErrorFields refusal(AnalyzedStatement statement, RouteException e) {
+        if (e.plannable() && statement.command().equals("explain")) {
+            return ErrorFields.error("0A000", "EXPLAIN of a read that spans shards is not supported (" + e.getMessage()
+                    + "); the read itself runs, finished by PostgreSQL over intermediate results",
+                    "PREVIEW followed by the statement shows what each data source runs and how the read is finished.");
+        }
+        return ErrorFields.error(e.sqlState(), e.getMessage());
     }
 
     /** The connection slot of the plan's coordinator. */

@@ -3,7 +3,6 @@ package io.ashlar.backend.session;
 import io.ashlar.backend.datasource.BackendConnection;
 import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.Batches;
-import io.ashlar.backend.execute.BufferedResult;
 import io.ashlar.backend.execute.CommandTags;
 import io.ashlar.backend.execute.CopyStream;
 import io.ashlar.backend.execute.ErrorFields;
@@ -13,7 +12,6 @@ import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.metadata.LogicalSession;
 import io.ashlar.backend.sharding.Plan;
 import io.ashlar.backend.sharding.RouteValues;
-import io.ashlar.backend.sharding.SequenceStatement;
 import io.ashlar.backend.sharding.ShardedExecution;
 import io.ashlar.backend.sharding.TagResult;
 import io.ashlar.parser.lexer.Lexer;
@@ -27,28 +25,28 @@ import io.ashlar.parser.statement.DiscardStatement;
 import io.ashlar.parser.statement.ExecuteStatement;
 import io.ashlar.parser.statement.PrepareStatement;
 import io.ashlar.parser.statement.StatementKind;
-import io.ashlar.parser.statement.TransactionCommand;
 import io.ashlar.parser.statement.TransactionStatement;
 import io.ashlar.route.RecursivePlan;
 import io.ashlar.route.RouteException;
-import io.ashlar.route.RouteParameters;
 import io.netty.channel.EventLoop;
-import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The backend side of a session on a sharded logical database: each statement is analysed
  * (once per SQL text), routed, rewritten per shard, run on the data sources it needs and its
  * results merged.
  *
- * <p>This class runs statements; its parts keep the session's state, one job each: the
- * transaction and its replay on data sources that join late ({@link ShardedTransaction}, in the
- * states of {@link TransactionState}), the connections ({@link ShardConnections}), SQL's PREPARE
- * ({@link SqlPreparedStatements}), client batches ({@link ShardedBatch}), COPY ({@link ShardedCopy}), results still streaming
- * ({@link StreamedResult}), settings ({@link SettingsTracker}) and the logical schema
- * ({@link LogicalSession}).
+ * <p>This class runs statements: it takes each by its kind to the part that runs it, and runs a routed one
+ * itself (route, acquire the connections, run, keep its effects, finish). Its parts keep the session's state or do
+ * one job each: the transaction and its replay on data sources that join late ({@link ShardedTransaction}, in the
+ * states of {@link TransactionState}), its control statements ({@link TransactionStatements}), what follows each
+ * statement up to the transaction's end ({@link ShardedStatementEnd}), the connections ({@link ShardConnections}),
+ * statements run as they are on one data source ({@link DirectStatements}), Parse and Describe
+ * ({@link ShardedDescribe}), SQL's PREPARE ({@link SqlPreparedStatements}), client batches ({@link ShardedBatch}),
+ * reads finished by PostgreSQL over intermediate results ({@link IntermediateResults}), the parts whole statements are
+ * handed to: foreign keys, sequences, INSERT ... SELECT ({@link ShardedHandOffs}), COPY ({@link ShardedCopy}), results
+ * still streaming ({@link StreamedResult}), settings ({@link SettingsTracker}), times for metrics and the slow-query
+ * log ({@link StatementTimes}) and the logical schema ({@link LogicalSession}).
  *
  * <p>Transactions: after an error inside the client's block, the session refuses statements with
  * 25P02 until ROLLBACK, as PostgreSQL does, whatever data source the next statement would use. A
@@ -63,36 +61,32 @@ public final class ShardedSession implements BackendSession {
     private final LogicalDatabase database;
     private final ShardConnections connections;
     private final ShardedTransaction transaction;
+    /** What follows each statement: connections given back, a failure's rollback, the transaction's end. */
+    private final ShardedStatementEnd ends;
+    /** Statements run as they are on one data source: SHOW, settings, catalog queries. */
+    private final DirectStatements direct;
+    /** BEGIN, COMMIT, ROLLBACK, savepoints, SET TRANSACTION. */
+    private final TransactionStatements transactionStatements;
+    /** Parse and Describe, and the parameter types a Bind routes by. */
+    private final ShardedDescribe describer;
     private final SqlPreparedStatements sqlPrepared;
     private final SettingsTracker settings;
     /** The logical schema's part: catalog queries, session values, logical names, DDL to read again. */
     private final LogicalSession logical;
     /** Whether the statement running now came in a simple query (its units then go to the backends as simple queries). */
     private boolean simpleQuery;
-    /** Settings changed inside the transaction: read back when it ends. */
-    private boolean settingsDirty;
     private final ShardedCopy copy;
     /** Reads that span shards, planned recursively ({@link RecursivePlan}) after the route refused them. */
     private final IntermediateResults intermediates;
-    /** Numbers each recursive statement's intermediate results: their names are unique per statement. */
-    private long intermediateSerial;
     /** Statements of this session being run now (a stream that ends meanwhile leaves its connections to them). */
     private int running;
     /** Told when a {@link StreamedResult} ends: made once, not per statement. */
     private final StreamedResult.End streamEnd = this::streamEnded;
     private boolean closed;
-    /** Where the route's time is counted (the client's loop's counters of this database), or null: metrics off. */
-    private final io.ashlar.backend.metrics.SessionCounters counters;
-    /** sql-show and the slow-query log, or null while both are off. */
-    private final io.ashlar.backend.metrics.StatementLog statementLog;
-    /** The last routed statement and its stages' times, kept for the slow-query log. */
-    private ShardedExecution lastExecution;
-    private long lastRouteNanos;
-    private long lastRunNanos;
-    /** Statements about sequences over several data sources; made when the first one comes. */
-    private ShardedSequences sequences;
-    /** The checks of foreign keys the proxy enforces across data sources; made when the first one is needed. */
-    private ShardedForeignKeys foreignKeys;
+    /** The parse's and the route's times for metrics, and the last routed statement for the slow-query log. */
+    private final StatementTimes times;
+    /** Foreign keys, sequences and INSERT ... SELECT the statements are handed to, and what COPY needs of the session. */
+    private final ShardedHandOffs handOffs;
 
     /**
      * @param loop the client's event loop: the session's backend connections are borrowed there
@@ -103,31 +97,29 @@ public final class ShardedSession implements BackendSession {
         this.logical = new LogicalSession(database, identity);
         this.connections = new ShardConnections(database, loop, settings);
         this.transaction = new ShardedTransaction(connections, database.twoPhaseCommit());
+        this.ends = new ShardedStatementEnd(database, transaction, connections, settings, logical);
+        this.direct = new DirectStatements(database, connections, transaction, settings, ends);
+        this.transactionStatements = new TransactionStatements(database, transaction, ends, direct);
         this.sqlPrepared = new SqlPreparedStatements(database.plans());
-        this.copy = new ShardedCopy(database, transaction, connections, logical, copySession());
+        this.handOffs = new ShardedHandOffs(this, database, connections, transaction, logical, ends, direct);
+        this.copy = new ShardedCopy(database, transaction, connections, logical, handOffs.copySession());
         this.intermediates = new IntermediateResults(database, connections, transaction);
         io.ashlar.backend.metrics.DatabaseMetrics metrics = database.metrics();
-        this.counters = metrics == null ? null : metrics.on(loop);
-        this.statementLog = database.statementLog();
+        this.times = new StatementTimes(metrics == null ? null : metrics.on(loop), database.statementLog());
+        this.describer = new ShardedDescribe(database, times, logical, sqlPrepared, connections, transaction, intermediates, ends);
     }
 
     @Override
     public String lastStatement() {
-        ShardedExecution last = lastExecution;
-        if (last == null) {
-            return "";
-        }
-        return "route " + io.ashlar.backend.metrics.StatementLog.millis(lastRouteNanos) + " ms, backend "
-                + io.ashlar.backend.metrics.StatementLog.millis(lastRunNanos) + " ms (to the first rows of a streamed result);"
-                + " units: " + last.describeUnits();
+        return times.lastStatement();
     }
 
     // ------------------------------------------------------------------ simple protocol
 
     @Override
     public void executeSimple(String sql, ResultSink sink) throws StatementFailure {
-        lastExecution = null;
-        long parseStarted = counters == null ? 0 : System.nanoTime();
+        times.forgetLast();
+        long parseStarted = times.parseStarted();
         List<StatementRange> ranges;
         TokenList tokens;
         try {
@@ -154,7 +146,7 @@ public final class ShardedSession implements BackendSession {
                     throw syntaxError(e, range.start());
                 }
                 if (parseStarted != 0) {
-                    counters.parse(System.nanoTime() - parseStarted); // the first statement's time has the text's lexing
+                    times.parsed(parseStarted); // the first statement's time has the text's lexing
                 }
                 stream(run(plan, ParameterValues.NONE, sink), sink);
                 if (parseStarted != 0) {
@@ -164,7 +156,7 @@ public final class ShardedSession implements BackendSession {
         } catch (StatementFailure failure) {
             if (several && transaction.state().inImplicit()) {
                 try {
-                    endTransaction(false);
+                    ends.endTransaction(false);
                 } catch (StatementFailure ignored) {
                     // The statement's own error is the one the client gets.
                 }
@@ -174,7 +166,7 @@ public final class ShardedSession implements BackendSession {
             simpleQuery = false;
         }
         if (several && transaction.state().inImplicit()) {
-            endTransaction(true);
+            ends.endTransaction(true);
         }
     }
 
@@ -210,19 +202,12 @@ public final class ShardedSession implements BackendSession {
 
     @Override
     public Prepared prepare(String sql, int[] declaredTypes) throws StatementFailure {
-        Plan plan;
-        long parseStarted = counters == null ? 0 : System.nanoTime();
-        try {
-            plan = database.plans().get(sql);
-        } catch (SqlSyntaxException e) {
-            throw syntaxError(e, 0);
-        }
-        if (parseStarted != 0) {
-            counters.parse(System.nanoTime() - parseStarted);
-        }
-        int count = Math.max(declaredTypes.length, plan.statement().parameterCount());
-        int[] types = count == declaredTypes.length ? declaredTypes : java.util.Arrays.copyOf(declaredTypes, count);
-        return new Prepared(sql, types, plan);
+        return describer.prepare(sql, declaredTypes);
+    }
+
+    @Override
+    public Description describe(Prepared statement) throws StatementFailure {
+        return describer.describe(statement);
     }
 
     @Override
@@ -234,48 +219,12 @@ public final class ShardedSession implements BackendSession {
     @Override
     public QueryResult execute(Prepared statement, ParameterValues parameters, short[] resultFormats, ResultSink statusSink,
                                boolean implicitTransaction) throws StatementFailure {
-        lastExecution = null;
-        int[] routeTypes = routeTypes(statement);
+        times.forgetLast();
+        int[] routeTypes = describer.routeTypes(statement);
         if (implicitTransaction) {
             transaction.beginImplicit();
         }
         return run((Plan) statement.analysis(), parameters, routeTypes, resultFormats, statusSink);
-    }
-
-    /**
-     * The types the parameters' values are read with to route the statement: PostgreSQL's. The
-     * declared ones when the client declared every type; else what a backend's Describe of the
-     * statement reported (its ParameterDescription: for {@code user_id = $1} the column's type),
-     * learnt once per SQL text and declared types for all sessions, and asked for here when no
-     * Describe happened yet (a Bind of an unnamed statement with no Describe before it). Without
-     * this, asyncpg's binary int4 of unspecified type read as garbage text and its rows all went
-     * to one shard. A Describe refused by the route (stand-in values) leaves the types unknown:
-     * text is then considered both as text and as number, binary is unreadable.
-     */
-    private int[] routeTypes(Prepared statement) throws StatementFailure {
-        int[] declared = statement.parameterTypes();
-        boolean unspecified = false;
-        for (int each : declared) {
-            unspecified |= each == 0;
-        }
-        Plan plan = (Plan) statement.analysis();
-        if (!unspecified || plan.statement().tables().isEmpty()) {
-            return declared;
-        }
-        int[] learnt = plan.parameterTypes(declared, database.plans().schemaEpoch());
-        if (learnt != Plan.NOT_LEARNT) {
-            return learnt;
-        }
-        try {
-            int[] result = describe(statement).parameterTypes();
-            return result.length == declared.length ? result : declared;
-        } catch (StatementFailure failure) {
-            if (failure.getCause() == null) {
-                return declared;
-            }
-            afterFailure(false);
-            throw failure;
-        }
     }
 
     /**
@@ -298,14 +247,14 @@ public final class ShardedSession implements BackendSession {
             return new BatchOutcome(new String[0], 0, ErrorFields.error("25P02",
                     "current transaction is aborted, commands ignored until end of transaction block"));
         }
-        int[] batchTypes = routeTypes(statement);
+        int[] batchTypes = describer.routeTypes(statement);
         boolean checked = false;
         if (ShardedForeignKeys.concerns(database.catalog().schema(), plan.statement())) {
             if (ShardedForeignKeys.batchNeedsRows(database.catalog().schema(), plan.statement())) {
                 return null;
             }
             try {
-                foreignKeys().checkBatch(plan, rows, batchTypes);
+                handOffs.foreignKeys().checkBatch(plan, rows, batchTypes);
             } catch (StatementFailure failure) {
                 return new BatchOutcome(new String[0], 0, failure.fields());
             }
@@ -327,13 +276,9 @@ public final class ShardedSession implements BackendSession {
         BackendConnection[] held = new BackendConnection[dataSources.length];
         boolean[] begin = new boolean[dataSources.length];
         try {
-            connections.acquireAll(dataSources);
-            for (int g = 0; g < dataSources.length; g++) {
-                held[g] = connections.acquire(dataSources[g]);
-                begin[g] = transaction.needsBegin(dataSources[g]);
-            }
+            acquire(dataSources, held, begin);
         } catch (StatementFailure failure) {
-            afterFailure(false);
+            ends.afterFailure(false);
             return new BatchOutcome(new String[0], 0, failure.fields());
         }
         BatchOutcome outcome = batch.run(held, begin);
@@ -342,132 +287,17 @@ public final class ShardedSession implements BackendSession {
             connections.markWritten(dataSources);
         }
         if (outcome.failedRow() >= 0) {
-            afterFailure(false);
+            ends.afterFailure(false);
             return new BatchOutcome(outcome.tags(), outcome.failedRow(), logical.logical(outcome.error()));
         }
-        afterStatement();
+        ends.afterStatement();
         return outcome;
-    }
-
-    @Override
-    public Description describe(Prepared statement) throws StatementFailure {
-        Plan plan = (Plan) statement.analysis();
-        if (plan.statement().body() instanceof ExecuteStatement execute) {
-            // EXECUTE returns what its prepared statement returns (PostgreSQL describes it so).
-            Plan executed = sqlPrepared.contains(execute.name()) ? sqlPrepared.executed(plan.statement(), execute) : null;
-            return executed == null ? new Description(statement.parameterTypes(), Optional.empty())
-                    : describe(new Prepared(executed.statement().sql(), new int[0], executed));
-        }
-        long schemaEpoch = database.plans().schemaEpoch();
-        Plan adjusted = logical.adjust(plan);
-        ShardedExecution.Target target = logical.fromCatalog(adjusted)
-                ? new ShardedExecution.Target(database.catalogSlot(), adjusted.statement().sql(), Optional.empty()) : null;
-        if (target == null) try {
-            target = ShardedExecution.representative(database, adjusted, new UnknownParameters(statement.parameterTypes().length, null));
-        } catch (RouteException unroutable) {
-            // Some routes refuse a NULL sharding value (an INSERT's key); any shard describes the
-            // statement as well as another, so try a value every algorithm of integers places.
-            try {
-                target = ShardedExecution.representative(database, adjusted, new UnknownParameters(statement.parameterTypes().length, 0));
-            } catch (RouteException e) {
-                RecursivePlan recursive = unroutable.plannable()
-                        ? recursivePlan(adjusted, new UnknownParameters(statement.parameterTypes().length, null)) : null;
-                if (recursive == null) {
-                    throw new StatementFailure(refusal(plan.statement(), unroutable));
-                }
-                return describeRecursive(recursive, statement, plan, schemaEpoch);
-            }
-        }
-        BackendConnection connection = connections.acquire(target.dataSource());
-        BufferedResult result = new BufferedResult();
-        int[] types = statement.parameterTypes();
-        try {
-            types = connection.describe(target.sql(), statement.parameterTypes(), result);
-        } catch (SQLException e) {
-            result.handleError(e);
-        }
-        afterStatement();
-        if (result.error() != null) {
-            throw logical.logical(new StatementFailure(ErrorFields.from(result.error()), result.error()));
-        }
-        plan.learnParameterTypes(statement.parameterTypes(), types, schemaEpoch);
-        return new Description(types, result.hasRows()
-                ? Optional.of(logical.logicalColumns(target.dataSource(), target.visible(result.columns()))) : Optional.empty());
-    }
-
-    /**
-     * The error of a statement the route refused and no recursive plan takes. EXPLAIN of a read that would be
-     * finished by PostgreSQL over intermediate results says so, rather than that its subquery is not supported
-     * (the read itself runs), and points to PREVIEW.
-     */
-    private static ErrorFields refusal(io.ashlar.parser.statement.AnalyzedStatement statement, RouteException e) {
-        if (e.plannable() && statement.command().equals("explain")) {
-            return ErrorFields.error("0A000", "EXPLAIN of a read that spans shards is not supported (" + e.getMessage()
-                    + "); the read itself runs, finished by PostgreSQL over intermediate results",
-                    "PREVIEW followed by the statement shows what each data source runs and how the read is finished.");
-        }
-        return ErrorFields.error(e.sqlState(), e.getMessage());
-    }
-
-    /**
-     * Describes a statement that runs as a recursive plan: on its coordinator, over empty intermediate results made for
-     * the purpose and undone at once (a transaction of its own outside a block, a savepoint inside one).
-     */
-    private Description describeRecursive(RecursivePlan recursive, Prepared statement, Plan plan, long schemaEpoch) throws StatementFailure {
-        int slot = intermediates.coordinator(recursive);
-        BackendConnection connection = connections.acquire(slot);
-        boolean inBlock = transaction.state().inTransaction();
-        if (inBlock && transaction.needsBegin(slot)) {
-            ShardConnections.runOn(connection, "BEGIN");
-            connections.join(slot);
-        }
-        StringBuilder ddl = new StringBuilder(inBlock ? "SAVEPOINT ashlar_describe" : "BEGIN");
-        for (RecursivePlan.Intermediate each : recursive.intermediates()) {
-            ddl.append(';').append(each.createSql());
-        }
-        String keys = intermediates.primaryKeys(recursive);
-        if (!keys.isEmpty()) {
-            ddl.append(';').append(keys);
-        }
-        BufferedResult result = new BufferedResult();
-        int[] types = statement.parameterTypes();
-        try {
-            ShardConnections.runOn(connection, ddl.toString());
-            try {
-                types = connection.describe(recursive.finishingSql(), statement.parameterTypes(), result);
-            } catch (SQLException e) {
-                result.handleError(e);
-            }
-            if (result.error() == null && result.hasRows()) {
-                result.columns(intermediates.logicalColumns(recursive, connection, result.columns()));
-            }
-        } finally {
-            ShardConnections.runOn(connection, inBlock ? "ROLLBACK TO SAVEPOINT ashlar_describe;RELEASE SAVEPOINT ashlar_describe" : "ROLLBACK");
-            afterStatement();
-        }
-        if (result.error() != null) {
-            throw logical.logical(new StatementFailure(ErrorFields.from(result.error()).withPosition(recursive::clientPosition), result.error()));
-        }
-        plan.learnParameterTypes(statement.parameterTypes(), types, schemaEpoch);
-        return new Description(types, result.hasRows() ? Optional.of(logical.logicalColumns(slot, result.columns())) : Optional.empty());
-    }
-
-    /** Parameters of unknown value, all the same stand-in, for routing a Describe to a representative shard. */
-    private record UnknownParameters(int count, Object standIn) implements RouteParameters {
-        @Override
-        public Object value(int index) {
-            return standIn;
-        }
-
-        @Override
-        public boolean placeholders() {
-            return true;
-        }
     }
 
     // ------------------------------------------------------------------ one statement
 
-    private QueryResult run(Plan plan, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+    /** Runs a statement of the session's own, its routing values read by its parameters' types. */
+    QueryResult run(Plan plan, ParameterValues parameters, ResultSink sink) throws StatementFailure {
         return run(plan, parameters, parameters.types(), null, sink);
     }
 
@@ -478,24 +308,24 @@ public final class ShardedSession implements BackendSession {
         AnalyzedStatement statement = plan.statement();
         StatementKind kind = statement.kind();
         if (transaction.state() == TransactionState.FAILED_BLOCK
-                && !(kind == StatementKind.TRANSACTION && endsFailedBlock((TransactionStatement) statement.body()))) {
+                && !(kind == StatementKind.TRANSACTION && TransactionStatements.endsFailedBlock((TransactionStatement) statement.body()))) {
             throw new StatementFailure(ErrorFields.error("25P02",
                     "current transaction is aborted, commands ignored until end of transaction block"));
         }
         switch (kind) {
             case TRANSACTION:
-                return transactionControl(statement, (TransactionStatement) statement.body(), sink);
+                return transactionStatements.run(statement, (TransactionStatement) statement.body(), sink);
             case DISCARD:
                 if (statement.body() instanceof DiscardStatement discard
                         && (discard.target().equalsIgnoreCase("all") || discard.target().equalsIgnoreCase("plans"))) {
                     sqlPrepared.clear();
                 }
-                return setting(statement, sink);
+                return direct.setting(statement, sink);
             case SET:
             case RESET:
-                return setting(statement, sink);
+                return direct.setting(statement, sink);
             case SHOW:
-                return onDefault(statement.sql(), sink);
+                return direct.onDefault(statement.sql(), sink);
             case EMPTY:
                 return TagResult.EMPTY;
             case PREPARE:
@@ -506,19 +336,19 @@ public final class ShardedSession implements BackendSession {
                 return sqlPrepared.deallocate((DeallocateStatement) statement.body());
             default:
                 if (logical.fromCatalog(plan)) {
-                    return onSlot(database.catalogSlot(), statement.sql(), parameters, sink);
+                    return direct.onSlot(database.catalogSlot(), statement.sql(), parameters, sink);
                 }
                 if (LogicalSession.isRefresh(statement)) {
                     return logical.refresh(statement);
                 }
                 if (plan.sequence() != null && (database.dataSources().size() > 1 || plan.sequence().perActualTable())) {
-                    QueryResult result = sequences().run(plan, plan.sequence(), parameters, sink);
+                    QueryResult result = handOffs.sequences().run(plan, plan.sequence(), parameters, sink);
                     if (result != null) {
                         return result;
                     }
                 }
                 if (ShardedForeignKeys.concerns(database.catalog().schema(), statement)) {
-                    QueryResult result = foreignKeys().run(plan, parameters, routeTypes, sink);
+                    QueryResult result = handOffs.foreignKeys().run(plan, parameters, routeTypes, sink);
                     if (result != null) {
                         return result;
                     }
@@ -527,48 +357,17 @@ public final class ShardedSession implements BackendSession {
         }
     }
 
-    private static boolean endsFailedBlock(TransactionStatement statement) {
-        TransactionCommand command = statement.command();
-        return command == TransactionCommand.ROLLBACK || command == TransactionCommand.COMMIT
-                || command == TransactionCommand.ROLLBACK_TO_SAVEPOINT;
-    }
-
-    private QueryResult routed(Plan plan, ParameterValues parameters, int[] routeTypes, short[] resultFormats, ResultSink sink)
+    /** Runs a statement as routed; a statement the route refuses goes to what runs it instead. */
+    QueryResult routed(Plan plan, ParameterValues parameters, int[] routeTypes, short[] resultFormats, ResultSink sink)
             throws StatementFailure {
         ShardedExecution execution;
         try {
-            long started = counters == null && statementLog == null ? 0 : System.nanoTime();
-            execution = ShardedExecution.plan(database, plan, parameters, new RouteValues(parameters, routeTypes));
-            if (started != 0) {
-                long routed = System.nanoTime() - started;
-                if (counters != null) {
-                    counters.route(routed);
-                }
-                if (statementLog != null) {
-                    lastExecution = execution;
-                    lastRouteNanos = routed;
-                    lastRunNanos = 0;
-                    if (statementLog.showsSql()) {
-                        statementLog.logic(plan.statement().sql());
-                        execution.show(statementLog);
-                    }
-                }
-            }
+            execution = route(plan, parameters, routeTypes);
         } catch (RouteException e) {
-            if (e.crossShardKey().isPresent()) {
-                return foreignKeys().add(plan, e.crossShardKey().get(), e.getMessage(), sink);
-            }
-            if (ShardedInsertSelect.applies(plan.statement(), database.rules(), e)) {
-                return insertSelect().run(plan, parameters, sink);
-            }
-            RecursivePlan recursive = e.plannable() ? recursivePlan(plan, new RouteValues(parameters, routeTypes)) : null;
-            if (recursive == null) {
-                throw new StatementFailure(refusal(plan.statement(), e));
-            }
-            return recursive(recursive, parameters, sink);
+            return refused(plan, parameters, routeTypes, e, sink);
         }
         if (execution.isSession()) {
-            return onDefault(plan.statement().sql(), sink);
+            return direct.onDefault(plan.statement().sql(), sink);
         }
         if (simpleQuery) {
             execution.useSimpleProtocol();
@@ -584,32 +383,28 @@ public final class ShardedSession implements BackendSession {
         BackendConnection[] held = new BackendConnection[dataSources.length];
         boolean[] begin = new boolean[dataSources.length];
         try {
-            connections.acquireAll(dataSources);
-            for (int i = 0; i < dataSources.length; i++) {
-                held[i] = connections.acquire(dataSources[i]);
-                begin[i] = transaction.needsBegin(dataSources[i]);
-            }
+            acquire(dataSources, held, begin);
         } catch (StatementFailure failure) {
-            afterFailure(startedImplicit);
+            ends.afterFailure(startedImplicit);
             throw failure;
         }
         QueryResult result;
         running++;
-        long runStarted = statementLog == null ? 0 : System.nanoTime();
+        long runStarted = times.runStarted();
         try {
             result = logical.logical(execution.run(held, begin, settings.shortestFloats()), dataSources[0]);
             if (runStarted != 0) {
-                lastRunNanos = System.nanoTime() - runStarted;
+                times.ran(runStarted);
             }
         } catch (StatementFailure failure) {
             connections.markJoined(dataSources, begin);
-            RecursivePlan recursive = !startedImplicit && unmergeable(failure) ? recursivePlan(plan, new RouteValues(parameters, routeTypes)) : null;
+            RecursivePlan recursive = !startedImplicit && unmergeable(failure) ? intermediates.plan(plan, new RouteValues(parameters, routeTypes)) : null;
             if (recursive != null) {
                 // The merge refused the shards' answers by their column types (AVG of real, SUM of interval, floats
                 // at a low extra_float_digits) before anything reached the client: PostgreSQL finishes it instead.
                 return recursive(recursive, parameters, sink);
             }
-            afterFailure(startedImplicit);
+            ends.afterFailure(startedImplicit);
             throw logical.logical(failure);
         } finally {
             running--;
@@ -620,16 +415,66 @@ public final class ShardedSession implements BackendSession {
         }
         if (plan.sequence() != null) {
             try {
-                sequences().after(plan, plan.sequence(), dataSources, result);
+                handOffs.sequences().after(plan, plan.sequence(), dataSources, result);
             } catch (StatementFailure failure) {
                 result.close();
-                afterFailure(startedImplicit);
+                ends.afterFailure(startedImplicit);
                 throw logical.logical(failure);
             }
         }
         if (execution.streams()) {
             result = new StreamedResult(result, streamEnd);
         }
+        keepEffects(plan, execution, dataSources, held, sink);
+        finish(startedImplicit, dataSources, sink);
+        return result;
+    }
+
+    /** Routes a statement: its execution, timed for metrics and kept for the slow-query log. */
+    private ShardedExecution route(Plan plan, ParameterValues parameters, int[] routeTypes) throws RouteException {
+        long started = times.routeStarted();
+        ShardedExecution execution = ShardedExecution.plan(database, plan, parameters, new RouteValues(parameters, routeTypes));
+        if (started != 0) {
+            times.routed(started, plan, execution);
+        }
+        return execution;
+    }
+
+    /**
+     * A statement the route refused runs otherwise where it can: a foreign key across data sources is the proxy's
+     * to enforce, an INSERT ... SELECT runs as a read then an INSERT, a read that spans shards as a recursive plan;
+     * else the client gets the route's error.
+     */
+    private QueryResult refused(Plan plan, ParameterValues parameters, int[] routeTypes, RouteException e, ResultSink sink)
+            throws StatementFailure {
+        if (e.crossShardKey().isPresent()) {
+            return handOffs.foreignKeys().add(plan, e.crossShardKey().get(), e.getMessage(), sink);
+        }
+        if (ShardedInsertSelect.applies(plan.statement(), database.rules(), e)) {
+            return handOffs.insertSelect().run(plan, parameters, sink);
+        }
+        RecursivePlan recursive = e.plannable() ? intermediates.plan(plan, new RouteValues(parameters, routeTypes)) : null;
+        if (recursive == null) {
+            throw new StatementFailure(IntermediateResults.refusal(plan.statement(), e));
+        }
+        return recursive(recursive, parameters, sink);
+    }
+
+    /** The session's connections to these data sources ({@code held}), and whether each needs the transaction's BEGIN. */
+    private void acquire(int[] dataSources, BackendConnection[] held, boolean[] begin) throws StatementFailure {
+        connections.acquireAll(dataSources);
+        for (int i = 0; i < dataSources.length; i++) {
+            held[i] = connections.acquire(dataSources[i]);
+            begin[i] = transaction.needsBegin(dataSources[i]);
+        }
+    }
+
+    /**
+     * What a routed statement that ran leaves behind: notifications on the connections the session keeps go to the
+     * client, changed sharding rules and schema are taken in (DDL of temporary tables mirrored on the catalog), and
+     * connections that now keep session state stay with the session, or are marked when settings changed on them.
+     */
+    private void keepEffects(Plan plan, ShardedExecution execution, int[] dataSources, BackendConnection[] held, ResultSink sink) {
         for (int dataSource : dataSources) {
             if (connections.bound(dataSource) && connections.held(dataSource) != null) {
                 connections.held(dataSource).relayNotifications(sink);
@@ -641,7 +486,7 @@ public final class ShardedSession implements BackendSession {
         if (plan.statement().kind() == StatementKind.DDL) {
             database.plans().schemaChanged();
             if (logical.ranDdl(plan.statement(), execution.boundSession())) {
-                mirrorOnCatalog(plan.statement().sql());
+                direct.mirrorOnCatalog(plan.statement().sql());
             }
         }
         CommandTags.Effect text = plan.textEffect();
@@ -654,19 +499,25 @@ public final class ShardedSession implements BackendSession {
                 // borrow them starts from a reset; this session's own settings are read back at
                 // the end of its transaction (or now) from the default data source.
                 held[i].settings(SessionSettings.UNKNOWN);
-                settingsDirty = true;
+                ends.settingsChanged();
             }
         }
+    }
+
+    /**
+     * The end of a routed statement: the implicit transaction it opened commits, settings it changed are read back
+     * (outside a transaction) or those applied to its connection reported, and connections go back.
+     */
+    private void finish(boolean startedImplicit, int[] dataSources, ResultSink sink) throws StatementFailure {
         if (startedImplicit) {
-            endTransaction(true, sink);
+            ends.endTransaction(true, sink);
         }
-        if (settingsDirty && transaction.state() == TransactionState.IDLE) {
-            settingsAfterTransaction(sink);
+        if (ends.settingsDirty() && transaction.state() == TransactionState.IDLE) {
+            ends.settingsAfterTransaction(sink);
         } else if (settings.takeApplied() && dataSources.length > 0 && connections.held(dataSources[0]) != null) {
             settings.report(connections.held(dataSources[0]), sink);
         }
-        afterStatement();
-        return result;
+        ends.afterStatement();
     }
 
     /** Whether a run failed because the merge cannot combine the shards' answers of the types they have. */
@@ -674,11 +525,6 @@ public final class ShardedSession implements BackendSession {
         ErrorFields fields = failure.fields();
         return fields.sqlState().equals("0A000") && (fields.message().startsWith("cannot merge the shards' results")
                 || fields.message().startsWith("float results merged across shards"));
-    }
-
-    /** A read the route refused because it spans shards, as a recursive plan; null where it cannot be one. */
-    private RecursivePlan recursivePlan(Plan plan, RouteParameters parameters) {
-        return RecursivePlan.plan(plan.statement(), database.rules(), parameters, "ashlar_ir_" + (++intermediateSerial));
     }
 
     /**
@@ -694,141 +540,16 @@ public final class ShardedSession implements BackendSession {
         try {
             result = logical.logical(intermediates.run(recursive, parameters), coordinator);
         } catch (StatementFailure failure) {
-            afterFailure(startedImplicit);
+            ends.afterFailure(startedImplicit);
             throw logical.logical(failure);
         } finally {
             running--;
         }
         if (startedImplicit) {
-            endTransaction(true, sink);
+            ends.endTransaction(true, sink);
         }
-        afterStatement();
+        ends.afterStatement();
         return result;
-    }
-
-    private ShardedInsertSelect insertSelect() {
-        return new ShardedInsertSelect(database, new ShardedInsertSelect.Session() {
-            @Override
-            public QueryResult run(Plan plan, ParameterValues parameters, ResultSink sink) throws StatementFailure {
-                return ShardedSession.this.run(plan, parameters, sink);
-            }
-
-            @Override
-            public void failed() {
-                transaction.afterErrorInBlock();
-            }
-        });
-    }
-
-    private ShardedForeignKeys foreignKeys() {
-        ShardedForeignKeys result = foreignKeys;
-        if (result == null) {
-            result = new ShardedForeignKeys(database, foreignKeySession());
-            foreignKeys = result;
-        }
-        return result;
-    }
-
-    /** What the checks of foreign keys need of the session. */
-    private ShardedForeignKeys.Session foreignKeySession() {
-        return new ShardedForeignKeys.Session() {
-            @Override
-            public QueryResult onSlot(int slot, String sql) throws StatementFailure {
-                return ShardedSession.this.onSlot(slot, sql, ParameterValues.NONE, ResultSink.DISCARD);
-            }
-
-            @Override
-            public QueryResult query(Plan plan, ParameterValues parameters) throws StatementFailure {
-                return routed(logical.adjust(plan), parameters, parameters.types(), null, ResultSink.DISCARD);
-            }
-
-            @Override
-            public void keyLocked(int slot) {
-                connections.markKeyLocked(slot);
-            }
-
-            @Override
-            public QueryResult write(Plan plan, ParameterValues parameters, int[] routeTypes, ResultSink sink) throws StatementFailure {
-                return routed(plan, parameters, routeTypes, null, sink);
-            }
-
-            @Override
-            public boolean beginImplicit() {
-                return transaction.beginImplicitIfIdle();
-            }
-
-            @Override
-            public void failed(boolean startedImplicit) {
-                afterFailure(startedImplicit);
-            }
-
-            @Override
-            public void commitImplicit(ResultSink sink) throws StatementFailure {
-                endTransaction(true, sink);
-            }
-
-            @Override
-            public void ranDdl(AnalyzedStatement statement) {
-                database.plans().schemaChanged();
-                logical.ranDdl(statement, false);
-            }
-        };
-    }
-
-    private ShardedSequences sequences() {
-        ShardedSequences result = sequences;
-        if (result == null) {
-            result = new ShardedSequences(database, sequenceSession());
-            sequences = result;
-        }
-        return result;
-    }
-
-    /** What statements about sequences need of the session: statements on one data source, queries, the transaction. */
-    private ShardedSequences.Session sequenceSession() {
-        return new ShardedSequences.Session() {
-            @Override
-            public QueryResult onSlot(int slot, String sql, ParameterValues parameters, ResultSink sink) throws StatementFailure {
-                return ShardedSession.this.onSlot(slot, sql, parameters, sink);
-            }
-
-            @Override
-            public QueryResult query(Plan plan, ParameterValues parameters) throws StatementFailure {
-                return run(plan, parameters, ResultSink.DISCARD);
-            }
-
-            @Override
-            public boolean beginImplicit() {
-                return transaction.beginImplicitIfIdle();
-            }
-
-            @Override
-            public void failed(boolean startedImplicit) {
-                afterFailure(startedImplicit);
-            }
-
-            @Override
-            public void commitImplicit(int[] written, ResultSink sink) throws StatementFailure {
-                connections.markWritten(written);
-                endTransaction(true, sink);
-            }
-
-            @Override
-            public void written(int[] slots) {
-                connections.markWritten(slots);
-            }
-
-            @Override
-            public boolean bound(int slot) {
-                return connections.bound(slot);
-            }
-
-            @Override
-            public void keep(int slot) throws StatementFailure {
-                connections.markBound(slot);
-                connections.acquire(slot).keepsSessionState();
-            }
-        };
     }
 
     /** A {@link StreamedResult} ended: its connections may go back, and its failure fails the transaction. */
@@ -837,205 +558,11 @@ public final class ShardedSession implements BackendSession {
             transaction.afterError();
         }
         if (running == 0 && !closed) {
-            afterStatement();
-        }
-    }
-
-    /**
-     * Runs DDL of the session's temporary tables on its catalog database connection too, which the session then
-     * keeps: its catalog queries see its temporary tables, as on PostgreSQL. A failure there leaves the catalog
-     * without the table and the session's statement as it went (inside a transaction, a savepoint undoes it).
-     */
-    private void mirrorOnCatalog(String sql) {
-        int slot = database.catalogSlot();
-        try {
-            BackendConnection connection = connections.acquire(slot);
-            boolean begin = transaction.needsBegin(slot);
-            boolean inBlock = begin || connections.joined(slot);
-            try {
-                ShardConnections.runOn(connection, (begin ? "BEGIN;" : "")
-                        + (inBlock ? "SAVEPOINT ashlar_shell;" + sql + ";RELEASE SAVEPOINT ashlar_shell" : sql));
-            } catch (StatementFailure failure) {
-                if (inBlock && connection.status() == 'E') {
-                    ShardConnections.runOn(connection, "ROLLBACK TO SAVEPOINT ashlar_shell;RELEASE SAVEPOINT ashlar_shell");
-                }
-            }
-            if (begin && connection.status() != 'I') {
-                connections.join(slot);
-            }
-            connections.markBound(slot);
-        } catch (StatementFailure ignored) {
-            // Without a catalog connection the session's catalog queries do not see the table; its statements do.
-        }
-    }
-
-    /**
-     * A statement failed: the transaction it ran in failed with it; an implicit transaction the
-     * statement opened itself rolls back at once.
-     */
-    private void afterFailure(boolean startedImplicit) {
-        transaction.afterError();
-        if (startedImplicit && transaction.state().inImplicit()) {
-            try {
-                endTransaction(false);
-            } catch (StatementFailure ignored) {
-                // The statement's own error is the one the client gets.
-            }
-        }
-        afterStatement();
-    }
-
-    // ------------------------------------------------------------------ transaction control
-
-    private QueryResult transactionControl(AnalyzedStatement statement, TransactionStatement body, ResultSink sink)
-            throws StatementFailure {
-        TransactionState state = transaction.state();
-        switch (body.command()) {
-            case BEGIN, START_TRANSACTION -> {
-                return transaction.begin(statement, body);
-            }
-            case COMMIT -> {
-                if (!state.inBlock()) {
-                    return noTransaction("COMMIT");
-                }
-                boolean commit = state == TransactionState.BLOCK;
-                String lost = transaction.lostDataSource();
-                endTransaction(commit, sink);
-                if (lost != null) {
-                    // Not the quiet ROLLBACK of a failed transaction: the client never saw it fail.
-                    throw new StatementFailure(ErrorFields.error("08006", "the transaction was rolled back: the"
-                            + " connection to data source " + lost + " ended before COMMIT"));
-                }
-                return new TagResult(commit ? "COMMIT" : "ROLLBACK", new ArrayList<>(1));
-            }
-            case ROLLBACK -> {
-                if (!state.inBlock()) {
-                    return noTransaction("ROLLBACK");
-                }
-                endTransaction(false, sink);
-                return new TagResult("ROLLBACK", new ArrayList<>(1));
-            }
-            case SAVEPOINT, RELEASE_SAVEPOINT, ROLLBACK_TO_SAVEPOINT -> {
-                return transaction.savepoint(statement, body);
-            }
-            case SET_SESSION_CHARACTERISTICS -> {
-                // The session's default transaction modes: a setting like any other.
-                return setting(statement, sink);
-            }
-            case SET_TRANSACTION -> {
-                return state.inBlock() ? transaction.setTransaction(statement.sql()) : onDefault(statement.sql(), sink);
-            }
-            default -> throw new StatementFailure(ErrorFields.error("0A000", statement.command().toUpperCase()
-                    + " (two-phase commit) is not supported on the sharded logical database " + database.name()));
-        }
-    }
-
-    /** COMMIT or ROLLBACK outside a block: PostgreSQL's warning, and the tag. */
-    private static QueryResult noTransaction(String tag) {
-        List<ErrorFields> notices = new ArrayList<>(1);
-        notices.add(ShardedTransaction.warning("25P01", "there is no transaction in progress"));
-        return new TagResult(tag, notices);
-    }
-
-    /** {@link #endTransaction(boolean, ResultSink)} where nobody hears of settings changes. */
-    private void endTransaction(boolean commit) throws StatementFailure {
-        endTransaction(commit, ResultSink.DISCARD);
-    }
-
-    /**
-     * Ends the transaction on every data source that joined it ({@link ShardedTransaction#end}).
-     * Settings changed in it are read back (and changes reported to {@code sink}) before its
-     * connections go back.
-     */
-    private void endTransaction(boolean commit, ResultSink sink) throws StatementFailure {
-        StatementFailure failure = transaction.end(commit);
-        try {
-            settingsAfterTransaction(sink);
-        } finally {
-            afterStatement();
-        }
-        if (failure != null) {
-            throw failure;
+            ends.afterStatement();
         }
     }
 
     // ------------------------------------------------------------------ settings
-
-    /**
-     * SET, RESET, DISCARD: run on the default data source (which checks the value and answers)
-     * and on every connection the session holds, so that all of them agree; the settings are
-     * read back when the transaction ends and replayed on connections used later.
-     */
-    private QueryResult setting(AnalyzedStatement statement, ResultSink sink) throws StatementFailure {
-        int defaultIndex = database.dataSourceIndex(database.defaultDataSource().name());
-        QueryResult result = onDefault(statement.sql(), sink);
-        for (int i = 0; i < connections.slots(); i++) {
-            if (i != defaultIndex && connections.held(i) != null) {
-                ShardConnections.runOn(connections.held(i), statement.sql());
-            }
-        }
-        return result;
-    }
-
-    /** Runs a statement as is on the default data source, passing its result through. */
-    private QueryResult onDefault(String sql, ResultSink sink) throws StatementFailure {
-        return onSlot(database.dataSourceIndex(database.defaultDataSource().name()), sql, ParameterValues.NONE, sink);
-    }
-
-    /** Runs a statement as is on the data source (or the catalog database) of a connection slot. */
-    private QueryResult onSlot(int index, String sql, ParameterValues parameters, ResultSink sink) throws StatementFailure {
-        BackendConnection connection = connections.acquire(index);
-        boolean begin = transaction.needsBegin(index);
-        BufferedResult result = new BufferedResult();
-        try {
-            connection.execute(sql, parameters, result, begin);
-        } catch (SQLException e) {
-            result.handleError(e);
-        }
-        if (begin && connection.status() != 'I') {
-            connections.join(index);
-        }
-        if (connections.bound(index)) {
-            connection.relayNotifications(sink);
-        }
-        CommandTags.Effect effect = CommandTags.combine(CommandTags.effect(result.tag()), CommandTags.textEffect(sql));
-        if (effect == CommandTags.Effect.SETTINGS) {
-            if (transaction.state() == TransactionState.IDLE) {
-                settings.readBack(connection);
-            } else {
-                settingsDirty = true;
-            }
-            settings.report(connection, sink);
-        } else if (effect == CommandTags.Effect.SESSION_STATE) {
-            connections.markBound(index);
-            connection.keepsSessionState();
-        }
-        if (result.error() != null) {
-            transaction.afterErrorInBlock();
-            afterStatement();
-            throw new StatementFailure(ErrorFields.from(result.error()), result.error());
-        }
-        afterStatement();
-        return result;
-    }
-
-    /**
-     * After a transaction in which settings changed: read them back from the default data
-     * source's connection (a rolled-back SET is gone) and tell the client what changed.
-     */
-    private void settingsAfterTransaction(ResultSink sink) throws StatementFailure {
-        if (!settingsDirty) {
-            return;
-        }
-        settingsDirty = false;
-        // Read from the connection the session still holds (not one handed back already: another
-        // session may hold it by now), or from one borrowed for the purpose.
-        int index = database.dataSourceIndex(database.defaultDataSource().name());
-        BackendConnection held = connections.held(index);
-        BackendConnection current = held != null && !held.isBroken() ? held : connections.acquire(index);
-        settings.readBack(current);
-        settings.report(current, sink);
-    }
 
     @Override
     public void reported(String name, String value) {
@@ -1045,18 +572,6 @@ public final class ShardedSession implements BackendSession {
     @Override
     public String reportedValue(String name) {
         return settings.reportedValue(name);
-    }
-
-    /** Returns the connections no transaction or session state keeps. */
-    private void afterStatement() {
-        boolean inTransaction = transaction.state().inTransaction();
-        if (!inTransaction) {
-            logical.idle();
-        }
-        String lost = connections.releaseUnused(inTransaction);
-        if (lost != null) {
-            transaction.connectionLost(lost);
-        }
     }
 
     // ------------------------------------------------------------------ COPY
@@ -1069,26 +584,6 @@ public final class ShardedSession implements BackendSession {
     @Override
     public void endCopy() {
         copy.end();
-    }
-
-    /** What a COPY needs of the session: queries run as any, the transaction's end, connections given back. */
-    private ShardedCopy.Session copySession() {
-        return new ShardedCopy.Session() {
-            @Override
-            public QueryResult query(Plan select) throws StatementFailure {
-                return run(select, ParameterValues.NONE, ResultSink.DISCARD);
-            }
-
-            @Override
-            public void endTransaction(boolean commit) throws StatementFailure {
-                ShardedSession.this.endTransaction(commit);
-            }
-
-            @Override
-            public void afterStatement() {
-                ShardedSession.this.afterStatement();
-            }
-        };
     }
 
     // ------------------------------------------------------------------ status and end
@@ -1105,20 +600,7 @@ public final class ShardedSession implements BackendSession {
 
     @Override
     public void endImplicitTransaction() throws StatementFailure {
-        TransactionState state = transaction.state();
-        if (!state.inImplicit()) {
-            return;
-        }
-        boolean anyFailed = state.failed() || connections.anyJoinedFailed();
-        // A failed COMMIT (a deferred constraint on one data source: the others roll back) is the
-        // client's error; a ROLLBACK after a failed statement reports nothing more.
-        try {
-            endTransaction(!anyFailed);
-        } catch (StatementFailure failure) {
-            if (!anyFailed) {
-                throw failure;
-            }
-        }
+        ends.endImplicitTransaction();
     }
 
     @Override

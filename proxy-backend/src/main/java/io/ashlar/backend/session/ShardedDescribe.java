@@ -1,0 +1,205 @@
+package io.ashlar.backend.session;
+
+import io.ashlar.backend.datasource.BackendConnection;
+import io.ashlar.backend.execute.BufferedResult;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.metadata.LogicalSession;
+import io.ashlar.backend.session.BackendSession.Description;
+import io.ashlar.backend.session.BackendSession.Prepared;
+import io.ashlar.backend.sharding.Plan;
+import io.ashlar.backend.sharding.ShardedExecution;
+import io.ashlar.parser.lexer.SqlSyntaxException;
+import io.ashlar.parser.statement.ExecuteStatement;
+import io.ashlar.route.RecursivePlan;
+import io.ashlar.route.RouteException;
+import io.ashlar.route.RouteParameters;
+import java.sql.SQLException;
+import java.util.Optional;
+
+/**
+ * The extended protocol's Parse and Describe of a sharded session's statements, and the parameter types a Bind's values
+ * are routed by: a statement is analysed once per SQL text ({@link #prepare}), described by a backend of a
+ * representative shard (or of the catalog database, or as the recursive plan it runs as: {@link #describe}), and the
+ * parameter types that Describe reports are learnt for later Binds ({@link #routeTypes}).
+ */
+final class ShardedDescribe {
+
+    private final LogicalDatabase database;
+    /** Where the parse's time is counted. */
+    private final StatementTimes times;
+    private final LogicalSession logical;
+    private final SqlPreparedStatements sqlPrepared;
+    private final ShardConnections connections;
+    private final ShardedTransaction transaction;
+    private final IntermediateResults intermediates;
+    private final ShardedStatementEnd ends;
+
+    ShardedDescribe(LogicalDatabase database, StatementTimes times, LogicalSession logical, SqlPreparedStatements sqlPrepared,
+                    ShardConnections connections, ShardedTransaction transaction, IntermediateResults intermediates,
+                    ShardedStatementEnd ends) {
+        this.database = database;
+        this.times = times;
+        this.logical = logical;
+        this.sqlPrepared = sqlPrepared;
+        this.connections = connections;
+        this.transaction = transaction;
+        this.intermediates = intermediates;
+        this.ends = ends;
+    }
+
+    /** Parse: the statement analysed (once per SQL text), its parameter types as many as it has. */
+    Prepared prepare(String sql, int[] declaredTypes) throws StatementFailure {
+        Plan plan;
+        long parseStarted = times.parseStarted();
+        try {
+            plan = database.plans().get(sql);
+        } catch (SqlSyntaxException e) {
+            throw ShardedSession.syntaxError(e, 0);
+        }
+        if (parseStarted != 0) {
+            times.parsed(parseStarted);
+        }
+        int count = Math.max(declaredTypes.length, plan.statement().parameterCount());
+        int[] types = count == declaredTypes.length ? declaredTypes : java.util.Arrays.copyOf(declaredTypes, count);
+        return new Prepared(sql, types, plan);
+    }
+
+    /**
+     * The types the parameters' values are read with to route the statement: PostgreSQL's. The
+     * declared ones when the client declared every type; else what a backend's Describe of the
+     * statement reported (its ParameterDescription: for {@code user_id = $1} the column's type),
+     * learnt once per SQL text and declared types for all sessions, and asked for here when no
+     * Describe happened yet (a Bind of an unnamed statement with no Describe before it). Without
+     * this, asyncpg's binary int4 of unspecified type read as garbage text and its rows all went
+     * to one shard. A Describe refused by the route (stand-in values) leaves the types unknown:
+     * text is then considered both as text and as number, binary is unreadable.
+     */
+    int[] routeTypes(Prepared statement) throws StatementFailure {
+        int[] declared = statement.parameterTypes();
+        boolean unspecified = false;
+        for (int each : declared) {
+            unspecified |= each == 0;
+        }
+        Plan plan = (Plan) statement.analysis();
+        if (!unspecified || plan.statement().tables().isEmpty()) {
+            return declared;
+        }
+        int[] learnt = plan.parameterTypes(declared, database.plans().schemaEpoch());
+        if (learnt != Plan.NOT_LEARNT) {
+            return learnt;
+        }
+        try {
+            int[] result = describe(statement).parameterTypes();
+            return result.length == declared.length ? result : declared;
+        } catch (StatementFailure failure) {
+            if (failure.getCause() == null) {
+                return declared;
+            }
+            ends.afterFailure(false);
+            throw failure;
+        }
+    }
+
+    /** Describe: the statement's parameter types and columns, as a backend of the shard it would go to describes it. */
+    Description describe(Prepared statement) throws StatementFailure {
+        Plan plan = (Plan) statement.analysis();
+        if (plan.statement().body() instanceof ExecuteStatement execute) {
+            // EXECUTE returns what its prepared statement returns (PostgreSQL describes it so).
+            Plan executed = sqlPrepared.contains(execute.name()) ? sqlPrepared.executed(plan.statement(), execute) : null;
+            return executed == null ? new Description(statement.parameterTypes(), Optional.empty())
+                    : describe(new Prepared(executed.statement().sql(), new int[0], executed));
+        }
+        long schemaEpoch = database.plans().schemaEpoch();
+        Plan adjusted = logical.adjust(plan);
+        ShardedExecution.Target target = logical.fromCatalog(adjusted)
+                ? new ShardedExecution.Target(database.catalogSlot(), adjusted.statement().sql(), Optional.empty()) : null;
+        if (target == null) try {
+            target = ShardedExecution.representative(database, adjusted, new UnknownParameters(statement.parameterTypes().length, null));
+        } catch (RouteException unroutable) {
+            // Some routes refuse a NULL sharding value (an INSERT's key); any shard describes the
+            // statement as well as another, so try a value every algorithm of integers places.
+            try {
+                target = ShardedExecution.representative(database, adjusted, new UnknownParameters(statement.parameterTypes().length, 0));
+            } catch (RouteException e) {
+                RecursivePlan recursive = unroutable.plannable()
+                        ? intermediates.plan(adjusted, new UnknownParameters(statement.parameterTypes().length, null)) : null;
+                if (recursive == null) {
+                    throw new StatementFailure(IntermediateResults.refusal(plan.statement(), unroutable));
+                }
+                return describeRecursive(recursive, statement, plan, schemaEpoch);
+            }
+        }
+        BackendConnection connection = connections.acquire(target.dataSource());
+        BufferedResult result = new BufferedResult();
+        int[] types = statement.parameterTypes();
+        try {
+            types = connection.describe(target.sql(), statement.parameterTypes(), result);
+        } catch (SQLException e) {
+            result.handleError(e);
+        }
+        ends.afterStatement();
+        if (result.error() != null) {
+            throw logical.logical(new StatementFailure(ErrorFields.from(result.error()), result.error()));
+        }
+        plan.learnParameterTypes(statement.parameterTypes(), types, schemaEpoch);
+        return new Description(types, result.hasRows()
+                ? Optional.of(logical.logicalColumns(target.dataSource(), target.visible(result.columns()))) : Optional.empty());
+    }
+
+    /**
+     * Describes a statement that runs as a recursive plan: on its coordinator, over empty intermediate results made for
+     * the purpose and undone at once (a transaction of its own outside a block, a savepoint inside one).
+     */
+    private Description describeRecursive(RecursivePlan recursive, Prepared statement, Plan plan, long schemaEpoch) throws StatementFailure {
+        int slot = intermediates.coordinator(recursive);
+        BackendConnection connection = connections.acquire(slot);
+        boolean inBlock = transaction.state().inTransaction();
+        if (inBlock && transaction.needsBegin(slot)) {
+            ShardConnections.runOn(connection, "BEGIN");
+            connections.join(slot);
+        }
+        StringBuilder ddl = new StringBuilder(inBlock ? "SAVEPOINT ashlar_describe" : "BEGIN");
+        for (RecursivePlan.Intermediate each : recursive.intermediates()) {
+            ddl.append(';').append(each.createSql());
+        }
+        String keys = intermediates.primaryKeys(recursive);
+        if (!keys.isEmpty()) {
+            ddl.append(';').append(keys);
+        }
+        BufferedResult result = new BufferedResult();
+        int[] types = statement.parameterTypes();
+        try {
+            ShardConnections.runOn(connection, ddl.toString());
+            try {
+                types = connection.describe(recursive.finishingSql(), statement.parameterTypes(), result);
+            } catch (SQLException e) {
+                result.handleError(e);
+            }
+            if (result.error() == null && result.hasRows()) {
+                result.columns(intermediates.logicalColumns(recursive, connection, result.columns()));
+            }
+        } finally {
+            ShardConnections.runOn(connection, inBlock ? "ROLLBACK TO SAVEPOINT ashlar_describe;RELEASE SAVEPOINT ashlar_describe" : "ROLLBACK");
+            ends.afterStatement();
+        }
+        if (result.error() != null) {
+            throw logical.logical(new StatementFailure(ErrorFields.from(result.error()).withPosition(recursive::clientPosition), result.error()));
+        }
+        plan.learnParameterTypes(statement.parameterTypes(), types, schemaEpoch);
+        return new Description(types, result.hasRows() ? Optional.of(logical.logicalColumns(slot, result.columns())) : Optional.empty());
+    }
+
+    /** Parameters of unknown value, all the same stand-in, for routing a Describe to a representative shard. */
+    private record UnknownParameters(int count, Object standIn) implements RouteParameters {
+        @Override
+        public Object value(int index) {
+            return standIn;
+        }
+
+        @Override
+        public boolean placeholders() {
+            return true;
+        }
+    }
+}
