@@ -25,7 +25,6 @@ import io.ashlar.protocol.FunctionCall;
 import io.ashlar.protocol.ParameterStatus;
 import io.ashlar.protocol.Parse;
 import io.ashlar.protocol.ParseComplete;
-import io.ashlar.protocol.PgErrorFields;
 import io.ashlar.protocol.Query;
 import io.ashlar.protocol.ReadyForQuery;
 import io.ashlar.protocol.Sync;
@@ -159,6 +158,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     private static final byte[] CLOSE_COMPLETE = bytes(CloseComplete.INSTANCE);
 
     private final Channel client;
+    private final ClientOutput output;
     private final LinkPool.LoopPool pool;
     private final SessionSettings startupSettings;
     private final int processId;
@@ -171,7 +171,6 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     private boolean acquiring;
     private final ArrayDeque<FrontendMessage> waiting = new ArrayDeque<>();
     private final ArrayDeque<Expect> expected = new ArrayDeque<>();
-    private ByteBuf toClient;
     /** DataRows of a settings read-back. */
     private final List<String[]> readBackRows = new ArrayList<>();
 
@@ -219,9 +218,8 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     private boolean fatalRelayed;
     /** The proxy's admin commands, or null where the session has none (tests that make sessions alone). */
     private io.ashlar.frontend.admin.AdminConsole admin;
-    /** Where statements, transactions, errors and bytes sent are counted; null while metrics are off. */
+    /** Where statements and transactions are counted; null while metrics are off. */
     private io.ashlar.backend.metrics.SessionCounters counters;
-    private io.ashlar.backend.metrics.DatabaseMetrics metrics;
     /** When the request being answered began (its first message); 0 between requests. */
     private long requestStarted;
     /** sql-show and the slow-query log, or null while both are off. */
@@ -237,6 +235,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     public RelaySession(Channel client, LinkPool.LoopPool pool, SessionSettings startupSettings, int processId,
                         Runnable onClose) {
         this.client = client;
+        this.output = new ClientOutput(client);
         this.pool = pool;
         this.startupSettings = startupSettings;
         this.settings = startupSettings;
@@ -259,8 +258,8 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
 
     /** Counts what the session does (before its first message); {@code metrics} null: nothing is counted. */
     public void metrics(io.ashlar.backend.metrics.DatabaseMetrics metrics, io.ashlar.backend.metrics.SessionCounters counters) {
-        this.metrics = metrics;
         this.counters = counters;
+        output.metrics(metrics, counters);
     }
 
     /** Logs statements (sql-show) and slow requests (before its first message); {@code log} null: none. */
@@ -373,8 +372,8 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     }
 
     private void rejectMalformed(FrontendMessage.Malformed malformed) {
-        writeToClient(ErrorResponse.fatal(malformed));
-        flushClient();
+        output.write(ErrorResponse.fatal(malformed));
+        output.flush(link);
         close();
         client.close();
     }
@@ -385,7 +384,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (link != null) {
             link.flush();
         }
-        flushClient();
+        output.flush(link);
     }
 
     private void forward(FrontendMessage message) {
@@ -552,15 +551,15 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             return true;
         }
         if (answer.error() != null) {
-            writeError(answer.error());
+            output.error(answer.error());
         } else {
             for (io.ashlar.protocol.BackendMessage each : answer.messages()) {
-                writeToClient(each);
+                output.write(each);
             }
         }
-        writeToClient(ReadyForQuery.of(status));
+        output.write(ReadyForQuery.of(status));
         counted(status);
-        flushClient();
+        output.flush(link);
         return true;
     }
 
@@ -705,7 +704,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     /** A message the proxy answers itself, sent once the backend's answers before it have been. */
     private void synthesize(byte[] bytes) {
         if (expected.isEmpty()) {
-            toClient().writeBytes(bytes);
+            output.buffer().writeBytes(bytes);
         } else {
             expected.addLast(new Expect(Kind.SYNTHETIC, true, null, bytes));
         }
@@ -784,7 +783,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             // Borrowed later than the client's read (a new connection, a wait): nothing else flushes.
             // Within the read, the messages after this one join the same write at its end.
             link.flush();
-            flushClient();
+            output.flush(link);
         }
     }
 
@@ -798,7 +797,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         while (!waiting.isEmpty() && pendingFailure != null) {
             failWithoutBackend(waiting.pollFirst());
         }
-        flushClient();
+        output.flush(link);
         if (!waiting.isEmpty()) {
             // What the client sent after the failed statement waits for a connection of its own.
             acquiring = true;
@@ -816,15 +815,15 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (message instanceof Query || message instanceof Sync || message instanceof FunctionCall
                 || (refusedType(message) != 0 && (after == AfterError.READY_FOR_QUERY || after == AfterError.SYNC))) {
             if (error != null && !skipping) {
-                writeError(error);
+                output.error(error);
             }
             pendingFailure = null;
             skipping = false;
-            writeToClient(ReadyForQuery.of('I'));
+            output.write(ReadyForQuery.of('I'));
             return;
         }
         if (!skipping) {
-            writeError(error);
+            output.error(error);
             skipping = true;
         }
     }
@@ -843,7 +842,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             case 'N' -> {
                 Expect head = expected.peekFirst();
                 if (head == null || head.relay) {
-                    relay(buf, start, length);
+                    output.relay(buf, start, length, link);
                 }
                 return;
             }
@@ -854,20 +853,20 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 return;
             }
             case 'A' -> {
-                notification(from, buf, start + 5);
+                output.notification(buf, start + 5, from.backendProcessId(), processId);
                 return;
             }
             default -> { }
         }
         Expect head = expected.peekFirst();
         if (counters != null && head != null && head.relay && (type == 'C' || type == 'E')) {
-            countRelayed(type, buf, start, length);
+            output.countRelayed(type, buf, start, length);
         }
         if (head == null) {
             // Nothing awaited (a backend that ends the connection says so with a FATAL error): the
             // client gets it as PostgreSQL's own client would, once, and then the connection ends.
             if (type == 'E') {
-                relay(buf, start, length);
+                output.relay(buf, start, length, link);
                 fatalRelayed = true;
             }
             return;
@@ -918,7 +917,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             default -> done = false;
         }
         if (head.relay && head.kind != Kind.RAISE && type != 'Z') {
-            relay(buf, start, length);
+            output.relay(buf, start, length, link);
         }
         if (done) {
             expected.pollFirst();
@@ -996,13 +995,13 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             link.retire(head.key);
         }
         switch (head.kind) {
-            case QUERY, SYNC -> relay(buf, start, length); // ReadyForQuery still comes
+            case QUERY, SYNC -> output.relay(buf, start, length, link); // ReadyForQuery still comes
             case SILENT_QUERY, READ_BACK -> link.settings(SessionSettings.UNKNOWN); // state unknown now
             default -> {
                 if (head.kind == Kind.RAISE) {
-                    relayWithoutContext(buf, start, length);
+                    output.relayWithoutContext(buf, start, length);
                 } else if (head.relay || head.kind == Kind.PARSE) {
-                    relay(buf, start, length);
+                    output.relay(buf, start, length, link);
                 }
                 skipToSync();
             }
@@ -1038,41 +1037,11 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
     }
 
-    /**
-     * The error of a DO block the proxy ran to raise its own, without the PL/pgSQL context line:
-     * the other fields copied byte for byte (they are in the session's client_encoding).
-     */
-    private void relayWithoutContext(ByteBuf buf, int start, int length) {
-        if (closed) {
-            return;
-        }
-        ByteBuf out = toClient();
-        int begin = out.writerIndex();
-        out.writeByte('E');
-        out.writeInt(0);
-        int at = start + 5;
-        int end = start + length;
-        while (at < end && buf.getByte(at) != 0) {
-            byte code = buf.getByte(at);
-            int stringEnd = buf.indexOf(at + 1, end, (byte) 0);
-            if (stringEnd < 0) {
-                break;
-            }
-            if (code != PgErrorFields.WHERE && code != PgErrorFields.FILE && code != PgErrorFields.LINE
-                    && code != PgErrorFields.ROUTINE) {
-                out.writeBytes(buf, at, stringEnd + 1 - at);
-            }
-            at = stringEnd + 1;
-        }
-        out.writeByte(0);
-        out.setInt(begin + 1, out.writerIndex() - begin - 1);
-    }
-
     private void emitSynthetic() {
         Expect head;
         while ((head = expected.peekFirst()) != null && head.kind == Kind.SYNTHETIC) {
             expected.pollFirst();
-            toClient().writeBytes(head.bytes);
+            output.buffer().writeBytes(head.bytes);
         }
     }
 
@@ -1136,13 +1105,13 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 return;
             }
             reportParameters();
-            writeToClient(ReadyForQuery.of(status));
+            output.write(ReadyForQuery.of(status));
             counted(status);
             queryRunning = false;
         } else if (heldReady != 0 && (expected.isEmpty() || expected.peekFirst().relay)) {
             // The proxy's own statements after a settings change are done: the client's ReadyForQuery goes now.
             reportParameters();
-            writeToClient(ReadyForQuery.of(heldReady));
+            output.write(ReadyForQuery.of(heldReady));
             counted(heldReady);
             heldReady = 0;
             queryRunning = false;
@@ -1158,7 +1127,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         link = null;
         pool.release(done);
         // The connection's read-complete no longer reaches this session: what it relayed goes now.
-        flushClient();
+        output.flush(link);
     }
 
     /** A ReadyForQuery of the client's went out: its request is over. */
@@ -1242,33 +1211,14 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             }
             String before = reported.put(name, value);
             if (before == null || !before.equals(value)) {
-                writeToClient(new ParameterStatus(name, value));
+                output.write(new ParameterStatus(name, value));
             }
         }
     }
 
-    private void notification(ServerLink from, ByteBuf buf, int body) {
-        int nameEnd = buf.indexOf(body + 4, buf.writerIndex(), (byte) 0);
-        int payloadEnd = nameEnd < 0 ? -1 : buf.indexOf(nameEnd + 1, buf.writerIndex(), (byte) 0);
-        if (payloadEnd < 0) {
-            return;
-        }
-        if (closed) {
-            return;
-        }
-        // Passed on as the backend sent it (channel and payload in the session's client_encoding),
-        // but a NOTIFY of this session's own backend names the process id the client knows.
-        int pid = buf.getInt(body);
-        ByteBuf out = toClient();
-        out.writeByte('A');
-        out.writeInt(4 + 4 + payloadEnd + 1 - (body + 4));
-        out.writeInt(pid == from.backendProcessId() ? processId : pid);
-        out.writeBytes(buf, body + 4, payloadEnd + 1 - (body + 4));
-    }
-
     @Override
     public void readComplete(ServerLink from) {
-        flushClient();
+        output.flush(link);
     }
 
     @Override
@@ -1288,98 +1238,17 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             // What the session had there (a transaction, a result half read, state) is gone: as
             // PostgreSQL does when its backend ends, the client is told and disconnected.
             if (!fatalRelayed) {
-                writeToClient(ErrorResponse.fatal("57P01", "the backend connection ended: " + reason));
+                output.write(ErrorResponse.fatal("57P01", "the backend connection ended: " + reason));
             }
-            flushClient();
+            output.flush(link);
             close();
             client.close();
         }
     }
 
-    // ------------------------------------------------------------------ output to the client
-
-    private ByteBuf toClient() {
-        ByteBuf result = toClient;
-        if (result == null) {
-            result = client.alloc().ioBuffer(1024);
-            toClient = result;
-        }
-        return result;
-    }
-
-    private void relay(ByteBuf buf, int start, int length) {
-        if (closed) {
-            return;
-        }
-        toClient().writeBytes(buf, start, length);
-        if (toClient.readableBytes() >= 64 * 1024) {
-            flushClient();
-        }
-    }
-
-    private void writeToClient(io.ashlar.protocol.BackendMessage message) {
-        if (closed) {
-            return;
-        }
-        message.encode(toClient());
-    }
-
-    /** A CommandComplete (its tag's first letters) or an ErrorResponse (its SQLSTATE) on its way to the client. */
-    private void countRelayed(byte type, ByteBuf buf, int start, int length) {
-        int body = start + 5;
-        int end = start + length;
-        if (type == 'C') {
-            int c0 = body < end ? buf.getByte(body) : 0;
-            int c1 = c0 != 0 && body + 1 < end ? buf.getByte(body + 1) : 0;
-            int c2 = c1 != 0 && body + 2 < end ? buf.getByte(body + 2) : 0;
-            counters.statement(c0, c1, c2);
-            return;
-        }
-        for (int i = body; i < end && buf.getByte(i) != 0; ) {
-            byte field = buf.getByte(i++);
-            int zero = buf.indexOf(i, end, (byte) 0);
-            if (zero < 0) {
-                return;
-            }
-            if (field == 'C') {
-                metrics.error(buf.toString(i, zero - i, java.nio.charset.StandardCharsets.US_ASCII));
-                return;
-            }
-            i = zero + 1;
-        }
-    }
-
-    private void writeError(ErrorFields error) {
-        if (metrics != null) {
-            metrics.error(error.sqlState());
-        }
-        writeToClient(new ErrorResponse(PgErrorFields.of(error.codes(), error.values())));
-    }
-
-    private void flushClient() {
-        ByteBuf out = toClient;
-        if (out == null) {
-            return;
-        }
-        toClient = null;
-        if (!client.isActive()) {
-            out.release();
-            return;
-        }
-        if (counters != null) {
-            counters.sent(out.readableBytes());
-        }
-        client.writeAndFlush(out, client.voidPromise());
-        if (!client.isWritable() && link != null) {
-            link.autoRead(false);
-        }
-    }
-
     /** The client's socket can take more (or not): reading from the backend follows. */
     public void writabilityChanged() {
-        if (link != null) {
-            link.autoRead(client.isWritable());
-        }
+        output.writabilityChanged(link);
     }
 
     // ------------------------------------------------------------------ end
@@ -1395,10 +1264,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
         closed = true;
         waiting.clear();
-        if (toClient != null) {
-            toClient.release();
-            toClient = null;
-        }
+        output.close();
         ServerLink held = link;
         if (held != null) {
             if (!pinned && !unsynced && held.status() == 'I' && onlyOwnStatementsPending()) {
