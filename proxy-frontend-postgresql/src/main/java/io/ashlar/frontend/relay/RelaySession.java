@@ -32,6 +32,8 @@ import io.ashlar.protocol.Terminate;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import java.nio.charset.StandardCharsets;
+import io.ashlar.frontend.relay.ExpectedAnswers.Expect;
+import io.ashlar.frontend.relay.ExpectedAnswers.Kind;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,11 +55,8 @@ import java.util.Map;
  * back from the backend when they change and given to the next connection first; ParameterStatus
  * reaches the client only when a value differs from what it was told.
  *
- * <p>What the backend will answer is tracked in {@link #expected}: one entry per message that
- * gets an answer, in order, saying whether the answer goes to the client, is swallowed (the
- * proxy's own messages: a Parse on a connection that lacked the statement, settings given or read
- * back), or is made by the proxy instead (a ParseComplete for a statement the connection had
- * already). After an error the backend skips to Sync, and so do the entries.
+ * <p>What the backend will answer is tracked in {@link ExpectedAnswers}, one entry per message
+ * that gets an answer, in order; after an error the backend skips to Sync, and so do the entries.
  *
  * <p>Everything runs on the client channel's event loop.
  *
@@ -65,74 +64,11 @@ import java.util.Map;
  */
 public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrower, ClientSession {
 
-    /** What an entry of {@link #expected} waits for. */
-    private enum Kind {
-        /** ParseComplete (or an error). */
-        PARSE,
-        BIND,
-        /** ParameterDescription, then RowDescription or NoData. */
-        DESCRIBE_STATEMENT,
-        /** RowDescription or NoData. */
-        DESCRIBE_PORTAL,
-        /** DataRows, then CommandComplete, EmptyQueryResponse or PortalSuspended; or a COPY. */
-        EXECUTE,
-        CLOSE,
-        SYNC,
-        /** A simple query: everything up to ReadyForQuery. */
-        QUERY,
-        /** The proxy's own simple query whose answer nobody sees (settings given, a reset). */
-        SILENT_QUERY,
-        /** The proxy's read-back of the session's settings. */
-        READ_BACK,
-        /** An error the proxy raises through the backend (so that the backend skips to Sync as for its own). */
-        RAISE,
-        /** A message the proxy answers itself, at its place in the stream. */
-        SYNTHETIC,
-        /** A client's message whose body does not read, sent on as it came: only the backend's error ends it. */
-        MALFORMED
-    }
-
-    /** One answer awaited. */
-    private static final class Expect {
-        final Kind kind;
-        /** Whether the answer goes to the client. */
-        final boolean relay;
-        /** PARSE: the statement being prepared (forgotten by the connection if the Parse fails). */
-        final ServerLink.PreparedKey key;
-        /** SYNTHETIC: the bytes to send. */
-        final byte[] bytes;
-        /** A Parse of a named statement (sent or answered by the proxy): its name, which the session drops if it fails or is skipped. */
-        final String clientName;
-        /** A Parse of the unnamed statement: the statement it makes the unnamed one. */
-        final ClientStatement parsedUnnamed;
-        /** A Parse of the unnamed statement: the unnamed statement before it, the session's again if the Parse is skipped. */
-        final ClientStatement replacedUnnamed;
-
-        Expect(Kind kind, boolean relay, ServerLink.PreparedKey key, byte[] bytes) {
-            this(kind, relay, key, bytes, null);
-        }
-
-        Expect(Kind kind, boolean relay, ServerLink.PreparedKey key, byte[] bytes, String clientName) {
-            this(kind, relay, key, bytes, clientName, null, null);
-        }
-
-        Expect(Kind kind, boolean relay, ServerLink.PreparedKey key, byte[] bytes, String clientName,
-               ClientStatement parsedUnnamed, ClientStatement replacedUnnamed) {
-            this.parsedUnnamed = parsedUnnamed;
-            this.kind = kind;
-            this.relay = relay;
-            this.key = key;
-            this.bytes = bytes;
-            this.clientName = clientName;
-            this.replacedUnnamed = replacedUnnamed;
-        }
-    }
-
     /**
      * A statement the client prepared (Parse), as the session keeps it; with the expectations of
      * its Bind and Describe made once, which name the connection's statement (a stale plan retires it).
      */
-    private record ClientStatement(Parse parse, ServerLink.PreparedKey key, CommandTags.Effect effect, boolean temporary,
+    record ClientStatement(Parse parse, ServerLink.PreparedKey key, CommandTags.Effect effect, boolean temporary,
                                    Expect bindExpect, Expect describeExpect) {
         ClientStatement(Parse parse, ServerLink.PreparedKey key, CommandTags.Effect effect, boolean temporary) {
             this(parse, key, effect, temporary, new Expect(Kind.BIND, true, key, null),
@@ -140,20 +76,6 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
     }
 
-    private static final Expect SYNC_EXPECT = new Expect(Kind.SYNC, true, null, null);
-    /** A Sync the client sent after its CopyDone or CopyFail: the backend answers it whatever came before. */
-    private static final Expect SYNC_AFTER_COPY_EXPECT = new Expect(Kind.SYNC, true, null, null);
-    private static final Expect BIND_EXPECT = new Expect(Kind.BIND, true, null, null);
-    private static final Expect EXECUTE_EXPECT = new Expect(Kind.EXECUTE, true, null, null);
-    private static final Expect DESCRIBE_PORTAL_EXPECT = new Expect(Kind.DESCRIBE_PORTAL, true, null, null);
-    private static final Expect DESCRIBE_STATEMENT_EXPECT = new Expect(Kind.DESCRIBE_STATEMENT, true, null, null);
-    private static final Expect CLOSE_EXPECT = new Expect(Kind.CLOSE, true, null, null);
-    private static final Expect CLOSE_SILENT = new Expect(Kind.CLOSE, false, null, null);
-    private static final Expect QUERY_EXPECT = new Expect(Kind.QUERY, true, null, null);
-    private static final Expect SILENT_EXPECT = new Expect(Kind.SILENT_QUERY, false, null, null);
-    private static final Expect READ_BACK_EXPECT = new Expect(Kind.READ_BACK, false, null, null);
-    private static final Expect RAISE_EXPECT = new Expect(Kind.RAISE, true, null, null);
-    private static final Expect MALFORMED_EXPECT = new Expect(Kind.MALFORMED, true, null, null);
     private static final byte[] PARSE_COMPLETE = bytes(ParseComplete.INSTANCE);
     private static final byte[] CLOSE_COMPLETE = bytes(CloseComplete.INSTANCE);
 
@@ -170,7 +92,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     private ServerLink link;
     private boolean acquiring;
     private final ArrayDeque<FrontendMessage> waiting = new ArrayDeque<>();
-    private final ArrayDeque<Expect> expected = new ArrayDeque<>();
+    private final ExpectedAnswers expected = new ExpectedAnswers();
     /** DataRows of a settings read-back. */
     private final List<String[]> readBackRows = new ArrayList<>();
 
@@ -346,11 +268,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
      * CopyDone and another Sync), and so will those it sends until its CopyDone or CopyFail.
      */
     private void copyInStarted(Expect head) {
-        expected.pollFirst();
-        while (expected.peekFirst() == SYNC_EXPECT) {
-            expected.pollFirst();
-        }
-        expected.addFirst(head);
+        expected.copyInStarted(head);
         copyIn = !copyEnded;
     }
 
@@ -422,7 +340,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             case Execute e -> {
                 unsynced = true;
                 send(e);
-                expected.addLast(EXECUTE_EXPECT);
+                expected.add(Expect.EXECUTE);
                 copyEnded = false;
             }
             case Close c -> {
@@ -434,7 +352,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 unsynced = false;
                 send(s);
                 if (!copyIn) {
-                    expected.addLast(copyEnded ? SYNC_AFTER_COPY_EXPECT : SYNC_EXPECT);
+                    expected.add(copyEnded ? Expect.SYNC_AFTER_COPY : Expect.SYNC);
                 }
             }
             case Flush f -> send(f);
@@ -468,7 +386,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         switch (AfterError.of(malformed.type())) {
             case READY_FOR_QUERY -> {
                 send(malformed);
-                expected.addLast(QUERY_EXPECT);
+                expected.add(Expect.QUERY);
                 queryRunning = true;
             }
             case SYNC -> {
@@ -476,7 +394,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 unsynced = false;
                 send(malformed);
                 if (!copyIn) {
-                    expected.addLast(copyEnded ? SYNC_AFTER_COPY_EXPECT : SYNC_EXPECT);
+                    expected.add(copyEnded ? Expect.SYNC_AFTER_COPY : Expect.SYNC);
                 }
             }
             case NOTHING -> {
@@ -497,13 +415,13 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                         }
                         byte[] renamed = Bind.renamedFrame(malformed.frame(), serverName(statement), StandardCharsets.ISO_8859_1);
                         send(FrontendMessage.Malformed.body(malformed.type(), malformed.reason(), renamed));
-                        expected.addLast(MALFORMED_EXPECT);
+                        expected.add(Expect.MALFORMED);
                         skipping = true; // the backend refuses it, as the decoder did, and skips to Sync
                         return;
                     }
                 }
                 send(malformed);
-                expected.addLast(MALFORMED_EXPECT);
+                expected.add(Expect.MALFORMED);
                 skipping = true;
             }
         }
@@ -573,7 +491,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         unnamed = null;
         unnamedOn = null;
         send(query);
-        expected.addLast(QUERY_EXPECT);
+        expected.add(Expect.QUERY);
         // What the client sends next waits for this query's ReadyForQuery: a query that changes
         // settings is followed by their read-back (and a RESET by the startup values), which the
         // next statement must find done, as on PostgreSQL.
@@ -597,7 +515,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             unnamed = statement;
             unnamedOn = link;
             send(parse);
-            expected.addLast(new Expect(Kind.PARSE, true, null, null, "", statement, replaced));
+            expected.add(new Expect(Kind.PARSE, true, null, null, "", statement, replaced));
             return;
         }
         if (statements.containsKey(name)) {
@@ -618,16 +536,16 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (eldest != null) {
             link.forget(eldest.getKey());
             send(new Close((byte) 'S', eldest.getValue()));
-            expected.addLast(CLOSE_SILENT);
+            expected.add(Expect.CLOSE_SILENT);
         }
         for (String retired = link.pollRetired(); retired != null; retired = link.pollRetired()) {
             send(new Close((byte) 'S', retired));
-            expected.addLast(CLOSE_SILENT);
+            expected.add(Expect.CLOSE_SILENT);
         }
         String result = link.remember(statement.key());
         Parse parse = statement.parse();
         send(new Parse(result, parse.sql(), parse.parameterTypeOids()));
-        expected.addLast(new Expect(Kind.PARSE, relay, statement.key(), null, clientName));
+        expected.add(new Expect(Kind.PARSE, relay, statement.key(), null, clientName));
         return result;
     }
 
@@ -637,7 +555,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             if (unnamed != null && unnamedOn != link) {
                 // Parsed on another connection: parse it here too, before the message that uses it.
                 send(unnamed.parse());
-                expected.addLast(new Expect(Kind.PARSE, false, null, null));
+                expected.add(new Expect(Kind.PARSE, false, null, null));
                 unnamedOn = link;
             }
             return "";
@@ -666,13 +584,13 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
         String server = serverName(bind.statement());
         bind.encode(link.out(), StandardCharsets.ISO_8859_1, server);
-        expected.addLast(statement != null && !bind.statement().isEmpty() ? statement.bindExpect() : BIND_EXPECT);
+        expected.add(statement != null && !bind.statement().isEmpty() ? statement.bindExpect() : Expect.BIND);
     }
 
     private void describe(Describe describe) {
         if (describe.kind() == 'P') {
             send(describe);
-            expected.addLast(DESCRIBE_PORTAL_EXPECT);
+            expected.add(Expect.DESCRIBE_PORTAL);
             return;
         }
         if (describe.name().isEmpty() && unnamed == null) {
@@ -682,7 +600,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         String server = serverName(describe.name());
         send(server.equals(describe.name()) ? describe : new Describe((byte) 'S', server));
         ClientStatement statement = describe.name().isEmpty() ? null : statements.get(describe.name());
-        expected.addLast(statement != null ? statement.describeExpect() : DESCRIBE_STATEMENT_EXPECT);
+        expected.add(statement != null ? statement.describeExpect() : Expect.DESCRIBE_STATEMENT);
     }
 
     private void close(Close close) {
@@ -698,7 +616,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             unnamedOn = null;
         }
         send(close);
-        expected.addLast(CLOSE_EXPECT);
+        expected.add(Expect.CLOSE);
     }
 
     /** A message the proxy answers itself, sent once the backend's answers before it have been. */
@@ -706,7 +624,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (expected.isEmpty()) {
             output.buffer().writeBytes(bytes);
         } else {
-            expected.addLast(new Expect(Kind.SYNTHETIC, true, null, bytes));
+            expected.add(new Expect(Kind.SYNTHETIC, true, null, bytes));
         }
     }
 
@@ -724,13 +642,13 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 + "; END$ashlar$";
         if (simple) {
             send(new Query(sql));
-            expected.addLast(new Expect(Kind.QUERY, true, null, null));
+            expected.add(new Expect(Kind.QUERY, true, null, null));
             return;
         }
         send(new Parse("", sql, new int[0]));
         send(new Bind("", "", new short[0], new byte[0][], new short[0]));
         send(new Execute("", 0));
-        expected.addLast(RAISE_EXPECT);
+        expected.add(Expect.RAISE);
         // The DO fails: the backend skips to Sync, and so does the session now, so that nothing the
         // client sent before its Sync is taken for run (nor a statement of it for prepared).
         skipping = true;
@@ -767,7 +685,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             if (!sql.isEmpty()) {
                 // The proxy's own text (settings a client gave as Unicode): in the connection's encoding.
                 link.write(new Query(sql), link.textCharset());
-                expected.addLast(SILENT_EXPECT);
+                expected.add(Expect.SILENT);
             }
             link.settings(settings);
         }
@@ -840,7 +758,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     public void message(ServerLink from, byte type, ByteBuf buf, int start, int length) {
         switch (type) {
             case 'N' -> {
-                Expect head = expected.peekFirst();
+                Expect head = expected.head();
                 if (head == null || head.relay) {
                     output.relay(buf, start, length, link);
                 }
@@ -858,7 +776,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             }
             default -> { }
         }
-        Expect head = expected.peekFirst();
+        Expect head = expected.head();
         if (counters != null && head != null && head.relay && (type == 'C' || type == 'E')) {
             output.countRelayed(type, buf, start, length);
         }
@@ -920,7 +838,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             output.relay(buf, start, length, link);
         }
         if (done) {
-            expected.pollFirst();
+            expected.poll();
             if (head.kind == Kind.READ_BACK) {
                 readBackDone();
             }
@@ -951,29 +869,11 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     private boolean waitsForParses(FrontendMessage message) {
         return switch (message) {
             case Parse p -> !p.statementName().isEmpty() && statements.containsKey(p.statementName())
-                    && parsePending(p.statementName(), false);
-            case Bind b -> b.statement().isEmpty() && unnamed != null && parsePending("", true);
-            case Describe d -> d.kind() == 'S' && d.name().isEmpty() && unnamed != null && parsePending("", true);
+                    && expected.parsePending(p.statementName(), false);
+            case Bind b -> b.statement().isEmpty() && unnamed != null && expected.parsePending("", true);
+            case Describe d -> d.kind() == 'S' && d.name().isEmpty() && unnamed != null && expected.parsePending("", true);
             default -> false;
         };
-    }
-
-    /** Whether a Parse of {@code clientName} is awaited (with {@code thenSync}: the last one, and a Sync after it). */
-    private boolean parsePending(String clientName, boolean thenSync) {
-        boolean parse = false;
-        boolean syncAfter = false;
-        for (Expect each : expected) {
-            if (each.kind == Kind.PARSE && clientName.equals(each.clientName)) {
-                if (!thenSync) {
-                    return true;
-                }
-                parse = true;
-                syncAfter = false;
-            } else if (parse && each.kind == Kind.SYNC) {
-                syncAfter = true;
-            }
-        }
-        return syncAfter;
     }
 
     /** The message deferred by {@link #waitsForParses} goes on once the Parses before it are answered. */
@@ -1011,8 +911,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     /** The backend discards everything up to Sync after an error: so go the answers awaited. */
     private void skipToSync() {
         boolean failed = true;
-        while (!expected.isEmpty() && expected.peekFirst().kind != Kind.SYNC) {
-            Expect dropped = expected.pollFirst();
+        for (Expect dropped = expected.pollBeforeSync(); dropped != null; dropped = expected.pollBeforeSync()) {
             if (dropped.clientName != null && dropped.clientName.isEmpty()) {
                 // PostgreSQL drops the unnamed statement as a Parse of it starts: a failed one leaves
                 // none, a skipped one leaves the one before (unless a later Parse replaced it since).
@@ -1038,10 +937,8 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     }
 
     private void emitSynthetic() {
-        Expect head;
-        while ((head = expected.peekFirst()) != null && head.kind == Kind.SYNTHETIC) {
-            expected.pollFirst();
-            output.buffer().writeBytes(head.bytes);
+        for (byte[] bytes = expected.pollSynthetic(); bytes != null; bytes = expected.pollSynthetic()) {
+            output.buffer().writeBytes(bytes);
         }
     }
 
@@ -1100,7 +997,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 settingsDirty = false;
                 heldReady = status;
                 send(new Query(SettingsTracker.READ_SETTINGS_SQL));
-                expected.addLast(READ_BACK_EXPECT);
+                expected.add(Expect.READ_BACK);
                 link.flush();
                 return;
             }
@@ -1108,7 +1005,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             output.write(ReadyForQuery.of(status));
             counted(status);
             queryRunning = false;
-        } else if (heldReady != 0 && (expected.isEmpty() || expected.peekFirst().relay)) {
+        } else if (heldReady != 0 && (expected.isEmpty() || expected.head().relay)) {
             // The proxy's own statements after a settings change are done: the client's ReadyForQuery goes now.
             reportParameters();
             output.write(ReadyForQuery.of(heldReady));
@@ -1169,7 +1066,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         link.settings(settings);
         if (result.restoreSql() != null) {
             link.write(new Query(result.restoreSql()), link.textCharset());
-            expected.addLast(SILENT_EXPECT);
+            expected.add(Expect.SILENT);
             link.flush();
         }
     }
@@ -1267,7 +1164,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         output.close();
         ServerLink held = link;
         if (held != null) {
-            if (!pinned && !unsynced && held.status() == 'I' && onlyOwnStatementsPending()) {
+            if (!pinned && !unsynced && held.status() == 'I' && expected.onlyOwnPending()) {
                 // Only the proxy's own statements run (settings given or read back): the
                 // connection goes back once they are done, carrying settings nobody knows.
                 held.settings(SessionSettings.UNKNOWN);
@@ -1287,15 +1184,6 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             }
         }
         onClose.run();
-    }
-
-    private boolean onlyOwnStatementsPending() {
-        for (Expect each : expected) {
-            if (each.relay) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private void releaseDrained() {
