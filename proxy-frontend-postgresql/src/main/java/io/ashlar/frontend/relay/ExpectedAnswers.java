@@ -66,9 +66,9 @@ final class ExpectedAnswers {
         /** A Parse of a named statement (sent or answered by the proxy): its name, which the session drops if it fails or is skipped. */
         final String clientName;
         /** A Parse of the unnamed statement: the statement it makes the unnamed one. */
-        final RelaySession.ClientStatement parsedUnnamed;
+        final ClientStatements.ClientStatement parsedUnnamed;
         /** A Parse of the unnamed statement: the unnamed statement before it, the session's again if the Parse is skipped. */
-        final RelaySession.ClientStatement replacedUnnamed;
+        final ClientStatements.ClientStatement replacedUnnamed;
 
         Expect(Kind kind, boolean relay, ServerLink.PreparedKey key, byte[] bytes) {
             this(kind, relay, key, bytes, null);
@@ -79,7 +79,7 @@ final class ExpectedAnswers {
         }
 
         Expect(Kind kind, boolean relay, ServerLink.PreparedKey key, byte[] bytes, String clientName,
-               RelaySession.ClientStatement parsedUnnamed, RelaySession.ClientStatement replacedUnnamed) {
+               ClientStatements.ClientStatement parsedUnnamed, ClientStatements.ClientStatement replacedUnnamed) {
             this.parsedUnnamed = parsedUnnamed;
             this.kind = kind;
             this.relay = relay;

@@ -6,6 +6,9 @@ import io.ashlar.backend.pg.LinkPool;
 import io.ashlar.backend.pg.ServerLink;
 import io.ashlar.backend.session.SessionSettings;
 import io.ashlar.backend.session.SettingsTracker;
+import io.ashlar.frontend.relay.ClientStatements.ClientStatement;
+import io.ashlar.frontend.relay.ExpectedAnswers.Expect;
+import io.ashlar.frontend.relay.ExpectedAnswers.Kind;
 import io.ashlar.frontend.server.ClientSession;
 import io.ashlar.frontend.server.MessageRefusals;
 import io.ashlar.protocol.AfterError;
@@ -32,8 +35,6 @@ import io.ashlar.protocol.Terminate;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import java.nio.charset.StandardCharsets;
-import io.ashlar.frontend.relay.ExpectedAnswers.Expect;
-import io.ashlar.frontend.relay.ExpectedAnswers.Kind;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -64,18 +65,6 @@ import java.util.Map;
  */
 public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrower, ClientSession {
 
-    /**
-     * A statement the client prepared (Parse), as the session keeps it; with the expectations of
-     * its Bind and Describe made once, which name the connection's statement (a stale plan retires it).
-     */
-    record ClientStatement(Parse parse, ServerLink.PreparedKey key, CommandTags.Effect effect, boolean temporary,
-                                   Expect bindExpect, Expect describeExpect) {
-        ClientStatement(Parse parse, ServerLink.PreparedKey key, CommandTags.Effect effect, boolean temporary) {
-            this(parse, key, effect, temporary, new Expect(Kind.BIND, true, key, null),
-                    new Expect(Kind.DESCRIBE_STATEMENT, true, key, null));
-        }
-    }
-
     private static final byte[] PARSE_COMPLETE = bytes(ParseComplete.INSTANCE);
     private static final byte[] CLOSE_COMPLETE = bytes(CloseComplete.INSTANCE);
 
@@ -96,15 +85,12 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     /** DataRows of a settings read-back. */
     private final List<String[]> readBackRows = new ArrayList<>();
 
-    private final Map<String, ClientStatement> statements = new HashMap<>();
-    private ClientStatement unnamed;
-    /** The connection the unnamed statement was last parsed on. */
-    private ServerLink unnamedOn;
+    private final ClientStatements statements = new ClientStatements(expected);
     /** After an error in the extended protocol: client messages are dropped up to Sync, as the backend drops them. */
     private boolean skipping;
     /** Malformed input after messages still being answered: the session ends once they are. */
     private FrontendMessage.Malformed malformedLast;
-    /** A message waits at the head of {@link #waiting} for the answers to Parses before it ({@link #waitsForParses}). */
+    /** A message waits at the head of {@link #waiting} for the answers to Parses before it ({@link ClientStatements#waitsForParses}). */
     private boolean deferred;
     /** A connection error with no backend to report it: answered by the proxy up to the next Sync. */
     private ErrorFields pendingFailure;
@@ -317,7 +303,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (skipping && !(message instanceof Sync) && !(message instanceof FrontendMessage.Malformed m && m.type() == Sync.TYPE)) {
             return;
         }
-        if (waitsForParses(message)) {
+        if (statements.waitsForParses(message)) {
             deferred = true;
             waiting.addFirst(message);
             send(Flush.INSTANCE); // the backend answers what it holds for the Sync not sent yet
@@ -409,11 +395,11 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 if (malformed.type() == Bind.TYPE) {
                     String statement = Bind.statementOf(malformed.frame(), StandardCharsets.ISO_8859_1);
                     if (statement != null) {
-                        if (statement.isEmpty() && unnamed == null) {
+                        if (statement.isEmpty() && statements.unnamed() == null) {
                             raise(ErrorFields.error("26000", "unnamed prepared statement does not exist"), false);
                             return;
                         }
-                        byte[] renamed = Bind.renamedFrame(malformed.frame(), serverName(statement), StandardCharsets.ISO_8859_1);
+                        byte[] renamed = Bind.renamedFrame(malformed.frame(), statements.serverName(statement, link), StandardCharsets.ISO_8859_1);
                         send(FrontendMessage.Malformed.body(malformed.type(), malformed.reason(), renamed));
                         expected.add(Expect.MALFORMED);
                         skipping = true; // the backend refuses it, as the decoder did, and skips to Sync
@@ -488,8 +474,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         CommandTags.Effect effect = CommandTags.textEffect(query.sql());
         note(effect, CommandTags.mentionsTemporary(query.sql()));
         // A simple query destroys the unnamed statement, as PostgreSQL does.
-        unnamed = null;
-        unnamedOn = null;
+        statements.dropUnnamed();
         send(query);
         expected.add(Expect.QUERY);
         // What the client sends next waits for this query's ReadyForQuery: a query that changes
@@ -507,72 +492,14 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     }
 
     private void parse(Parse parse) {
-        String name = parse.statementName();
-        ClientStatement statement = new ClientStatement(parse, new ServerLink.PreparedKey(parse.sql(), parse.parameterTypeOids()),
-                CommandTags.textEffect(parse.sql()), CommandTags.mentionsTemporary(parse.sql()));
-        if (name.isEmpty()) {
-            ClientStatement replaced = unnamedOn == link ? unnamed : null;
-            unnamed = statement;
-            unnamedOn = link;
-            send(parse);
-            expected.add(new Expect(Kind.PARSE, true, null, null, "", statement, replaced));
-            return;
+        if (!statements.parse(parse, link)) {
+            raise(ErrorFields.error("42P05", "prepared statement \"" + parse.statementName() + "\" already exists"), false);
         }
-        if (statements.containsKey(name)) {
-            raise(ErrorFields.error("42P05", "prepared statement \"" + name + "\" already exists"), false);
-            return;
-        }
-        statements.put(name, statement);
-        // Prepared again even when the connection has the text prepared (for a Bind of another
-        // session): PostgreSQL plans a Parse against the tables as they are now, and DDL since may
-        // have changed the statement's result.
-        link.retire(statement.key());
-        prepare(statement, true, name);
-    }
-
-    /** Prepares a statement on the held connection under a name of the proxy's; its ParseComplete goes to the client or not. */
-    private String prepare(ClientStatement statement, boolean relay, String clientName) {
-        Map.Entry<ServerLink.PreparedKey, String> eldest = link.eldestPrepared();
-        if (eldest != null) {
-            link.forget(eldest.getKey());
-            send(new Close((byte) 'S', eldest.getValue()));
-            expected.add(Expect.CLOSE_SILENT);
-        }
-        for (String retired = link.pollRetired(); retired != null; retired = link.pollRetired()) {
-            send(new Close((byte) 'S', retired));
-            expected.add(Expect.CLOSE_SILENT);
-        }
-        String result = link.remember(statement.key());
-        Parse parse = statement.parse();
-        send(new Parse(result, parse.sql(), parse.parameterTypeOids()));
-        expected.add(new Expect(Kind.PARSE, relay, statement.key(), null, clientName));
-        return result;
-    }
-
-    /** The server-side name of a client's statement on the held connection, preparing it there first if needed. */
-    private String serverName(String clientName) {
-        if (clientName.isEmpty()) {
-            if (unnamed != null && unnamedOn != link) {
-                // Parsed on another connection: parse it here too, before the message that uses it.
-                send(unnamed.parse());
-                expected.add(new Expect(Kind.PARSE, false, null, null));
-                unnamedOn = link;
-            }
-            return "";
-        }
-        ClientStatement statement = statements.get(clientName);
-        if (statement == null) {
-            // Unknown here: the backend answers as PostgreSQL does (prepared statement "x" does not exist),
-            // or runs the statement a SQL PREPARE of this session made on its connection.
-            return clientName;
-        }
-        String result = link.prepared(statement.key());
-        return result != null ? result : prepare(statement, false, null);
     }
 
     private void bind(Bind bind) {
-        ClientStatement statement = bind.statement().isEmpty() ? unnamed : statements.get(bind.statement());
-        if (bind.statement().isEmpty() && unnamed == null) {
+        ClientStatement statement = bind.statement().isEmpty() ? statements.unnamed() : statements.named(bind.statement());
+        if (bind.statement().isEmpty() && statements.unnamed() == null) {
             raise(ErrorFields.error("26000", "unnamed prepared statement does not exist"), false);
             return;
         }
@@ -582,7 +509,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 shown(statement.parse().sql());
             }
         }
-        String server = serverName(bind.statement());
+        String server = statements.serverName(bind.statement(), link);
         bind.encode(link.out(), StandardCharsets.ISO_8859_1, server);
         expected.add(statement != null && !bind.statement().isEmpty() ? statement.bindExpect() : Expect.BIND);
     }
@@ -593,18 +520,18 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             expected.add(Expect.DESCRIBE_PORTAL);
             return;
         }
-        if (describe.name().isEmpty() && unnamed == null) {
+        if (describe.name().isEmpty() && statements.unnamed() == null) {
             raise(ErrorFields.error("26000", "unnamed prepared statement does not exist"), false);
             return;
         }
-        String server = serverName(describe.name());
+        String server = statements.serverName(describe.name(), link);
         send(server.equals(describe.name()) ? describe : new Describe((byte) 'S', server));
-        ClientStatement statement = describe.name().isEmpty() ? null : statements.get(describe.name());
+        ClientStatement statement = describe.name().isEmpty() ? null : statements.named(describe.name());
         expected.add(statement != null ? statement.describeExpect() : Expect.DESCRIBE_STATEMENT);
     }
 
     private void close(Close close) {
-        if (close.kind() == 'S' && !close.name().isEmpty() && statements.remove(close.name()) != null) {
+        if (close.kind() == 'S' && !close.name().isEmpty() && statements.close(close.name())) {
             // The connection keeps it prepared for whoever runs the same text; the session forgets it.
             // (A name the session does not know may be its SQL PREPARE's, on its pinned connection:
             // that Close goes to the backend.)
@@ -612,8 +539,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             return;
         }
         if (close.kind() == 'S' && close.name().isEmpty()) {
-            unnamed = null;
-            unnamedOn = null;
+            statements.dropUnnamed();
         }
         send(close);
         expected.add(Expect.CLOSE);
@@ -653,7 +579,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         // client sent before its Sync is taken for run (nor a statement of it for prepared).
         skipping = true;
         // The DO replaced the unnamed statement on this connection.
-        unnamedOn = null;
+        statements.unnamedReplaced();
     }
 
     private static String literal(String text) {
@@ -661,12 +587,17 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     }
 
     /**
-     * Appends a message for the held connection. The client's text was read byte for byte
+     * Appends a message for {@code link}. The client's text was read byte for byte
      * (ISO-8859-1, see {@link io.ashlar.protocol.PgFrontendDecoder#textCharset}) and goes on so: the
      * backend gets the bytes the client sent, in whatever client_encoding the session has.
      */
-    private void send(FrontendMessage message) {
+    static void send(ServerLink link, FrontendMessage message) {
         link.write(message, StandardCharsets.ISO_8859_1);
+    }
+
+    /** Appends a message for the held connection, as {@link #send(ServerLink, FrontendMessage)}. */
+    private void send(FrontendMessage message) {
+        send(link, message);
     }
 
     // ------------------------------------------------------------------ connections
@@ -859,26 +790,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
     }
 
-    /**
-     * Whether {@code message} waits for the answers to the Parses before it: the session's view of
-     * its statements is the one it would have if they succeed, and a Parse the backend skipped (after
-     * an error before it) or refused must not decide the answer. Only where that matters and is
-     * rare: a Parse of a name being prepared, and the unnamed statement used after a Sync that
-     * followed its Parse (in one pipeline segment, a skipped Parse and what uses it are skipped alike).
-     */
-    private boolean waitsForParses(FrontendMessage message) {
-        return switch (message) {
-            case Parse p -> !p.statementName().isEmpty() && statements.containsKey(p.statementName())
-                    && expected.parsePending(p.statementName(), false);
-            case Bind b -> b.statement().isEmpty() && unnamed != null && expected.parsePending("", true);
-            case Describe d -> d.kind() == 'S' && d.name().isEmpty() && unnamed != null && expected.parsePending("", true);
-            default -> false;
-        };
-    }
-
-    /** The message deferred by {@link #waitsForParses} goes on once the Parses before it are answered. */
+    /** The message deferred by {@link ClientStatements#waitsForParses} goes on once the Parses before it are answered. */
     private void resumeDeferred() {
-        if (deferred && link != null && !queryRunning && !waiting.isEmpty() && !waitsForParses(waiting.peekFirst())) {
+        if (deferred && link != null && !queryRunning && !waiting.isEmpty() && !statements.waitsForParses(waiting.peekFirst())) {
             deferred = false;
             drainWaiting();
             link.flush();
@@ -912,20 +826,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     private void skipToSync() {
         boolean failed = true;
         for (Expect dropped = expected.pollBeforeSync(); dropped != null; dropped = expected.pollBeforeSync()) {
-            if (dropped.clientName != null && dropped.clientName.isEmpty()) {
-                // PostgreSQL drops the unnamed statement as a Parse of it starts: a failed one leaves
-                // none, a skipped one leaves the one before (unless a later Parse replaced it since).
-                if (unnamed == dropped.parsedUnnamed) {
-                    unnamed = failed ? null : dropped.replacedUnnamed;
-                    unnamedOn = unnamed == null ? null : link;
-                }
-            } else if (dropped.clientName != null) {
-                statements.remove(dropped.clientName); // a failed or skipped Parse prepared nothing
-            }
+            statements.dropped(dropped, failed, link);
             failed = false;
-            if (dropped.kind == Kind.PARSE && dropped.key != null) {
-                link.forget(dropped.key);
-            } else if (dropped.kind == Kind.QUERY) {
+            if (dropped.kind == Kind.QUERY) {
                 // A simple Query sent before the pipeline's Sync: the backend skips it too, and the
                 // client's Sync, held back while the query ran, must now go.
                 queryRunning = false;
@@ -951,11 +854,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         CommandTags.Effect effect = CommandTags.effect(tag);
         if (tag.equals("DISCARD ALL") || tag.equals("DEALLOCATE ALL")) {
             // The backend dropped every prepared statement: the connection's and the session's.
-            link.forgetAllPrepared();
-            statements.clear();
-            if (tag.equals("DISCARD ALL")) {
-                unnamed = null;
-            }
+            statements.allDeallocated(link, tag.equals("DISCARD ALL"));
         }
         if (effect == CommandTags.Effect.SESSION_STATE) {
             pinned = true;
