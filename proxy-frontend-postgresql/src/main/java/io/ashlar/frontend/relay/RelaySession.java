@@ -5,7 +5,6 @@ import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.pg.LinkPool;
 import io.ashlar.backend.pg.ServerLink;
 import io.ashlar.backend.session.SessionSettings;
-import io.ashlar.backend.session.SettingsTracker;
 import io.ashlar.frontend.relay.ClientStatements.ClientStatement;
 import io.ashlar.frontend.relay.ExpectedAnswers.Expect;
 import io.ashlar.frontend.relay.ExpectedAnswers.Kind;
@@ -25,7 +24,6 @@ import io.ashlar.protocol.Execute;
 import io.ashlar.protocol.Flush;
 import io.ashlar.protocol.FrontendMessage;
 import io.ashlar.protocol.FunctionCall;
-import io.ashlar.protocol.ParameterStatus;
 import io.ashlar.protocol.Parse;
 import io.ashlar.protocol.ParseComplete;
 import io.ashlar.protocol.Query;
@@ -36,10 +34,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * A client session of a logical database without rules (a pooler), relayed to its data source
@@ -54,7 +48,7 @@ import java.util.Map;
  * each prepared under a name of the proxy's own on whatever connection runs it (once per
  * connection, and shared by sessions that prepare the same text); the session's settings are read
  * back from the backend when they change and given to the next connection first; ParameterStatus
- * reaches the client only when a value differs from what it was told.
+ * reaches the client only when a value differs from what it was told ({@link SettingsSync}).
  *
  * <p>What the backend will answer is tracked in {@link ExpectedAnswers}, one entry per message
  * that gets an answer, in order; after an error the backend skips to Sync, and so do the entries.
@@ -71,19 +65,14 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     private final Channel client;
     private final ClientOutput output;
     private final LinkPool.LoopPool pool;
-    private final SessionSettings startupSettings;
     private final int processId;
     private final Runnable onClose;
-    private final Map<String, String> reported = new HashMap<>();
-    private String loginUser = "";
-    private SessionSettings settings;
+    private final SettingsSync settings;
 
     private ServerLink link;
     private boolean acquiring;
     private final ArrayDeque<FrontendMessage> waiting = new ArrayDeque<>();
     private final ExpectedAnswers expected = new ExpectedAnswers();
-    /** DataRows of a settings read-back. */
-    private final List<String[]> readBackRows = new ArrayList<>();
 
     private final ClientStatements statements = new ClientStatements(expected);
     /** After an error in the extended protocol: client messages are dropped up to Sync, as the backend drops them. */
@@ -95,14 +84,11 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     /** A connection error with no backend to report it: answered by the proxy up to the next Sync. */
     private ErrorFields pendingFailure;
     private boolean pinned;
-    private boolean settingsDirty;
     private boolean closed;
     /** Within the handling of one read from the client (its end flushes what was written to the backend). */
     private boolean inClientRead;
     /** A client's simple query runs: its next messages wait (see {@link #query}). */
     private boolean queryRunning;
-    /** Whether the backend reported parameters since the client was last told. */
-    private boolean parametersSeen;
     /** The status of a client's ReadyForQuery held back while the proxy reads the session's settings back. */
     private char heldReady;
     /** Closed, but the proxy's own statements still run on the held connection: it goes back when they are done. */
@@ -144,9 +130,8 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                         Runnable onClose) {
         this.client = client;
         this.output = new ClientOutput(client);
+        this.settings = new SettingsSync(startupSettings, expected, output);
         this.pool = pool;
-        this.startupSettings = startupSettings;
-        this.settings = startupSettings;
         this.processId = processId;
         this.onClose = onClose;
     }
@@ -183,10 +168,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
 
     /** Remembers a value the client was told at login, so that later changes are reported once. */
     public void reported(String name, String value) {
-        reported.put(name, value);
-        if (name.equals("session_authorization")) {
-            loginUser = value;
-        }
+        settings.reported(name, value);
     }
 
     // ------------------------------------------------------------------ client side
@@ -487,7 +469,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (effect == CommandTags.Effect.SESSION_STATE || temporary) {
             pinned = true;
         } else if (effect == CommandTags.Effect.SETTINGS) {
-            settingsDirty = true;
+            settings.markChanged();
         }
     }
 
@@ -611,15 +593,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
         link = acquired;
         link.receiver(this);
-        if (link.settings() != settings && !link.settings().equals(settings)) {
-            String sql = settings.applySql(!link.settings().isEmpty());
-            if (!sql.isEmpty()) {
-                // The proxy's own text (settings a client gave as Unicode): in the connection's encoding.
-                link.write(new Query(sql), link.textCharset());
-                expected.add(Expect.SILENT);
-            }
-            link.settings(settings);
-        }
+        settings.give(link);
         drainWaiting();
         if (malformedLast != null) {
             if (expected.isEmpty()) {
@@ -698,7 +672,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             case 'S' -> {
                 // The connection keeps the value; the client hears of changes just before its
                 // ReadyForQuery, as PostgreSQL (14 and later) reports them.
-                parametersSeen = true;
+                settings.parameterSeen();
                 return;
             }
             case 'A' -> {
@@ -759,7 +733,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             case READ_BACK -> {
                 done = type == 'Z';
                 if (type == 'D') {
-                    readBackRows.add(row(buf, start + 5, link.textCharset()));
+                    settings.readBackRow(buf, start + 5, link.textCharset());
                 }
             }
             case RAISE -> done = false; // only its error ends it
@@ -771,7 +745,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (done) {
             expected.poll();
             if (head.kind == Kind.READ_BACK) {
-                readBackDone();
+                settings.readBackDone(link, draining);
             }
             if (draining) {
                 if (expected.isEmpty()) {
@@ -859,7 +833,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (effect == CommandTags.Effect.SESSION_STATE) {
             pinned = true;
         } else if (effect == CommandTags.Effect.SETTINGS) {
-            settingsDirty = true;
+            settings.markChanged();
         }
     }
 
@@ -892,21 +866,18 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         char status = link.status();
         if (head.relay) {
             lastStatus = status;
-            if (status == 'I' && settingsDirty && !pinned && expected.isEmpty()) {
-                settingsDirty = false;
+            if (status == 'I' && settings.isChanged() && !pinned && expected.isEmpty()) {
                 heldReady = status;
-                send(new Query(SettingsTracker.READ_SETTINGS_SQL));
-                expected.add(Expect.READ_BACK);
-                link.flush();
+                settings.readBack(link);
                 return;
             }
-            reportParameters();
+            settings.report(link);
             output.write(ReadyForQuery.of(status));
             counted(status);
             queryRunning = false;
         } else if (heldReady != 0 && (expected.isEmpty() || expected.head().relay)) {
             // The proxy's own statements after a settings change are done: the client's ReadyForQuery goes now.
-            reportParameters();
+            settings.report(link);
             output.write(ReadyForQuery.of(heldReady));
             counted(heldReady);
             heldReady = 0;
@@ -937,7 +908,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             counters.requestEnded(elapsed, status);
         }
         if (statementLog != null && statementLog.slow(elapsed)) {
-            statementLog.slow(database, loginUser, elapsed, "units: " + pool.dataSourceName() + " ::: " + lastSql);
+            statementLog.slow(database, settings.loginUser(), elapsed, "units: " + pool.dataSourceName() + " ::: " + lastSql);
         }
     }
 
@@ -950,64 +921,6 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 statementLog.actualSimple(java.util.List.of(pool.dataSourceName()), 1);
             } else {
                 statementLog.actual(pool.dataSourceName(), sql, io.ashlar.backend.datasource.ParameterValues.NONE);
-            }
-        }
-    }
-
-    private void readBackDone() {
-        if (draining) {
-            readBackRows.clear();
-            return;
-        }
-        SettingsTracker.ReadBack result = SettingsTracker.readBack(readBackRows, startupSettings, link.loginUser());
-        readBackRows.clear();
-        settings = result.settings();
-        link.settings(settings);
-        if (result.restoreSql() != null) {
-            link.write(new Query(result.restoreSql()), link.textCharset());
-            expected.add(Expect.SILENT);
-            link.flush();
-        }
-    }
-
-    private static String[] row(ByteBuf buf, int body, java.nio.charset.Charset charset) {
-        int count = buf.getUnsignedShort(body);
-        String[] result = new String[count];
-        int at = body + 2;
-        for (int i = 0; i < count; i++) {
-            int length = buf.getInt(at);
-            at += 4;
-            if (length >= 0) {
-                result[i] = buf.toString(at, length, charset);
-                at += length;
-            }
-        }
-        return result;
-    }
-
-    /** Tells the client of the reported parameters that changed since it was told (ParameterStatus). */
-    private void reportParameters() {
-        if (!parametersSeen) {
-            return;
-        }
-        parametersSeen = false;
-        for (Map.Entry<String, String> e : link.parameters().entrySet()) {
-            String name = e.getKey();
-            String value = e.getValue();
-            switch (name) {
-                case "server_version", "server_encoding" -> {
-                    continue;
-                }
-                case "session_authorization" -> {
-                    if (value.equals(link.loginUser())) {
-                        value = loginUser; // the backend's login user stands for the proxy user
-                    }
-                }
-                default -> { }
-            }
-            String before = reported.put(name, value);
-            if (before == null || !before.equals(value)) {
-                output.write(new ParameterStatus(name, value));
             }
         }
     }
