@@ -34,6 +34,11 @@ final class ClientOutput {
         this.counters = counters;
     }
 
+    /** Whether metrics are on: what is relayed is counted. */
+    boolean counts() {
+        return counters != null;
+    }
+
     /** The bytes gathered for the client's next write. */
     ByteBuf buffer() {
         ByteBuf result = toClient;

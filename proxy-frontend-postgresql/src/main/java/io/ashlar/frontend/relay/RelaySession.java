@@ -68,6 +68,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     private final int processId;
     private final Runnable onClose;
     private final SettingsSync settings;
+    private final RequestLog requests;
 
     private ServerLink link;
     private boolean acquiring;
@@ -112,15 +113,6 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     private boolean fatalRelayed;
     /** The proxy's admin commands, or null where the session has none (tests that make sessions alone). */
     private io.ashlar.frontend.admin.AdminConsole admin;
-    /** Where statements and transactions are counted; null while metrics are off. */
-    private io.ashlar.backend.metrics.SessionCounters counters;
-    /** When the request being answered began (its first message); 0 between requests. */
-    private long requestStarted;
-    /** sql-show and the slow-query log, or null while both are off. */
-    private io.ashlar.backend.metrics.StatementLog statementLog;
-    private String database = "";
-    /** The SQL the request ran last (its query, or its last bound statement's), for the slow-query log. */
-    private String lastSql = "";
 
     /**
      * @param pool the data source's connections of the client channel's event loop
@@ -132,6 +124,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         this.output = new ClientOutput(client);
         this.settings = new SettingsSync(startupSettings, expected, output);
         this.pool = pool;
+        this.requests = new RequestLog(pool);
         this.processId = processId;
         this.onClose = onClose;
     }
@@ -151,14 +144,13 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
 
     /** Counts what the session does (before its first message); {@code metrics} null: nothing is counted. */
     public void metrics(io.ashlar.backend.metrics.DatabaseMetrics metrics, io.ashlar.backend.metrics.SessionCounters counters) {
-        this.counters = counters;
+        requests.counters(counters);
         output.metrics(metrics, counters);
     }
 
     /** Logs statements (sql-show) and slow requests (before its first message); {@code log} null: none. */
     public void statementLog(io.ashlar.backend.metrics.StatementLog log, String database) {
-        this.statementLog = log;
-        this.database = database;
+        requests.statementLog(log, database);
     }
 
     /** Lets the session answer the proxy's admin commands (before its first message). */
@@ -179,9 +171,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             return;
         }
         inClientRead = true;
-        if ((counters != null || statementLog != null) && requestStarted == 0) {
-            requestStarted = System.nanoTime();
-        }
+        requests.message();
         if (message instanceof Terminate) {
             close();
             client.close();
@@ -444,15 +434,13 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             }
         }
         output.write(ReadyForQuery.of(status));
-        counted(status);
+        requests.ended(status, settings.loginUser());
         output.flush(link);
         return true;
     }
 
     private void query(Query query) {
-        if (statementLog != null) {
-            shown(query.sql());
-        }
+        requests.shown(query.sql());
         CommandTags.Effect effect = CommandTags.textEffect(query.sql());
         note(effect, CommandTags.mentionsTemporary(query.sql()));
         // A simple query destroys the unnamed statement, as PostgreSQL does.
@@ -487,9 +475,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
         if (statement != null) {
             note(statement.effect(), statement.temporary());
-            if (statementLog != null) {
-                shown(statement.parse().sql());
-            }
+            requests.shown(statement.parse().sql());
         }
         String server = statements.serverName(bind.statement(), link);
         bind.encode(link.out(), StandardCharsets.ISO_8859_1, server);
@@ -682,7 +668,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             default -> { }
         }
         Expect head = expected.head();
-        if (counters != null && head != null && head.relay && (type == 'C' || type == 'E')) {
+        if (output.counts() && head != null && head.relay && (type == 'C' || type == 'E')) {
             output.countRelayed(type, buf, start, length);
         }
         if (head == null) {
@@ -873,13 +859,13 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             }
             settings.report(link);
             output.write(ReadyForQuery.of(status));
-            counted(status);
+            requests.ended(status, settings.loginUser());
             queryRunning = false;
         } else if (heldReady != 0 && (expected.isEmpty() || expected.head().relay)) {
             // The proxy's own statements after a settings change are done: the client's ReadyForQuery goes now.
             settings.report(link);
             output.write(ReadyForQuery.of(heldReady));
-            counted(heldReady);
+            requests.ended(heldReady, settings.loginUser());
             heldReady = 0;
             queryRunning = false;
         }
@@ -895,34 +881,6 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         pool.release(done);
         // The connection's read-complete no longer reaches this session: what it relayed goes now.
         output.flush(link);
-    }
-
-    /** A ReadyForQuery of the client's went out: its request is over. */
-    private void counted(char status) {
-        if (requestStarted == 0) {
-            return;
-        }
-        long elapsed = System.nanoTime() - requestStarted;
-        requestStarted = 0;
-        if (counters != null) {
-            counters.requestEnded(elapsed, status);
-        }
-        if (statementLog != null && statementLog.slow(elapsed)) {
-            statementLog.slow(database, settings.loginUser(), elapsed, "units: " + pool.dataSourceName() + " ::: " + lastSql);
-        }
-    }
-
-    /** sql-show's lines of a statement the relay passes on as it is, and what the slow-query log names. */
-    private void shown(String sql) {
-        lastSql = sql;
-        if (statementLog.showsSql()) {
-            statementLog.logic(sql);
-            if (statementLog.simple()) {
-                statementLog.actualSimple(java.util.List.of(pool.dataSourceName()), 1);
-            } else {
-                statementLog.actual(pool.dataSourceName(), sql, io.ashlar.backend.datasource.ParameterValues.NONE);
-            }
-        }
     }
 
     @Override
