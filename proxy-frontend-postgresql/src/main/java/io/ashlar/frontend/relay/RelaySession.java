@@ -453,6 +453,10 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         queryRunning = true;
     }
 
+    /**
+     * What a statement (its text, or its tag) does to the session: state only its connection holds
+     * (or a temporary table) pins the connection; changed settings are read back once it is done.
+     */
     private void note(CommandTags.Effect effect, boolean temporary) {
         if (effect == CommandTags.Effect.SESSION_STATE || temporary) {
             pinned = true;
@@ -816,11 +820,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             // The backend dropped every prepared statement: the connection's and the session's.
             statements.allDeallocated(link, tag.equals("DISCARD ALL"));
         }
-        if (effect == CommandTags.Effect.SESSION_STATE) {
-            pinned = true;
-        } else if (effect == CommandTags.Effect.SETTINGS) {
-            settings.markChanged();
-        }
+        note(effect, false);
     }
 
     /**
