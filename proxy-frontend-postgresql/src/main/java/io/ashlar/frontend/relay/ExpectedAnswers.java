@@ -7,8 +7,9 @@ import java.util.ArrayDeque;
  * What the backend will answer a {@link RelaySession}'s connection: one entry per message that
  * gets an answer, in order, saying whether the answer goes to the client, is swallowed (the
  * proxy's own messages: a Parse on a connection that lacked the statement, settings given or read
- * back), or is made by the proxy instead (a ParseComplete for a statement the connection had
- * already). After an error the backend skips to Sync, and so do the entries.
+ * back), or is made by the proxy instead (a CloseComplete for a statement the session forgets
+ * while the connection keeps it prepared). After an error the backend skips to Sync, and so do
+ * the entries.
  */
 final class ExpectedAnswers {
 

@@ -25,7 +25,6 @@ import io.ashlar.protocol.Flush;
 import io.ashlar.protocol.FrontendMessage;
 import io.ashlar.protocol.FunctionCall;
 import io.ashlar.protocol.Parse;
-import io.ashlar.protocol.ParseComplete;
 import io.ashlar.protocol.Query;
 import io.ashlar.protocol.ReadyForQuery;
 import io.ashlar.protocol.Sync;
@@ -46,12 +45,18 @@ import java.util.ArrayDeque;
  *
  * <p>Statement-level pooling stays invisible: the client's named statements are the session's,
  * each prepared under a name of the proxy's own on whatever connection runs it (once per
- * connection, and shared by sessions that prepare the same text); the session's settings are read
- * back from the backend when they change and given to the next connection first; ParameterStatus
- * reaches the client only when a value differs from what it was told ({@link SettingsSync}).
+ * connection, and shared by sessions that prepare the same text: {@link ClientStatements}); the
+ * session's settings are read back from the backend when they change and given to the next
+ * connection first; ParameterStatus reaches the client only when a value differs from what it was
+ * told ({@link SettingsSync}).
  *
  * <p>What the backend will answer is tracked in {@link ExpectedAnswers}, one entry per message
  * that gets an answer, in order; after an error the backend skips to Sync, and so do the entries.
+ *
+ * <p>The session is the state machine that joins these: it takes the client's messages (what
+ * waits for a connection, a running query, the skip to Sync after an error, COPY, malformed
+ * input), borrows and gives back connections, and follows the backend's answers. What it sends the
+ * client goes through {@link ClientOutput}; its requests are timed and logged by {@link RequestLog}.
  *
  * <p>Everything runs on the client channel's event loop.
  *
@@ -59,7 +64,6 @@ import java.util.ArrayDeque;
  */
 public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrower, ClientSession {
 
-    private static final byte[] PARSE_COMPLETE = bytes(ParseComplete.INSTANCE);
     private static final byte[] CLOSE_COMPLETE = bytes(CloseComplete.INSTANCE);
 
     private final Channel client;
