@@ -5,7 +5,9 @@ import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.pg.LinkPool;
 import io.ashlar.backend.pg.ServerLink;
 import io.ashlar.backend.session.SessionSettings;
-import io.ashlar.backend.session.SettingsTracker;
+import io.ashlar.frontend.relay.ClientStatements.ClientStatement;
+import io.ashlar.frontend.relay.ExpectedAnswers.Expect;
+import io.ashlar.frontend.relay.ExpectedAnswers.Kind;
 import io.ashlar.frontend.server.ClientSession;
 import io.ashlar.frontend.server.MessageRefusals;
 import io.ashlar.protocol.AfterError;
@@ -22,10 +24,7 @@ import io.ashlar.protocol.Execute;
 import io.ashlar.protocol.Flush;
 import io.ashlar.protocol.FrontendMessage;
 import io.ashlar.protocol.FunctionCall;
-import io.ashlar.protocol.ParameterStatus;
 import io.ashlar.protocol.Parse;
-import io.ashlar.protocol.ParseComplete;
-import io.ashlar.protocol.PgErrorFields;
 import io.ashlar.protocol.Query;
 import io.ashlar.protocol.ReadyForQuery;
 import io.ashlar.protocol.Sync;
@@ -34,10 +33,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * A client session of a logical database without rules (a pooler), relayed to its data source
@@ -50,15 +45,18 @@ import java.util.Map;
  *
  * <p>Statement-level pooling stays invisible: the client's named statements are the session's,
  * each prepared under a name of the proxy's own on whatever connection runs it (once per
- * connection, and shared by sessions that prepare the same text); the session's settings are read
- * back from the backend when they change and given to the next connection first; ParameterStatus
- * reaches the client only when a value differs from what it was told.
+ * connection, and shared by sessions that prepare the same text: {@link ClientStatements}); the
+ * session's settings are read back from the backend when they change and given to the next
+ * connection first; ParameterStatus reaches the client only when a value differs from what it was
+ * told ({@link SettingsSync}).
  *
- * <p>What the backend will answer is tracked in {@link #expected}: one entry per message that
- * gets an answer, in order, saying whether the answer goes to the client, is swallowed (the
- * proxy's own messages: a Parse on a connection that lacked the statement, settings given or read
- * back), or is made by the proxy instead (a ParseComplete for a statement the connection had
- * already). After an error the backend skips to Sync, and so do the entries.
+ * <p>What the backend will answer is tracked in {@link ExpectedAnswers}, one entry per message
+ * that gets an answer, in order; after an error the backend skips to Sync, and so do the entries.
+ *
+ * <p>The session is the state machine that joins these: it takes the client's messages (what
+ * waits for a connection, a running query, the skip to Sync after an error, COPY, malformed
+ * input), borrows and gives back connections, and follows the backend's answers. What it sends the
+ * client goes through {@link ClientOutput}; its requests are timed and logged by {@link RequestLog}.
  *
  * <p>Everything runs on the client channel's event loop.
  *
@@ -66,136 +64,36 @@ import java.util.Map;
  */
 public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrower, ClientSession {
 
-    /** What an entry of {@link #expected} waits for. */
-    private enum Kind {
-        /** ParseComplete (or an error). */
-        PARSE,
-        BIND,
-        /** ParameterDescription, then RowDescription or NoData. */
-        DESCRIBE_STATEMENT,
-        /** RowDescription or NoData. */
-        DESCRIBE_PORTAL,
-        /** DataRows, then CommandComplete, EmptyQueryResponse or PortalSuspended; or a COPY. */
-        EXECUTE,
-        CLOSE,
-        SYNC,
-        /** A simple query: everything up to ReadyForQuery. */
-        QUERY,
-        /** The proxy's own simple query whose answer nobody sees (settings given, a reset). */
-        SILENT_QUERY,
-        /** The proxy's read-back of the session's settings. */
-        READ_BACK,
-        /** An error the proxy raises through the backend (so that the backend skips to Sync as for its own). */
-        RAISE,
-        /** A message the proxy answers itself, at its place in the stream. */
-        SYNTHETIC,
-        /** A client's message whose body does not read, sent on as it came: only the backend's error ends it. */
-        MALFORMED
-    }
-
-    /** One answer awaited. */
-    private static final class Expect {
-        final Kind kind;
-        /** Whether the answer goes to the client. */
-        final boolean relay;
-        /** PARSE: the statement being prepared (forgotten by the connection if the Parse fails). */
-        final ServerLink.PreparedKey key;
-        /** SYNTHETIC: the bytes to send. */
-        final byte[] bytes;
-        /** A Parse of a named statement (sent or answered by the proxy): its name, which the session drops if it fails or is skipped. */
-        final String clientName;
-        /** A Parse of the unnamed statement: the statement it makes the unnamed one. */
-        final ClientStatement parsedUnnamed;
-        /** A Parse of the unnamed statement: the unnamed statement before it, the session's again if the Parse is skipped. */
-        final ClientStatement replacedUnnamed;
-
-        Expect(Kind kind, boolean relay, ServerLink.PreparedKey key, byte[] bytes) {
-            this(kind, relay, key, bytes, null);
-        }
-
-        Expect(Kind kind, boolean relay, ServerLink.PreparedKey key, byte[] bytes, String clientName) {
-            this(kind, relay, key, bytes, clientName, null, null);
-        }
-
-        Expect(Kind kind, boolean relay, ServerLink.PreparedKey key, byte[] bytes, String clientName,
-               ClientStatement parsedUnnamed, ClientStatement replacedUnnamed) {
-            this.parsedUnnamed = parsedUnnamed;
-            this.kind = kind;
-            this.relay = relay;
-            this.key = key;
-            this.bytes = bytes;
-            this.clientName = clientName;
-            this.replacedUnnamed = replacedUnnamed;
-        }
-    }
-
-    /**
-     * A statement the client prepared (Parse), as the session keeps it; with the expectations of
-     * its Bind and Describe made once, which name the connection's statement (a stale plan retires it).
-     */
-    private record ClientStatement(Parse parse, ServerLink.PreparedKey key, CommandTags.Effect effect, boolean temporary,
-                                   Expect bindExpect, Expect describeExpect) {
-        ClientStatement(Parse parse, ServerLink.PreparedKey key, CommandTags.Effect effect, boolean temporary) {
-            this(parse, key, effect, temporary, new Expect(Kind.BIND, true, key, null),
-                    new Expect(Kind.DESCRIBE_STATEMENT, true, key, null));
-        }
-    }
-
-    private static final Expect SYNC_EXPECT = new Expect(Kind.SYNC, true, null, null);
-    /** A Sync the client sent after its CopyDone or CopyFail: the backend answers it whatever came before. */
-    private static final Expect SYNC_AFTER_COPY_EXPECT = new Expect(Kind.SYNC, true, null, null);
-    private static final Expect BIND_EXPECT = new Expect(Kind.BIND, true, null, null);
-    private static final Expect EXECUTE_EXPECT = new Expect(Kind.EXECUTE, true, null, null);
-    private static final Expect DESCRIBE_PORTAL_EXPECT = new Expect(Kind.DESCRIBE_PORTAL, true, null, null);
-    private static final Expect DESCRIBE_STATEMENT_EXPECT = new Expect(Kind.DESCRIBE_STATEMENT, true, null, null);
-    private static final Expect CLOSE_EXPECT = new Expect(Kind.CLOSE, true, null, null);
-    private static final Expect CLOSE_SILENT = new Expect(Kind.CLOSE, false, null, null);
-    private static final Expect QUERY_EXPECT = new Expect(Kind.QUERY, true, null, null);
-    private static final Expect SILENT_EXPECT = new Expect(Kind.SILENT_QUERY, false, null, null);
-    private static final Expect READ_BACK_EXPECT = new Expect(Kind.READ_BACK, false, null, null);
-    private static final Expect RAISE_EXPECT = new Expect(Kind.RAISE, true, null, null);
-    private static final Expect MALFORMED_EXPECT = new Expect(Kind.MALFORMED, true, null, null);
-    private static final byte[] PARSE_COMPLETE = bytes(ParseComplete.INSTANCE);
     private static final byte[] CLOSE_COMPLETE = bytes(CloseComplete.INSTANCE);
 
     private final Channel client;
+    private final ClientOutput output;
     private final LinkPool.LoopPool pool;
-    private final SessionSettings startupSettings;
     private final int processId;
     private final Runnable onClose;
-    private final Map<String, String> reported = new HashMap<>();
-    private String loginUser = "";
-    private SessionSettings settings;
+    private final SettingsSync settings;
+    private final RequestLog requests;
 
     private ServerLink link;
     private boolean acquiring;
     private final ArrayDeque<FrontendMessage> waiting = new ArrayDeque<>();
-    private final ArrayDeque<Expect> expected = new ArrayDeque<>();
-    private ByteBuf toClient;
-    /** DataRows of a settings read-back. */
-    private final List<String[]> readBackRows = new ArrayList<>();
+    private final ExpectedAnswers expected = new ExpectedAnswers();
 
-    private final Map<String, ClientStatement> statements = new HashMap<>();
-    private ClientStatement unnamed;
-    /** The connection the unnamed statement was last parsed on. */
-    private ServerLink unnamedOn;
+    private final ClientStatements statements = new ClientStatements(expected);
     /** After an error in the extended protocol: client messages are dropped up to Sync, as the backend drops them. */
     private boolean skipping;
     /** Malformed input after messages still being answered: the session ends once they are. */
     private FrontendMessage.Malformed malformedLast;
-    /** A message waits at the head of {@link #waiting} for the answers to Parses before it ({@link #waitsForParses}). */
+    /** A message waits at the head of {@link #waiting} for the answers to Parses before it ({@link ClientStatements#waitsForParses}). */
     private boolean deferred;
     /** A connection error with no backend to report it: answered by the proxy up to the next Sync. */
     private ErrorFields pendingFailure;
     private boolean pinned;
-    private boolean settingsDirty;
     private boolean closed;
     /** Within the handling of one read from the client (its end flushes what was written to the backend). */
     private boolean inClientRead;
     /** A client's simple query runs: its next messages wait (see {@link #query}). */
     private boolean queryRunning;
-    /** Whether the backend reported parameters since the client was last told. */
-    private boolean parametersSeen;
     /** The status of a client's ReadyForQuery held back while the proxy reads the session's settings back. */
     private char heldReady;
     /** Closed, but the proxy's own statements still run on the held connection: it goes back when they are done. */
@@ -219,16 +117,6 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     private boolean fatalRelayed;
     /** The proxy's admin commands, or null where the session has none (tests that make sessions alone). */
     private io.ashlar.frontend.admin.AdminConsole admin;
-    /** Where statements, transactions, errors and bytes sent are counted; null while metrics are off. */
-    private io.ashlar.backend.metrics.SessionCounters counters;
-    private io.ashlar.backend.metrics.DatabaseMetrics metrics;
-    /** When the request being answered began (its first message); 0 between requests. */
-    private long requestStarted;
-    /** sql-show and the slow-query log, or null while both are off. */
-    private io.ashlar.backend.metrics.StatementLog statementLog;
-    private String database = "";
-    /** The SQL the request ran last (its query, or its last bound statement's), for the slow-query log. */
-    private String lastSql = "";
 
     /**
      * @param pool the data source's connections of the client channel's event loop
@@ -237,9 +125,10 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     public RelaySession(Channel client, LinkPool.LoopPool pool, SessionSettings startupSettings, int processId,
                         Runnable onClose) {
         this.client = client;
+        this.output = new ClientOutput(client);
+        this.settings = new SettingsSync(startupSettings, expected, output);
         this.pool = pool;
-        this.startupSettings = startupSettings;
-        this.settings = startupSettings;
+        this.requests = new RequestLog(pool);
         this.processId = processId;
         this.onClose = onClose;
     }
@@ -259,14 +148,13 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
 
     /** Counts what the session does (before its first message); {@code metrics} null: nothing is counted. */
     public void metrics(io.ashlar.backend.metrics.DatabaseMetrics metrics, io.ashlar.backend.metrics.SessionCounters counters) {
-        this.metrics = metrics;
-        this.counters = counters;
+        requests.counters(counters);
+        output.metrics(metrics, counters);
     }
 
     /** Logs statements (sql-show) and slow requests (before its first message); {@code log} null: none. */
     public void statementLog(io.ashlar.backend.metrics.StatementLog log, String database) {
-        this.statementLog = log;
-        this.database = database;
+        requests.statementLog(log, database);
     }
 
     /** Lets the session answer the proxy's admin commands (before its first message). */
@@ -276,10 +164,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
 
     /** Remembers a value the client was told at login, so that later changes are reported once. */
     public void reported(String name, String value) {
-        reported.put(name, value);
-        if (name.equals("session_authorization")) {
-            loginUser = value;
-        }
+        settings.reported(name, value);
     }
 
     // ------------------------------------------------------------------ client side
@@ -290,9 +175,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             return;
         }
         inClientRead = true;
-        if ((counters != null || statementLog != null) && requestStarted == 0) {
-            requestStarted = System.nanoTime();
-        }
+        requests.message();
         if (message instanceof Terminate) {
             close();
             client.close();
@@ -347,11 +230,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
      * CopyDone and another Sync), and so will those it sends until its CopyDone or CopyFail.
      */
     private void copyInStarted(Expect head) {
-        expected.pollFirst();
-        while (expected.peekFirst() == SYNC_EXPECT) {
-            expected.pollFirst();
-        }
-        expected.addFirst(head);
+        expected.copyInStarted(head);
         copyIn = !copyEnded;
     }
 
@@ -373,8 +252,8 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     }
 
     private void rejectMalformed(FrontendMessage.Malformed malformed) {
-        writeToClient(ErrorResponse.fatal(malformed));
-        flushClient();
+        output.write(ErrorResponse.fatal(malformed));
+        output.flush(link);
         close();
         client.close();
     }
@@ -385,7 +264,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (link != null) {
             link.flush();
         }
-        flushClient();
+        output.flush(link);
     }
 
     private void forward(FrontendMessage message) {
@@ -400,7 +279,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (skipping && !(message instanceof Sync) && !(message instanceof FrontendMessage.Malformed m && m.type() == Sync.TYPE)) {
             return;
         }
-        if (waitsForParses(message)) {
+        if (statements.waitsForParses(message)) {
             deferred = true;
             waiting.addFirst(message);
             send(Flush.INSTANCE); // the backend answers what it holds for the Sync not sent yet
@@ -423,7 +302,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             case Execute e -> {
                 unsynced = true;
                 send(e);
-                expected.addLast(EXECUTE_EXPECT);
+                expected.add(Expect.EXECUTE);
                 copyEnded = false;
             }
             case Close c -> {
@@ -435,7 +314,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 unsynced = false;
                 send(s);
                 if (!copyIn) {
-                    expected.addLast(copyEnded ? SYNC_AFTER_COPY_EXPECT : SYNC_EXPECT);
+                    expected.add(copyEnded ? Expect.SYNC_AFTER_COPY : Expect.SYNC);
                 }
             }
             case Flush f -> send(f);
@@ -469,7 +348,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         switch (AfterError.of(malformed.type())) {
             case READY_FOR_QUERY -> {
                 send(malformed);
-                expected.addLast(QUERY_EXPECT);
+                expected.add(Expect.QUERY);
                 queryRunning = true;
             }
             case SYNC -> {
@@ -477,7 +356,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 unsynced = false;
                 send(malformed);
                 if (!copyIn) {
-                    expected.addLast(copyEnded ? SYNC_AFTER_COPY_EXPECT : SYNC_EXPECT);
+                    expected.add(copyEnded ? Expect.SYNC_AFTER_COPY : Expect.SYNC);
                 }
             }
             case NOTHING -> {
@@ -492,19 +371,19 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 if (malformed.type() == Bind.TYPE) {
                     String statement = Bind.statementOf(malformed.frame(), StandardCharsets.ISO_8859_1);
                     if (statement != null) {
-                        if (statement.isEmpty() && unnamed == null) {
+                        if (statement.isEmpty() && statements.unnamed() == null) {
                             raise(ErrorFields.error("26000", "unnamed prepared statement does not exist"), false);
                             return;
                         }
-                        byte[] renamed = Bind.renamedFrame(malformed.frame(), serverName(statement), StandardCharsets.ISO_8859_1);
+                        byte[] renamed = Bind.renamedFrame(malformed.frame(), statements.serverName(statement, link), StandardCharsets.ISO_8859_1);
                         send(FrontendMessage.Malformed.body(malformed.type(), malformed.reason(), renamed));
-                        expected.addLast(MALFORMED_EXPECT);
+                        expected.add(Expect.MALFORMED);
                         skipping = true; // the backend refuses it, as the decoder did, and skips to Sync
                         return;
                     }
                 }
                 send(malformed);
-                expected.addLast(MALFORMED_EXPECT);
+                expected.add(Expect.MALFORMED);
                 skipping = true;
             }
         }
@@ -552,142 +431,83 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             return true;
         }
         if (answer.error() != null) {
-            writeError(answer.error());
+            output.error(answer.error());
         } else {
             for (io.ashlar.protocol.BackendMessage each : answer.messages()) {
-                writeToClient(each);
+                output.write(each);
             }
         }
-        writeToClient(ReadyForQuery.of(status));
-        counted(status);
-        flushClient();
+        output.write(ReadyForQuery.of(status));
+        requests.ended(status, settings.loginUser());
+        output.flush(link);
         return true;
     }
 
     private void query(Query query) {
-        if (statementLog != null) {
-            shown(query.sql());
-        }
+        requests.shown(query.sql());
         CommandTags.Effect effect = CommandTags.textEffect(query.sql());
         note(effect, CommandTags.mentionsTemporary(query.sql()));
         // A simple query destroys the unnamed statement, as PostgreSQL does.
-        unnamed = null;
-        unnamedOn = null;
+        statements.dropUnnamed();
         send(query);
-        expected.addLast(QUERY_EXPECT);
+        expected.add(Expect.QUERY);
         // What the client sends next waits for this query's ReadyForQuery: a query that changes
         // settings is followed by their read-back (and a RESET by the startup values), which the
         // next statement must find done, as on PostgreSQL.
         queryRunning = true;
     }
 
+    /**
+     * What a statement (its text, or its tag) does to the session: state only its connection holds
+     * (or a temporary table) pins the connection; changed settings are read back once it is done.
+     */
     private void note(CommandTags.Effect effect, boolean temporary) {
         if (effect == CommandTags.Effect.SESSION_STATE || temporary) {
             pinned = true;
         } else if (effect == CommandTags.Effect.SETTINGS) {
-            settingsDirty = true;
+            settings.markChanged();
         }
     }
 
     private void parse(Parse parse) {
-        String name = parse.statementName();
-        ClientStatement statement = new ClientStatement(parse, new ServerLink.PreparedKey(parse.sql(), parse.parameterTypeOids()),
-                CommandTags.textEffect(parse.sql()), CommandTags.mentionsTemporary(parse.sql()));
-        if (name.isEmpty()) {
-            ClientStatement replaced = unnamedOn == link ? unnamed : null;
-            unnamed = statement;
-            unnamedOn = link;
-            send(parse);
-            expected.addLast(new Expect(Kind.PARSE, true, null, null, "", statement, replaced));
-            return;
+        if (!statements.parse(parse, link)) {
+            raise(ErrorFields.error("42P05", "prepared statement \"" + parse.statementName() + "\" already exists"), false);
         }
-        if (statements.containsKey(name)) {
-            raise(ErrorFields.error("42P05", "prepared statement \"" + name + "\" already exists"), false);
-            return;
-        }
-        statements.put(name, statement);
-        // Prepared again even when the connection has the text prepared (for a Bind of another
-        // session): PostgreSQL plans a Parse against the tables as they are now, and DDL since may
-        // have changed the statement's result.
-        link.retire(statement.key());
-        prepare(statement, true, name);
-    }
-
-    /** Prepares a statement on the held connection under a name of the proxy's; its ParseComplete goes to the client or not. */
-    private String prepare(ClientStatement statement, boolean relay, String clientName) {
-        Map.Entry<ServerLink.PreparedKey, String> eldest = link.eldestPrepared();
-        if (eldest != null) {
-            link.forget(eldest.getKey());
-            send(new Close((byte) 'S', eldest.getValue()));
-            expected.addLast(CLOSE_SILENT);
-        }
-        for (String retired = link.pollRetired(); retired != null; retired = link.pollRetired()) {
-            send(new Close((byte) 'S', retired));
-            expected.addLast(CLOSE_SILENT);
-        }
-        String result = link.remember(statement.key());
-        Parse parse = statement.parse();
-        send(new Parse(result, parse.sql(), parse.parameterTypeOids()));
-        expected.addLast(new Expect(Kind.PARSE, relay, statement.key(), null, clientName));
-        return result;
-    }
-
-    /** The server-side name of a client's statement on the held connection, preparing it there first if needed. */
-    private String serverName(String clientName) {
-        if (clientName.isEmpty()) {
-            if (unnamed != null && unnamedOn != link) {
-                // Parsed on another connection: parse it here too, before the message that uses it.
-                send(unnamed.parse());
-                expected.addLast(new Expect(Kind.PARSE, false, null, null));
-                unnamedOn = link;
-            }
-            return "";
-        }
-        ClientStatement statement = statements.get(clientName);
-        if (statement == null) {
-            // Unknown here: the backend answers as PostgreSQL does (prepared statement "x" does not exist),
-            // or runs the statement a SQL PREPARE of this session made on its connection.
-            return clientName;
-        }
-        String result = link.prepared(statement.key());
-        return result != null ? result : prepare(statement, false, null);
     }
 
     private void bind(Bind bind) {
-        ClientStatement statement = bind.statement().isEmpty() ? unnamed : statements.get(bind.statement());
-        if (bind.statement().isEmpty() && unnamed == null) {
+        ClientStatement statement = bind.statement().isEmpty() ? statements.unnamed() : statements.named(bind.statement());
+        if (bind.statement().isEmpty() && statements.unnamed() == null) {
             raise(ErrorFields.error("26000", "unnamed prepared statement does not exist"), false);
             return;
         }
         if (statement != null) {
             note(statement.effect(), statement.temporary());
-            if (statementLog != null) {
-                shown(statement.parse().sql());
-            }
+            requests.shown(statement.parse().sql());
         }
-        String server = serverName(bind.statement());
+        String server = statements.serverName(bind.statement(), link);
         bind.encode(link.out(), StandardCharsets.ISO_8859_1, server);
-        expected.addLast(statement != null && !bind.statement().isEmpty() ? statement.bindExpect() : BIND_EXPECT);
+        expected.add(statement != null && !bind.statement().isEmpty() ? statement.bindExpect() : Expect.BIND);
     }
 
     private void describe(Describe describe) {
         if (describe.kind() == 'P') {
             send(describe);
-            expected.addLast(DESCRIBE_PORTAL_EXPECT);
+            expected.add(Expect.DESCRIBE_PORTAL);
             return;
         }
-        if (describe.name().isEmpty() && unnamed == null) {
+        if (describe.name().isEmpty() && statements.unnamed() == null) {
             raise(ErrorFields.error("26000", "unnamed prepared statement does not exist"), false);
             return;
         }
-        String server = serverName(describe.name());
+        String server = statements.serverName(describe.name(), link);
         send(server.equals(describe.name()) ? describe : new Describe((byte) 'S', server));
-        ClientStatement statement = describe.name().isEmpty() ? null : statements.get(describe.name());
-        expected.addLast(statement != null ? statement.describeExpect() : DESCRIBE_STATEMENT_EXPECT);
+        ClientStatement statement = describe.name().isEmpty() ? null : statements.named(describe.name());
+        expected.add(statement != null ? statement.describeExpect() : Expect.DESCRIBE_STATEMENT);
     }
 
     private void close(Close close) {
-        if (close.kind() == 'S' && !close.name().isEmpty() && statements.remove(close.name()) != null) {
+        if (close.kind() == 'S' && !close.name().isEmpty() && statements.close(close.name())) {
             // The connection keeps it prepared for whoever runs the same text; the session forgets it.
             // (A name the session does not know may be its SQL PREPARE's, on its pinned connection:
             // that Close goes to the backend.)
@@ -695,19 +515,18 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             return;
         }
         if (close.kind() == 'S' && close.name().isEmpty()) {
-            unnamed = null;
-            unnamedOn = null;
+            statements.dropUnnamed();
         }
         send(close);
-        expected.addLast(CLOSE_EXPECT);
+        expected.add(Expect.CLOSE);
     }
 
     /** A message the proxy answers itself, sent once the backend's answers before it have been. */
     private void synthesize(byte[] bytes) {
         if (expected.isEmpty()) {
-            toClient().writeBytes(bytes);
+            output.buffer().writeBytes(bytes);
         } else {
-            expected.addLast(new Expect(Kind.SYNTHETIC, true, null, bytes));
+            expected.add(new Expect(Kind.SYNTHETIC, true, null, bytes));
         }
     }
 
@@ -725,18 +544,18 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 + "; END$ashlar$";
         if (simple) {
             send(new Query(sql));
-            expected.addLast(new Expect(Kind.QUERY, true, null, null));
+            expected.add(new Expect(Kind.QUERY, true, null, null));
             return;
         }
         send(new Parse("", sql, new int[0]));
         send(new Bind("", "", new short[0], new byte[0][], new short[0]));
         send(new Execute("", 0));
-        expected.addLast(RAISE_EXPECT);
+        expected.add(Expect.RAISE);
         // The DO fails: the backend skips to Sync, and so does the session now, so that nothing the
         // client sent before its Sync is taken for run (nor a statement of it for prepared).
         skipping = true;
         // The DO replaced the unnamed statement on this connection.
-        unnamedOn = null;
+        statements.unnamedReplaced();
     }
 
     private static String literal(String text) {
@@ -744,12 +563,17 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     }
 
     /**
-     * Appends a message for the held connection. The client's text was read byte for byte
+     * Appends a message for {@code link}. The client's text was read byte for byte
      * (ISO-8859-1, see {@link io.ashlar.protocol.PgFrontendDecoder#textCharset}) and goes on so: the
      * backend gets the bytes the client sent, in whatever client_encoding the session has.
      */
-    private void send(FrontendMessage message) {
+    static void send(ServerLink link, FrontendMessage message) {
         link.write(message, StandardCharsets.ISO_8859_1);
+    }
+
+    /** Appends a message for the held connection, as {@link #send(ServerLink, FrontendMessage)}. */
+    private void send(FrontendMessage message) {
+        send(link, message);
     }
 
     // ------------------------------------------------------------------ connections
@@ -763,15 +587,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
         link = acquired;
         link.receiver(this);
-        if (link.settings() != settings && !link.settings().equals(settings)) {
-            String sql = settings.applySql(!link.settings().isEmpty());
-            if (!sql.isEmpty()) {
-                // The proxy's own text (settings a client gave as Unicode): in the connection's encoding.
-                link.write(new Query(sql), link.textCharset());
-                expected.addLast(SILENT_EXPECT);
-            }
-            link.settings(settings);
-        }
+        settings.give(link);
         drainWaiting();
         if (malformedLast != null) {
             if (expected.isEmpty()) {
@@ -784,7 +600,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             // Borrowed later than the client's read (a new connection, a wait): nothing else flushes.
             // Within the read, the messages after this one join the same write at its end.
             link.flush();
-            flushClient();
+            output.flush(link);
         }
     }
 
@@ -798,7 +614,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         while (!waiting.isEmpty() && pendingFailure != null) {
             failWithoutBackend(waiting.pollFirst());
         }
-        flushClient();
+        output.flush(link);
         if (!waiting.isEmpty()) {
             // What the client sent after the failed statement waits for a connection of its own.
             acquiring = true;
@@ -816,15 +632,15 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         if (message instanceof Query || message instanceof Sync || message instanceof FunctionCall
                 || (refusedType(message) != 0 && (after == AfterError.READY_FOR_QUERY || after == AfterError.SYNC))) {
             if (error != null && !skipping) {
-                writeError(error);
+                output.error(error);
             }
             pendingFailure = null;
             skipping = false;
-            writeToClient(ReadyForQuery.of('I'));
+            output.write(ReadyForQuery.of('I'));
             return;
         }
         if (!skipping) {
-            writeError(error);
+            output.error(error);
             skipping = true;
         }
     }
@@ -841,33 +657,33 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     public void message(ServerLink from, byte type, ByteBuf buf, int start, int length) {
         switch (type) {
             case 'N' -> {
-                Expect head = expected.peekFirst();
+                Expect head = expected.head();
                 if (head == null || head.relay) {
-                    relay(buf, start, length);
+                    output.relay(buf, start, length, link);
                 }
                 return;
             }
             case 'S' -> {
                 // The connection keeps the value; the client hears of changes just before its
                 // ReadyForQuery, as PostgreSQL (14 and later) reports them.
-                parametersSeen = true;
+                settings.parameterSeen();
                 return;
             }
             case 'A' -> {
-                notification(from, buf, start + 5);
+                output.notification(buf, start + 5, from.backendProcessId(), processId);
                 return;
             }
             default -> { }
         }
-        Expect head = expected.peekFirst();
-        if (counters != null && head != null && head.relay && (type == 'C' || type == 'E')) {
-            countRelayed(type, buf, start, length);
+        Expect head = expected.head();
+        if (output.counts() && head != null && head.relay && (type == 'C' || type == 'E')) {
+            output.countRelayed(type, buf, start, length);
         }
         if (head == null) {
             // Nothing awaited (a backend that ends the connection says so with a FATAL error): the
             // client gets it as PostgreSQL's own client would, once, and then the connection ends.
             if (type == 'E') {
-                relay(buf, start, length);
+                output.relay(buf, start, length, link);
                 fatalRelayed = true;
             }
             return;
@@ -911,19 +727,19 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             case READ_BACK -> {
                 done = type == 'Z';
                 if (type == 'D') {
-                    readBackRows.add(row(buf, start + 5, link.textCharset()));
+                    settings.readBackRow(buf, start + 5, link.textCharset());
                 }
             }
             case RAISE -> done = false; // only its error ends it
             default -> done = false;
         }
         if (head.relay && head.kind != Kind.RAISE && type != 'Z') {
-            relay(buf, start, length);
+            output.relay(buf, start, length, link);
         }
         if (done) {
-            expected.pollFirst();
+            expected.poll();
             if (head.kind == Kind.READ_BACK) {
-                readBackDone();
+                settings.readBackDone(link, draining);
             }
             if (draining) {
                 if (expected.isEmpty()) {
@@ -942,44 +758,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
     }
 
-    /**
-     * Whether {@code message} waits for the answers to the Parses before it: the session's view of
-     * its statements is the one it would have if they succeed, and a Parse the backend skipped (after
-     * an error before it) or refused must not decide the answer. Only where that matters and is
-     * rare: a Parse of a name being prepared, and the unnamed statement used after a Sync that
-     * followed its Parse (in one pipeline segment, a skipped Parse and what uses it are skipped alike).
-     */
-    private boolean waitsForParses(FrontendMessage message) {
-        return switch (message) {
-            case Parse p -> !p.statementName().isEmpty() && statements.containsKey(p.statementName())
-                    && parsePending(p.statementName(), false);
-            case Bind b -> b.statement().isEmpty() && unnamed != null && parsePending("", true);
-            case Describe d -> d.kind() == 'S' && d.name().isEmpty() && unnamed != null && parsePending("", true);
-            default -> false;
-        };
-    }
-
-    /** Whether a Parse of {@code clientName} is awaited (with {@code thenSync}: the last one, and a Sync after it). */
-    private boolean parsePending(String clientName, boolean thenSync) {
-        boolean parse = false;
-        boolean syncAfter = false;
-        for (Expect each : expected) {
-            if (each.kind == Kind.PARSE && clientName.equals(each.clientName)) {
-                if (!thenSync) {
-                    return true;
-                }
-                parse = true;
-                syncAfter = false;
-            } else if (parse && each.kind == Kind.SYNC) {
-                syncAfter = true;
-            }
-        }
-        return syncAfter;
-    }
-
-    /** The message deferred by {@link #waitsForParses} goes on once the Parses before it are answered. */
+    /** The message deferred by {@link ClientStatements#waitsForParses} goes on once the Parses before it are answered. */
     private void resumeDeferred() {
-        if (deferred && link != null && !queryRunning && !waiting.isEmpty() && !waitsForParses(waiting.peekFirst())) {
+        if (deferred && link != null && !queryRunning && !waiting.isEmpty() && !statements.waitsForParses(waiting.peekFirst())) {
             deferred = false;
             drainWaiting();
             link.flush();
@@ -996,13 +777,13 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             link.retire(head.key);
         }
         switch (head.kind) {
-            case QUERY, SYNC -> relay(buf, start, length); // ReadyForQuery still comes
+            case QUERY, SYNC -> output.relay(buf, start, length, link); // ReadyForQuery still comes
             case SILENT_QUERY, READ_BACK -> link.settings(SessionSettings.UNKNOWN); // state unknown now
             default -> {
                 if (head.kind == Kind.RAISE) {
-                    relayWithoutContext(buf, start, length);
+                    output.relayWithoutContext(buf, start, length);
                 } else if (head.relay || head.kind == Kind.PARSE) {
-                    relay(buf, start, length);
+                    output.relay(buf, start, length, link);
                 }
                 skipToSync();
             }
@@ -1012,22 +793,10 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
     /** The backend discards everything up to Sync after an error: so go the answers awaited. */
     private void skipToSync() {
         boolean failed = true;
-        while (!expected.isEmpty() && expected.peekFirst().kind != Kind.SYNC) {
-            Expect dropped = expected.pollFirst();
-            if (dropped.clientName != null && dropped.clientName.isEmpty()) {
-                // PostgreSQL drops the unnamed statement as a Parse of it starts: a failed one leaves
-                // none, a skipped one leaves the one before (unless a later Parse replaced it since).
-                if (unnamed == dropped.parsedUnnamed) {
-                    unnamed = failed ? null : dropped.replacedUnnamed;
-                    unnamedOn = unnamed == null ? null : link;
-                }
-            } else if (dropped.clientName != null) {
-                statements.remove(dropped.clientName); // a failed or skipped Parse prepared nothing
-            }
+        for (Expect dropped = expected.pollBeforeSync(); dropped != null; dropped = expected.pollBeforeSync()) {
+            statements.dropped(dropped, failed, link);
             failed = false;
-            if (dropped.kind == Kind.PARSE && dropped.key != null) {
-                link.forget(dropped.key);
-            } else if (dropped.kind == Kind.QUERY) {
+            if (dropped.kind == Kind.QUERY) {
                 // A simple Query sent before the pipeline's Sync: the backend skips it too, and the
                 // client's Sync, held back while the query ran, must now go.
                 queryRunning = false;
@@ -1038,41 +807,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
     }
 
-    /**
-     * The error of a DO block the proxy ran to raise its own, without the PL/pgSQL context line:
-     * the other fields copied byte for byte (they are in the session's client_encoding).
-     */
-    private void relayWithoutContext(ByteBuf buf, int start, int length) {
-        if (closed) {
-            return;
-        }
-        ByteBuf out = toClient();
-        int begin = out.writerIndex();
-        out.writeByte('E');
-        out.writeInt(0);
-        int at = start + 5;
-        int end = start + length;
-        while (at < end && buf.getByte(at) != 0) {
-            byte code = buf.getByte(at);
-            int stringEnd = buf.indexOf(at + 1, end, (byte) 0);
-            if (stringEnd < 0) {
-                break;
-            }
-            if (code != PgErrorFields.WHERE && code != PgErrorFields.FILE && code != PgErrorFields.LINE
-                    && code != PgErrorFields.ROUTINE) {
-                out.writeBytes(buf, at, stringEnd + 1 - at);
-            }
-            at = stringEnd + 1;
-        }
-        out.writeByte(0);
-        out.setInt(begin + 1, out.writerIndex() - begin - 1);
-    }
-
     private void emitSynthetic() {
-        Expect head;
-        while ((head = expected.peekFirst()) != null && head.kind == Kind.SYNTHETIC) {
-            expected.pollFirst();
-            toClient().writeBytes(head.bytes);
+        for (byte[] bytes = expected.pollSynthetic(); bytes != null; bytes = expected.pollSynthetic()) {
+            output.buffer().writeBytes(bytes);
         }
     }
 
@@ -1085,17 +822,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         CommandTags.Effect effect = CommandTags.effect(tag);
         if (tag.equals("DISCARD ALL") || tag.equals("DEALLOCATE ALL")) {
             // The backend dropped every prepared statement: the connection's and the session's.
-            link.forgetAllPrepared();
-            statements.clear();
-            if (tag.equals("DISCARD ALL")) {
-                unnamed = null;
-            }
+            statements.allDeallocated(link, tag.equals("DISCARD ALL"));
         }
-        if (effect == CommandTags.Effect.SESSION_STATE) {
-            pinned = true;
-        } else if (effect == CommandTags.Effect.SETTINGS) {
-            settingsDirty = true;
-        }
+        note(effect, false);
     }
 
     /**
@@ -1127,23 +856,20 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         char status = link.status();
         if (head.relay) {
             lastStatus = status;
-            if (status == 'I' && settingsDirty && !pinned && expected.isEmpty()) {
-                settingsDirty = false;
+            if (status == 'I' && settings.isChanged() && !pinned && expected.isEmpty()) {
                 heldReady = status;
-                send(new Query(SettingsTracker.READ_SETTINGS_SQL));
-                expected.addLast(READ_BACK_EXPECT);
-                link.flush();
+                settings.readBack(link);
                 return;
             }
-            reportParameters();
-            writeToClient(ReadyForQuery.of(status));
-            counted(status);
+            settings.report(link);
+            output.write(ReadyForQuery.of(status));
+            requests.ended(status, settings.loginUser());
             queryRunning = false;
-        } else if (heldReady != 0 && (expected.isEmpty() || expected.peekFirst().relay)) {
+        } else if (heldReady != 0 && (expected.isEmpty() || expected.head().relay)) {
             // The proxy's own statements after a settings change are done: the client's ReadyForQuery goes now.
-            reportParameters();
-            writeToClient(ReadyForQuery.of(heldReady));
-            counted(heldReady);
+            settings.report(link);
+            output.write(ReadyForQuery.of(heldReady));
+            requests.ended(heldReady, settings.loginUser());
             heldReady = 0;
             queryRunning = false;
         }
@@ -1158,117 +884,12 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         link = null;
         pool.release(done);
         // The connection's read-complete no longer reaches this session: what it relayed goes now.
-        flushClient();
-    }
-
-    /** A ReadyForQuery of the client's went out: its request is over. */
-    private void counted(char status) {
-        if (requestStarted == 0) {
-            return;
-        }
-        long elapsed = System.nanoTime() - requestStarted;
-        requestStarted = 0;
-        if (counters != null) {
-            counters.requestEnded(elapsed, status);
-        }
-        if (statementLog != null && statementLog.slow(elapsed)) {
-            statementLog.slow(database, loginUser, elapsed, "units: " + pool.dataSourceName() + " ::: " + lastSql);
-        }
-    }
-
-    /** sql-show's lines of a statement the relay passes on as it is, and what the slow-query log names. */
-    private void shown(String sql) {
-        lastSql = sql;
-        if (statementLog.showsSql()) {
-            statementLog.logic(sql);
-            if (statementLog.simple()) {
-                statementLog.actualSimple(java.util.List.of(pool.dataSourceName()), 1);
-            } else {
-                statementLog.actual(pool.dataSourceName(), sql, io.ashlar.backend.datasource.ParameterValues.NONE);
-            }
-        }
-    }
-
-    private void readBackDone() {
-        if (draining) {
-            readBackRows.clear();
-            return;
-        }
-        SettingsTracker.ReadBack result = SettingsTracker.readBack(readBackRows, startupSettings, link.loginUser());
-        readBackRows.clear();
-        settings = result.settings();
-        link.settings(settings);
-        if (result.restoreSql() != null) {
-            link.write(new Query(result.restoreSql()), link.textCharset());
-            expected.addLast(SILENT_EXPECT);
-            link.flush();
-        }
-    }
-
-    private static String[] row(ByteBuf buf, int body, java.nio.charset.Charset charset) {
-        int count = buf.getUnsignedShort(body);
-        String[] result = new String[count];
-        int at = body + 2;
-        for (int i = 0; i < count; i++) {
-            int length = buf.getInt(at);
-            at += 4;
-            if (length >= 0) {
-                result[i] = buf.toString(at, length, charset);
-                at += length;
-            }
-        }
-        return result;
-    }
-
-    /** Tells the client of the reported parameters that changed since it was told (ParameterStatus). */
-    private void reportParameters() {
-        if (!parametersSeen) {
-            return;
-        }
-        parametersSeen = false;
-        for (Map.Entry<String, String> e : link.parameters().entrySet()) {
-            String name = e.getKey();
-            String value = e.getValue();
-            switch (name) {
-                case "server_version", "server_encoding" -> {
-                    continue;
-                }
-                case "session_authorization" -> {
-                    if (value.equals(link.loginUser())) {
-                        value = loginUser; // the backend's login user stands for the proxy user
-                    }
-                }
-                default -> { }
-            }
-            String before = reported.put(name, value);
-            if (before == null || !before.equals(value)) {
-                writeToClient(new ParameterStatus(name, value));
-            }
-        }
-    }
-
-    private void notification(ServerLink from, ByteBuf buf, int body) {
-        int nameEnd = buf.indexOf(body + 4, buf.writerIndex(), (byte) 0);
-        int payloadEnd = nameEnd < 0 ? -1 : buf.indexOf(nameEnd + 1, buf.writerIndex(), (byte) 0);
-        if (payloadEnd < 0) {
-            return;
-        }
-        if (closed) {
-            return;
-        }
-        // Passed on as the backend sent it (channel and payload in the session's client_encoding),
-        // but a NOTIFY of this session's own backend names the process id the client knows.
-        int pid = buf.getInt(body);
-        ByteBuf out = toClient();
-        out.writeByte('A');
-        out.writeInt(4 + 4 + payloadEnd + 1 - (body + 4));
-        out.writeInt(pid == from.backendProcessId() ? processId : pid);
-        out.writeBytes(buf, body + 4, payloadEnd + 1 - (body + 4));
+        output.flush(link);
     }
 
     @Override
     public void readComplete(ServerLink from) {
-        flushClient();
+        output.flush(link);
     }
 
     @Override
@@ -1288,98 +909,17 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             // What the session had there (a transaction, a result half read, state) is gone: as
             // PostgreSQL does when its backend ends, the client is told and disconnected.
             if (!fatalRelayed) {
-                writeToClient(ErrorResponse.fatal("57P01", "the backend connection ended: " + reason));
+                output.write(ErrorResponse.fatal("57P01", "the backend connection ended: " + reason));
             }
-            flushClient();
+            output.flush(link);
             close();
             client.close();
         }
     }
 
-    // ------------------------------------------------------------------ output to the client
-
-    private ByteBuf toClient() {
-        ByteBuf result = toClient;
-        if (result == null) {
-            result = client.alloc().ioBuffer(1024);
-            toClient = result;
-        }
-        return result;
-    }
-
-    private void relay(ByteBuf buf, int start, int length) {
-        if (closed) {
-            return;
-        }
-        toClient().writeBytes(buf, start, length);
-        if (toClient.readableBytes() >= 64 * 1024) {
-            flushClient();
-        }
-    }
-
-    private void writeToClient(io.ashlar.protocol.BackendMessage message) {
-        if (closed) {
-            return;
-        }
-        message.encode(toClient());
-    }
-
-    /** A CommandComplete (its tag's first letters) or an ErrorResponse (its SQLSTATE) on its way to the client. */
-    private void countRelayed(byte type, ByteBuf buf, int start, int length) {
-        int body = start + 5;
-        int end = start + length;
-        if (type == 'C') {
-            int c0 = body < end ? buf.getByte(body) : 0;
-            int c1 = c0 != 0 && body + 1 < end ? buf.getByte(body + 1) : 0;
-            int c2 = c1 != 0 && body + 2 < end ? buf.getByte(body + 2) : 0;
-            counters.statement(c0, c1, c2);
-            return;
-        }
-        for (int i = body; i < end && buf.getByte(i) != 0; ) {
-            byte field = buf.getByte(i++);
-            int zero = buf.indexOf(i, end, (byte) 0);
-            if (zero < 0) {
-                return;
-            }
-            if (field == 'C') {
-                metrics.error(buf.toString(i, zero - i, java.nio.charset.StandardCharsets.US_ASCII));
-                return;
-            }
-            i = zero + 1;
-        }
-    }
-
-    private void writeError(ErrorFields error) {
-        if (metrics != null) {
-            metrics.error(error.sqlState());
-        }
-        writeToClient(new ErrorResponse(PgErrorFields.of(error.codes(), error.values())));
-    }
-
-    private void flushClient() {
-        ByteBuf out = toClient;
-        if (out == null) {
-            return;
-        }
-        toClient = null;
-        if (!client.isActive()) {
-            out.release();
-            return;
-        }
-        if (counters != null) {
-            counters.sent(out.readableBytes());
-        }
-        client.writeAndFlush(out, client.voidPromise());
-        if (!client.isWritable() && link != null) {
-            link.autoRead(false);
-        }
-    }
-
     /** The client's socket can take more (or not): reading from the backend follows. */
     public void writabilityChanged() {
-        if (link != null) {
-            link.autoRead(client.isWritable());
-        }
+        output.writabilityChanged(link);
     }
 
     // ------------------------------------------------------------------ end
@@ -1395,13 +935,10 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
         closed = true;
         waiting.clear();
-        if (toClient != null) {
-            toClient.release();
-            toClient = null;
-        }
+        output.close();
         ServerLink held = link;
         if (held != null) {
-            if (!pinned && !unsynced && held.status() == 'I' && onlyOwnStatementsPending()) {
+            if (!pinned && !unsynced && held.status() == 'I' && expected.onlyOwnPending()) {
                 // Only the proxy's own statements run (settings given or read back): the
                 // connection goes back once they are done, carrying settings nobody knows.
                 held.settings(SessionSettings.UNKNOWN);
@@ -1421,15 +958,6 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             }
         }
         onClose.run();
-    }
-
-    private boolean onlyOwnStatementsPending() {
-        for (Expect each : expected) {
-            if (each.relay) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private void releaseDrained() {
