@@ -190,6 +190,12 @@ public final class LogicalSession {
         return LogicalCopyStream.of(stream, database.catalog().schema());
     }
 
+    /** One notice of a data source in logical names (one that came after a result's first rows). */
+    public ErrorFields logicalNotice(ErrorFields notice) {
+        LogicalSchema schema = database.catalog().schema();
+        return schema.renamesTables() ? schema.logical(notice) : notice;
+    }
+
     /** Notices in logical names, those that became identical (one per actual table) once. */
     private static List<ErrorFields> logicalNotices(LogicalSchema schema, List<ErrorFields> notices) {
         if (!schema.renamesTables()) {

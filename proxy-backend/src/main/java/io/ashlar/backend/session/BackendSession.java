@@ -2,6 +2,7 @@ package io.ashlar.backend.session;
 
 import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.ColumnDescription;
+import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.ResultSink;
 import io.ashlar.backend.execute.StatementFailure;
@@ -151,6 +152,14 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
      * statement (notifications, notices): called between statements after {@link #onAsync}'s signal.
      */
     void relayAsync(ResultSink sink);
+
+    /**
+     * A notice that reached a result after its first rows, as the client is to see it (a sharded database's in logical
+     * table names).
+     */
+    default ErrorFields lateNotice(ErrorFields notice) {
+        return notice;
+    }
 
     /** Ends the session: open transactions roll back, connections go back to their pools. */
     @Override

@@ -170,9 +170,11 @@ public final class ShardedSession implements BackendSession {
         }
     }
 
-    private static void stream(QueryResult result, ResultSink sink) throws StatementFailure {
-        for (ErrorFields notice : result.notices()) {
-            sink.notice(notice);
+    private void stream(QueryResult result, ResultSink sink) throws StatementFailure {
+        List<ErrorFields> notices = result.notices();
+        int sent = notices.size();
+        for (int i = 0; i < sent; i++) {
+            sink.notice(notices.get(i));
         }
         if (result.isEmptyQuery()) {
             sink.empty();
@@ -182,6 +184,11 @@ public final class ShardedSession implements BackendSession {
             sink.columns(result.columns());
             while (result.next()) {
                 sink.row(result.row());
+            }
+            // NOTICEs a shard raised after its first row (a function called per row): after the rows, before the tag.
+            notices = result.notices();
+            for (int i = sent; i < notices.size(); i++) {
+                sink.notice(lateNotice(notices.get(i)));
             }
         }
         sink.complete(result.tag());
@@ -617,6 +624,11 @@ public final class ShardedSession implements BackendSession {
     @Override
     public long statementMemoryLimit() {
         return database.statementMemoryLimit();
+    }
+
+    @Override
+    public ErrorFields lateNotice(ErrorFields notice) {
+        return logical.logicalNotice(notice);
     }
 
     @Override

@@ -26,6 +26,7 @@ import io.ashlar.protocol.PortalSuspended;
 import io.ashlar.protocol.Query;
 import io.ashlar.protocol.Sync;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -437,11 +438,13 @@ final class ExtendedProtocol {
             return;
         }
         QueryResult result = portal.result;
-        if (!portal.noticesSent) {
-            portal.noticesSent = true;
-            for (ErrorFields notice : result.notices()) {
-                out.notice(notice);
+        if (portal.noticesSent < 0) {
+            List<ErrorFields> notices = result.notices();
+            int count = notices.size();
+            for (int i = 0; i < count; i++) {
+                out.notice(notices.get(i));
             }
+            portal.noticesSent = count;
         }
         if (result.isEmptyQuery()) {
             out.write(EmptyQueryResponse.INSTANCE);
@@ -476,12 +479,22 @@ final class ExtendedProtocol {
         } finally {
             rowEncoders = null;
         }
+        lateNotices(portal, result);
         if (sent == limit && limit != Long.MAX_VALUE) {
             out.write(PortalSuspended.INSTANCE);
             return;
         }
         // A portal read in pieces: PostgreSQL counts the rows of the last Execute.
         out.commandComplete(portal.cursor ? "SELECT " + sent : resumed ? CommandTags.withRowCount(result.tag(), sent) : result.tag());
+    }
+
+    /** NOTICEs a shard raised after the result's first rows (a function called per row): after this Execute's rows. */
+    private void lateNotices(Portal portal, QueryResult result) {
+        List<ErrorFields> notices = result.notices();
+        for (int i = portal.noticesSent; i < notices.size(); i++) {
+            out.notice(backend.lateNotice(notices.get(i)));
+        }
+        portal.noticesSent = notices.size();
     }
 
     void close(Close close) {

@@ -25,7 +25,8 @@ final class Portal {
     boolean uncommitted;
     QueryResult result;
     PortalRows rows;
-    boolean noticesSent;
+    /** How many of its result's notices went to the client; -1 before its first Execute. */
+    int noticesSent = -1;
 
     Portal(PreparedStatement statement, ParameterValues parameters, short[] resultFormats) {
         this.statement = statement;
