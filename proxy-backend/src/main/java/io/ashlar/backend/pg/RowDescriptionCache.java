@@ -20,7 +20,8 @@ import io.netty.buffer.ByteBufUtil;
  */
 public final class RowDescriptionCache {
 
-    private static final int SLOTS = 64;
+    /** Many more than a workload's distinct descriptions, so that two in use seldom take turns in one slot. */
+    private static final int SLOTS = 1024;
     /** Larger frames (hundreds of columns) are decoded each time rather than kept. */
     private static final int MAX_FRAME = 8192;
 
@@ -48,10 +49,12 @@ public final class RowDescriptionCache {
     private static int slot(ByteBuf in, int start, int length) {
         int hash = length;
         if (length >= 16) {
-            // The first column's name and the last column's type fields: statements differ there.
+            // The first column's name, a word from the middle and the last column's type fields.
             hash = 31 * hash + Long.hashCode(in.getLong(start + 7));
+            hash = 31 * hash + Long.hashCode(in.getLong(start + (length >>> 1)));
             hash = 31 * hash + Long.hashCode(in.getLong(start + length - 8));
         }
+        hash *= 0x9E3779B9;
         hash ^= hash >>> 16;
         return hash & (SLOTS - 1);
     }

@@ -23,7 +23,6 @@ import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -102,7 +101,14 @@ public final class ServerLink extends ByteToMessageDecoder {
     private String closeReason = "";
     /** Told when the connection is lost in a way that says its data source is in trouble (see {@link #lost}). */
     private LinkPool.LoopPool owner;
-    private final Map<PreparedKey, String> prepared = new LinkedHashMap<>(16, 0.75f, true);
+    /**
+     * The statements prepared here, each with when a statement last used it: a lookup writes one counter, where an
+     * access-ordered map relinked its entry (and its neighbours) at every statement; the least recently used is
+     * looked for only when the connection is full and parses one more.
+     */
+    private final Map<PreparedKey, Named> prepared = new HashMap<>();
+    /** Counts the uses of {@link #prepared}'s statements (their clock). */
+    private long uses;
     private final java.util.ArrayDeque<String> retired = new java.util.ArrayDeque<>(0);
     /** See {@link #cancelPending()}; set by the session's thread or loop, cleared on this link's loop. */
     private volatile boolean cancelPending;
@@ -124,6 +130,17 @@ public final class ServerLink extends ByteToMessageDecoder {
         this.spec = spec;
         this.ready = ready;
         this.requestsTls = requestsTls;
+    }
+
+    /** A statement's name on this connection, and when a statement last used it. */
+    private static final class Named {
+        final String name;
+        long used;
+
+        Named(String name, long used) {
+            this.name = name;
+            this.used = used;
+        }
     }
 
     /** A statement as prepared on a backend: its text and the parameter types it was parsed with. */
@@ -850,7 +867,9 @@ public final class ServerLink extends ByteToMessageDecoder {
         this.settings = settings;
         if (settings != SessionSettings.UNKNOWN && settings != preparedUnder && !settings.equals(preparedUnder)) {
             if (!prepared.isEmpty()) {
-                retired.addAll(prepared.values());
+                for (Named each : prepared.values()) {
+                    retired.add(each.name);
+                }
                 prepared.clear();
             }
             preparedUnder = settings;
@@ -889,7 +908,12 @@ public final class ServerLink extends ByteToMessageDecoder {
 
     /** The name under which a statement is prepared on this connection, or null. */
     public String prepared(PreparedKey key) {
-        return prepared.get(key);
+        Named named = prepared.get(key);
+        if (named == null) {
+            return null;
+        }
+        named.used = ++uses;
+        return named.name;
     }
 
     /**
@@ -900,13 +924,22 @@ public final class ServerLink extends ByteToMessageDecoder {
      */
     public String remember(PreparedKey key) {
         String result = "ashlar_" + Integer.toString(nextPrepared++, 36);
-        prepared.put(key, result);
+        prepared.put(key, new Named(result, ++uses));
         return result;
     }
 
     /** The least recently used prepared statement when the connection keeps as many as it may, else null. */
     public Map.Entry<PreparedKey, String> eldestPrepared() {
-        return prepared.size() < MAX_PREPARED ? null : prepared.entrySet().iterator().next();
+        if (prepared.size() < MAX_PREPARED) {
+            return null;
+        }
+        Map.Entry<PreparedKey, Named> eldest = null;
+        for (Map.Entry<PreparedKey, Named> each : prepared.entrySet()) {
+            if (eldest == null || each.getValue().used < eldest.getValue().used) {
+                eldest = each;
+            }
+        }
+        return Map.entry(eldest.getKey(), eldest.getValue().name);
     }
 
     public void forget(PreparedKey key) {
@@ -918,9 +951,9 @@ public final class ServerLink extends ByteToMessageDecoder {
      * be closed on the backend ({@link #pollRetired()}) before the next Parse.
      */
     public void retire(PreparedKey key) {
-        String name = prepared.remove(key);
-        if (name != null) {
-            retired.addLast(name);
+        Named named = prepared.remove(key);
+        if (named != null) {
+            retired.addLast(named.name);
         }
     }
 

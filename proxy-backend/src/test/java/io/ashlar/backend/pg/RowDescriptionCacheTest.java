@@ -42,7 +42,7 @@ final class RowDescriptionCacheTest {
     @Test
     void aByteThatDiffersIsDecodedAnew() {
         RowDescriptionCache cache = new RowDescriptionCache();
-        // Same length, same first and last words (what picks the slot): only the middle differs.
+        // Same length, same first and last words: only one column's name differs.
         ColumnDescription[] a = {column("aaaa", 23, -1), column("x", 1043, 36), column("zz", 25, -1)};
         ColumnDescription[] b = {column("aaaa", 23, -1), column("y", 1043, 36), column("zz", 25, -1)};
         ColumnDescription[] readA = read(cache, frame(a));
@@ -59,7 +59,8 @@ final class RowDescriptionCacheTest {
     @Test
     void manyStatementsTakingTurnsEachGetTheirOwn() {
         RowDescriptionCache cache = new RowDescriptionCache();
-        ColumnDescription[][] statements = new ColumnDescription[200][];
+        // More statements than slots: some surely share one, and each must still get its own columns.
+        ColumnDescription[][] statements = new ColumnDescription[2_000][];
         for (int i = 0; i < statements.length; i++) {
             statements[i] = new ColumnDescription[] {column("c" + i, 23, -1), column("d", 25, i)};
         }
