@@ -60,7 +60,8 @@ final class IdleNotificationTest {
             listener.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
             for (String sql : new String[] {"LISTEN ashlar_block", "BEGIN", "INSERT INTO t_og (id, name) VALUES (3, 'on ds_1')"}) {
                 listener.send(RawConnection.query(sql));
-                assertEquals(List.of(), types(listener.readUntilReady(), 'A'), sql);
+                List<RawConnection.Message> answer = listener.readUntilReady();
+                assertEquals("CZ", RawConnection.types(answer), sql + ": " + answer);
             }
             n.execute("NOTIFY ashlar_block, 'during a block'");
             listener.readTimeout(1_000);
@@ -68,28 +69,10 @@ final class IdleNotificationTest {
             listener.readTimeout(10_000);
             listener.send(RawConnection.query("COMMIT"));
             List<RawConnection.Message> answer = listener.readUntilReady();
-            assertEquals("CAZ", typesOf(answer), answer::toString);
+            assertEquals("CAZ", RawConnection.types(answer), answer::toString);
             assertTrue(new String(answer.get(1).body(), java.nio.charset.StandardCharsets.UTF_8).contains("ashlar_block\0during a block"),
                     answer::toString);
         }
-    }
-
-    private static List<String> types(List<RawConnection.Message> messages, char type) {
-        List<String> result = new ArrayList<>();
-        for (RawConnection.Message each : messages) {
-            if (each.type() == type) {
-                result.add(each.toString());
-            }
-        }
-        return result;
-    }
-
-    private static String typesOf(List<RawConnection.Message> messages) {
-        StringBuilder result = new StringBuilder();
-        for (RawConnection.Message each : messages) {
-            result.append(each.type());
-        }
-        return result.toString();
     }
 
     @Test

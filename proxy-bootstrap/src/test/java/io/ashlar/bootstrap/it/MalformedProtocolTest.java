@@ -95,19 +95,11 @@ final class MalformedProtocolTest {
             logIn(client);
             client.send(message('Q', cString("SELECT 1 + 1 AS two")));
             List<RawConnection.Message> answer = client.readUntilReady();
-            assertEquals("TDCZ", types(answer), answer::toString);
+            assertEquals("TDCZ", RawConnection.types(answer), answer::toString);
             assertEquals("2", new String(answer.get(1).body(), 6, 1, StandardCharsets.US_ASCII));
             client.send(message('X', new byte[0]));
             assertEquals(List.of(), client.readUntilClosed());
         }
-    }
-
-    private static String types(List<RawConnection.Message> messages) {
-        StringBuilder result = new StringBuilder();
-        for (RawConnection.Message m : messages) {
-            result.append(m.type());
-        }
-        return result.toString();
     }
 
     @Test
@@ -146,7 +138,7 @@ final class MalformedProtocolTest {
     private static void assertStillServes(RawConnection client) throws IOException {
         client.send(message('Q', cString("SELECT 'still here'")));
         List<RawConnection.Message> answer = client.readUntilReady();
-        assertEquals("TDCZ", types(answer), answer::toString);
+        assertEquals("TDCZ", RawConnection.types(answer), answer::toString);
     }
 
     /** An ERROR 08P01 with that message. */
@@ -163,7 +155,7 @@ final class MalformedProtocolTest {
             logIn(client);
             client.send(message('Q', "SELECT 1".getBytes(StandardCharsets.US_ASCII)));
             List<RawConnection.Message> answer = client.readUntilReady();
-            assertEquals("EZ", types(answer), answer::toString);
+            assertEquals("EZ", RawConnection.types(answer), answer::toString);
             assertProtocolError(answer.get(0), "invalid string in message");
             assertStillServes(client);
         }
@@ -181,7 +173,7 @@ final class MalformedProtocolTest {
             client.send(concat(message('P', concat(cString(""), cString("SELEC"), new byte[] {0, 0})),
                     message('B', new byte[] {0, 0, 0, 5}), message('S', new byte[0])));
             List<RawConnection.Message> answer = client.readUntilReady();
-            assertEquals("EZ", types(answer), answer::toString);
+            assertEquals("EZ", RawConnection.types(answer), answer::toString);
             assertEquals("42601", answer.get(0).fields().get('C'), answer::toString);
             assertStillServes(client);
         }
@@ -196,7 +188,7 @@ final class MalformedProtocolTest {
             client.send(concat(message('P', concat(cString(""), cString("SELECT 1"), new byte[] {0, 0})),
                     message('B', new byte[] {0, 0, 0, 5}), RawConnection.execute("", 0), message('S', new byte[0])));
             List<RawConnection.Message> answer = client.readUntilReady();
-            assertEquals("1EZ", types(answer), answer::toString);
+            assertEquals("1EZ", RawConnection.types(answer), answer::toString);
             assertProtocolError(answer.get(1), "insufficient data left in message");
             assertStillServes(client);
         }
@@ -211,7 +203,7 @@ final class MalformedProtocolTest {
                     RawConnection.bind("", "", new short[] {2}, new byte[][] {{'7'}}, new short[0]),
                     RawConnection.execute("", 0), message('S', new byte[0])));
             List<RawConnection.Message> answer = client.readUntilReady();
-            assertEquals("1EZ", types(answer), answer::toString);
+            assertEquals("1EZ", RawConnection.types(answer), answer::toString);
             assertEquals("22023", answer.get(1).fields().get('C'), answer::toString);
             assertEquals("unsupported format code: 2", answer.get(1).fields().get('M'), answer::toString);
             assertStillServes(client);
@@ -281,7 +273,7 @@ final class MalformedProtocolTest {
                 client.send(new byte[] {b});
             }
             List<RawConnection.Message> answer = client.readUntilReady();
-            assertEquals("TDCZ", types(answer), answer::toString);
+            assertEquals("TDCZ", RawConnection.types(answer), answer::toString);
         }
     }
 
@@ -292,7 +284,7 @@ final class MalformedProtocolTest {
             client.send(concat(message('Q', cString("SELECT 5")), new byte[] {'Q', 0, 0, 0, 1}));
             List<RawConnection.Message> answer = client.readUntilClosed();
             assertTrue(answer.size() == 5, answer::toString);
-            assertEquals("TDCZ", types(answer.subList(0, 4)), answer::toString);
+            assertEquals("TDCZ", RawConnection.types(answer.subList(0, 4)), answer::toString);
             assertProtocolViolationThenClosed(answer.subList(4, 5));
         }
         assertBystanderWorks();

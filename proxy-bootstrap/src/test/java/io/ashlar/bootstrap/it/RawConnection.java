@@ -160,6 +160,15 @@ final class RawConnection implements AutoCloseable {
         return new Message((char) type, body);
     }
 
+    /** The messages' type bytes in order ({@code "TDCZ"}): what an exchange answered, at a glance. */
+    static String types(List<Message> messages) {
+        StringBuilder result = new StringBuilder();
+        for (Message each : messages) {
+            result.append(each.type());
+        }
+        return result.toString();
+    }
+
     /** Everything the server sends until it closes the connection; a message cut short ends with type '!'. */
     List<Message> readUntilClosed() throws IOException {
         List<Message> result = new ArrayList<>();
