@@ -438,14 +438,7 @@ final class ExtendedProtocol {
             return;
         }
         QueryResult result = portal.result;
-        if (portal.noticesSent < 0) {
-            List<ErrorFields> notices = result.notices();
-            int count = notices.size();
-            for (int i = 0; i < count; i++) {
-                out.notice(notices.get(i));
-            }
-            portal.noticesSent = count;
-        }
+        notices(portal, result);
         if (result.isEmptyQuery()) {
             out.write(EmptyQueryResponse.INSTANCE);
             return;
@@ -479,7 +472,7 @@ final class ExtendedProtocol {
         } finally {
             rowEncoders = null;
         }
-        lateNotices(portal, result);
+        notices(portal, result);
         if (sent == limit && limit != Long.MAX_VALUE) {
             out.write(PortalSuspended.INSTANCE);
             return;
@@ -488,11 +481,15 @@ final class ExtendedProtocol {
         out.commandComplete(portal.cursor ? "SELECT " + sent : resumed ? CommandTags.withRowCount(result.tag(), sent) : result.tag());
     }
 
-    /** NOTICEs a shard raised after the result's first rows (a function called per row): after this Execute's rows. */
-    private void lateNotices(Portal portal, QueryResult result) {
+    /**
+     * The result's NOTICEs not sent yet: at the first Execute those that came with the result, as they are; after rows
+     * those a shard raised meanwhile (a function called per row), which the session puts in logical names.
+     */
+    private void notices(Portal portal, QueryResult result) {
         List<ErrorFields> notices = result.notices();
-        for (int i = portal.noticesSent; i < notices.size(); i++) {
-            out.notice(backend.lateNotice(notices.get(i)));
+        boolean late = portal.noticesSent >= 0;
+        for (int i = late ? portal.noticesSent : 0; i < notices.size(); i++) {
+            out.notice(late ? backend.lateNotice(notices.get(i)) : notices.get(i));
         }
         portal.noticesSent = notices.size();
     }
