@@ -17,12 +17,12 @@ final class MergedResult implements QueryResult, RowValues {
 
     private final ColumnDescription[] columns;
     private final RowCursor cursor;
-    private final List<ErrorFields> notices;
+    private final GatheredNotices notices;
     private final String verb;
     private long rows;
     private boolean closed;
 
-    MergedResult(ColumnDescription[] columns, RowCursor cursor, List<ErrorFields> notices, String verb) {
+    MergedResult(ColumnDescription[] columns, RowCursor cursor, GatheredNotices notices, String verb) {
         this.columns = columns;
         this.cursor = cursor;
         this.notices = notices;
@@ -93,7 +93,8 @@ final class MergedResult implements QueryResult, RowValues {
 
     @Override
     public List<ErrorFields> notices() {
-        return notices;
+        // The shards' notices so far: those raised while the merge read their rows come after the first ones.
+        return notices.now();
     }
 
     @Override

@@ -526,10 +526,10 @@ public final class ShardedExecution {
             streams[0].relayFrames();
             return streams[0];
         }
-        List<ErrorFields> notices = notices(streams);
+        GatheredNotices notices = new GatheredNotices(streams);
         if (!streams[0].hasRows()) {
             closeAll(streams);
-            return new TagResult(sumTags(streams), notices);
+            return new TagResult(sumTags(streams), notices.now());
         }
         List<RowCursor> cursors = new ArrayList<>(streams.length);
         for (UnitStream each : streams) {
@@ -596,9 +596,9 @@ public final class ShardedExecution {
             // Every data source holds a full copy: the client's count is one copy's.
             return results[0];
         }
-        List<io.ashlar.backend.execute.ErrorFields> notices = notices(results);
+        GatheredNotices notices = new GatheredNotices(results);
         if (explainStartedNanos != 0 && results[0].hasRows()) {
-            QueryResult plan = ExplainPlan.labelled(database, statement.sql(), rewrite.units(), results, notices,
+            QueryResult plan = ExplainPlan.labelled(database, statement.sql(), rewrite.units(), results, notices.now(),
                     System.nanoTime() - explainStartedNanos);
             if (plan != null) {
                 return plan;
@@ -607,20 +607,7 @@ public final class ShardedExecution {
         if (results[0].hasRows()) {
             return merged(results, notices);
         }
-        return new TagResult(sumTags(results), notices);
-    }
-
-    private static List<ErrorFields> notices(QueryResult[] results) {
-        List<ErrorFields> result = null;
-        for (QueryResult each : results) {
-            if (!each.notices().isEmpty()) {
-                if (result == null) {
-                    result = new ArrayList<>();
-                }
-                result.addAll(each.notices());
-            }
-        }
-        return result == null ? List.of() : result;
+        return new TagResult(sumTags(results), notices.now());
     }
 
     /** Adds up the row counts of the units' tags: {@code INSERT 0 3}, {@code UPDATE 7}, ... */
@@ -706,7 +693,7 @@ public final class ShardedExecution {
         return new io.ashlar.merge.ListRowCursor(types, java.util.Arrays.asList(ordered));
     }
 
-    private QueryResult merged(BufferedResult[] results, List<ErrorFields> notices) throws StatementFailure {
+    private QueryResult merged(BufferedResult[] results, GatheredNotices notices) throws StatementFailure {
         List<RowCursor> cursors = new ArrayList<>(results.length);
         for (BufferedResult result : results) {
             cursors.add(new ShardCursor(result));
@@ -721,7 +708,7 @@ public final class ShardedExecution {
      *        RETURNING rows are then put in VALUES order), else null
      */
     private QueryResult merged(ColumnDescription[] columns, String tag, List<RowCursor> cursors, BufferedResult[] buffered,
-                               List<ErrorFields> notices) throws StatementFailure {
+                               GatheredNotices notices) throws StatementFailure {
         int space = tag.indexOf(' ');
         String verb = space < 0 ? tag : tag.substring(0, space);
         if (verb.equals("INSERT")) {
