@@ -1,5 +1,6 @@
 package io.ashlar.route;
 
+import io.ashlar.parser.SqlText;
 import io.ashlar.parser.lexer.Lexer;
 import io.ashlar.parser.lexer.SqlSyntaxException;
 import io.ashlar.parser.lexer.TokenKind;
@@ -74,7 +75,7 @@ public final class RecursivePlan {
          * as they are). ON COMMIT DROP: it never outlives the transaction it was made in.
          */
         public String createSql() {
-            return "CREATE TEMP TABLE " + name + " (LIKE " + quote(like) + ") ON COMMIT DROP";
+            return "CREATE TEMP TABLE " + name + " (LIKE " + SqlText.identifier(like) + ") ON COMMIT DROP";
         }
 
         /** What the coordinator runs to fill it from its own actual table: the rows never leave it. */
@@ -91,7 +92,7 @@ public final class RecursivePlan {
         }
 
         private String select(DataNode node, String columns) {
-            return "SELECT " + (columns.isEmpty() ? "*" : columns.substring(2, columns.length() - 1)) + " FROM " + quote(node.table())
+            return "SELECT " + (columns.isEmpty() ? "*" : columns.substring(2, columns.length() - 1)) + " FROM " + SqlText.identifier(node.table())
                     + (filter.isEmpty() ? "" : " WHERE " + filter);
         }
 
@@ -396,7 +397,7 @@ public final class RecursivePlan {
     }
 
     private static String render(ShardingCondition condition, String sql) {
-        String column = quote(condition.column().name());
+        String column = SqlText.identifier(condition.column().name());
         List<SqlValue> values = condition.values();
         return switch (condition.operator()) {
             case EQUAL -> column + " = " + values.get(0).range().text(sql);
@@ -501,10 +502,6 @@ public final class RecursivePlan {
             replacements.add(new int[] {start, copied, finishingStart, result.length()});
         }
         return result.append(sql, copied, sql.length()).toString();
-    }
-
-    private static String quote(String identifier) {
-        return '"' + identifier.replace("\"", "\"\"") + '"';
     }
 
     private static boolean afterTableKeyword(TokenList tokens, int position) {

@@ -1,12 +1,9 @@
 package io.ashlar.rewrite.template;
 
+import io.ashlar.parser.SqlText;
 import java.math.BigDecimal;
 
-/**
- * Generated keys as SQL literals: numbers as they are, everything else (UUIDs, strings) as a
- * string constant with {@code '} doubled, which assumes {@code standard_conforming_strings} on,
- * PostgreSQL's default since 9.1.
- */
+/** Generated keys as SQL literals: numbers as they are, everything else (UUIDs, strings) as a string constant. */
 public final class KeyLiterals {
 
     private KeyLiterals() {
@@ -19,15 +16,6 @@ public final class KeyLiterals {
         if (value instanceof Number number) {
             return number.toString();
         }
-        String text = String.valueOf(value);
-        StringBuilder result = new StringBuilder(text.length() + 2).append('\'');
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '\'') {
-                result.append('\'');
-            }
-            result.append(c);
-        }
-        return result.append('\'').toString();
+        return SqlText.literal(String.valueOf(value));
     }
 }

@@ -1,5 +1,6 @@
 package io.ashlar.backend.metadata;
 
+import io.ashlar.parser.SqlText;
 import io.ashlar.backend.config.DataSourceConfig;
 import io.ashlar.backend.datasource.BackendConnection;
 import io.ashlar.backend.datasource.BackendDataSource;
@@ -53,14 +54,14 @@ final class CatalogDatabase implements AutoCloseable {
             try {
                 for (String candidate : List.of(logicalDatabase, "ashlar_catalog_" + logicalDatabase)) {
                     List<String[]> found = TextRows.query(connection, "SELECT coalesce(shobj_description(oid, 'pg_database'), '')"
-                            + " FROM pg_catalog.pg_database WHERE datname = " + MetadataReader.literal(candidate));
+                            + " FROM pg_catalog.pg_database WHERE datname = " + SqlText.literal(candidate));
                     if (found.isEmpty()) {
                         String[] locale = TextRows.query(connection, "SELECT datcollate, datctype FROM pg_catalog.pg_database"
                                 + " WHERE datname = current_database()").get(0);
                         String quoted = Identifiers.write(candidate, false);
                         TextRows.run(connection, "CREATE DATABASE " + quoted + " TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE "
-                                + MetadataReader.literal(locale[0]) + " LC_CTYPE " + MetadataReader.literal(locale[1]));
-                        TextRows.run(connection, "COMMENT ON DATABASE " + quoted + " IS " + MetadataReader.literal(mark));
+                                + SqlText.literal(locale[0]) + " LC_CTYPE " + SqlText.literal(locale[1]));
+                        TextRows.run(connection, "COMMENT ON DATABASE " + quoted + " IS " + SqlText.literal(mark));
                         LOG.info("logical database {}: made its catalog database {} on data source {}", logicalDatabase,
                                 candidate, server.name());
                     } else if (!found.get(0)[0].equals(mark)) {

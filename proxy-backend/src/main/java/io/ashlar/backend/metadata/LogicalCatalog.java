@@ -1,5 +1,6 @@
 package io.ashlar.backend.metadata;
 
+import io.ashlar.parser.SqlText;
 import io.ashlar.backend.datasource.BackendConnection;
 import io.ashlar.backend.datasource.BackendDataSource;
 import io.ashlar.backend.execute.TextRows;
@@ -222,7 +223,7 @@ public final class LogicalCatalog implements AutoCloseable {
         try {
             BackendConnection connection = dataSource.borrow();
             try {
-                return !TextRows.query(connection, EXISTS_SQL + MetadataReader.literal(name)).isEmpty();
+                return !TextRows.query(connection, EXISTS_SQL + SqlText.literal(name)).isEmpty();
             } finally {
                 connection.release();
             }

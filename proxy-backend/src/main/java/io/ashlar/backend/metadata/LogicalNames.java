@@ -1,5 +1,6 @@
 package io.ashlar.backend.metadata;
 
+import io.ashlar.parser.SqlText;
 import io.ashlar.parser.lexer.Lexer;
 import io.ashlar.parser.lexer.SqlSyntaxException;
 import io.ashlar.parser.lexer.TokenKind;
@@ -131,7 +132,7 @@ final class LogicalNames {
             } else if (tokens.is(i, TokenKind.STRING)) {
                 String mapped = relations.get(tokens.stringValue(i));
                 if (mapped != null) {
-                    replacement = MetadataReader.literal(mapped);
+                    replacement = SqlText.literal(mapped);
                 }
             }
             if (replacement != null) {

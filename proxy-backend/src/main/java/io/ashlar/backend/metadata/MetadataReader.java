@@ -1,5 +1,6 @@
 package io.ashlar.backend.metadata;
 
+import io.ashlar.parser.SqlText;
 import io.ashlar.backend.datasource.BackendConnection;
 import io.ashlar.backend.execute.TextRows;
 import java.sql.SQLException;
@@ -55,7 +56,7 @@ final class MetadataReader {
             }
             StringBuilder list = new StringBuilder();
             for (String each : names) {
-                list.append(list.isEmpty() ? "" : ", ").append(literal(each));
+                list.append(list.isEmpty() ? "" : ", ").append(SqlText.literal(each));
             }
             filter = " AND n.nspname || '.' || c.relname IN (" + list + ")";
         }
@@ -134,11 +135,6 @@ final class MetadataReader {
             result.add(row[0]);
         }
         return result;
-    }
-
-    /** A SQL string literal. */
-    static String literal(String value) {
-        return "'" + value.replace("'", "''") + "'";
     }
 
     private static final class Builder {

@@ -1,5 +1,6 @@
 package io.ashlar.backend.metadata;
 
+import io.ashlar.parser.SqlText;
 import io.ashlar.rewrite.template.Identifiers;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +45,7 @@ public record ProxyForeignKey(String name, String table, List<String> columns, S
     /** The ALTER TABLE that records the key on one actual table of the referencing table. */
     public String placeholder(String actualTable) {
         return "ALTER TABLE " + actualTable + " ADD CONSTRAINT " + Identifiers.write(name, false) + " CHECK ("
-                + MetadataReader.literal(MARKER + definition()) + " <> '') NOT VALID";
+                + SqlText.literal(MARKER + definition()) + " <> '') NOT VALID";
     }
 
     /** The logical table's name without its schema. */

@@ -1,5 +1,6 @@
 package io.ashlar.backend.metadata;
 
+import io.ashlar.parser.SqlText;
 import io.ashlar.backend.session.SessionIdentity;
 import io.ashlar.parser.statement.AnalyzedStatement;
 import io.ashlar.parser.statement.SessionValueReference;
@@ -30,13 +31,13 @@ final class SessionAnswers {
             result.append(sql, at, each.range().start()).append("(SELECT ");
             switch (each.value()) {
                 case CURRENT_USER, CURRENT_ROLE, USER, SESSION_USER ->
-                        result.append("CAST(").append(MetadataReader.literal(identity.user())).append(" AS pg_catalog.name)");
+                        result.append("CAST(").append(SqlText.literal(identity.user())).append(" AS pg_catalog.name)");
                 case CURRENT_CATALOG, CURRENT_DATABASE ->
-                        result.append("CAST(").append(MetadataReader.literal(identity.database())).append(" AS pg_catalog.name)");
+                        result.append("CAST(").append(SqlText.literal(identity.database())).append(" AS pg_catalog.name)");
                 case INET_SERVER_PORT -> result.append(identity.serverAddress() == null ? "CAST(NULL AS integer)"
                         : Integer.toString(identity.serverPort()));
                 case INET_SERVER_ADDR -> result.append("CAST(").append(identity.serverAddress() == null ? "NULL"
-                        : MetadataReader.literal(identity.serverAddress())).append(" AS pg_catalog.inet)");
+                        : SqlText.literal(identity.serverAddress())).append(" AS pg_catalog.inet)");
             }
             result.append(" AS ").append(Identifiers.write(each.value().columnName(), true)).append(')');
             at = each.range().end();

@@ -1,5 +1,6 @@
 package io.ashlar.backend.metadata;
 
+import io.ashlar.parser.SqlText;
 import io.ashlar.rewrite.template.Identifiers;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,17 +69,17 @@ final class ShellStatements {
             result.add(each.definition());
         }
         if (!table.comment().isEmpty()) {
-            result.add("COMMENT ON TABLE " + name + " IS " + MetadataReader.literal(table.comment()));
+            result.add("COMMENT ON TABLE " + name + " IS " + SqlText.literal(table.comment()));
         }
         for (ColumnMetadata each : table.columns()) {
             if (!each.comment().isEmpty()) {
                 result.add("COMMENT ON COLUMN " + name + "." + Identifiers.write(each.name(), false) + " IS "
-                        + MetadataReader.literal(each.comment()));
+                        + SqlText.literal(each.comment()));
             }
         }
         for (IndexMetadata each : table.indexes()) {
             if (!each.comment().isEmpty()) {
-                result.add("COMMENT ON INDEX " + qualified(table.schema(), each.name()) + " IS " + MetadataReader.literal(each.comment()));
+                result.add("COMMENT ON INDEX " + qualified(table.schema(), each.name()) + " IS " + SqlText.literal(each.comment()));
             }
         }
         return result;

@@ -646,10 +646,12 @@ public final class ServerLink extends ByteToMessageDecoder {
         }
         String name = in.toString(body, nameEnd - body, StandardCharsets.UTF_8);
         parameters.put(name, in.toString(nameEnd + 1, valueEnd - nameEnd - 1, StandardCharsets.UTF_8));
-        if (name.equals("client_encoding") || name.equals("DateStyle")) {
+        if (name.equals("client_encoding") || name.equals("DateStyle") || name.equals("standard_conforming_strings")) {
             String encoding = parameters.get("client_encoding");
             String dateStyle = parameters.get("DateStyle");
-            plainText = (encoding == null || encoding.equals("UTF8")) && (dateStyle == null || dateStyle.startsWith("ISO"));
+            String standardStrings = parameters.get("standard_conforming_strings");
+            plainText = (encoding == null || encoding.equals("UTF8")) && (dateStyle == null || dateStyle.startsWith("ISO"))
+                    && (standardStrings == null || standardStrings.equals("on"));
         }
     }
 
@@ -830,8 +832,9 @@ public final class ServerLink extends ByteToMessageDecoder {
     }
 
     /**
-     * Whether the backend writes text as the proxy's decoders read it: client_encoding UTF8 and
-     * DateStyle ISO (as reported by ParameterStatus; one field read per statement, no map lookup).
+     * Whether the backend writes text as the proxy's decoders read it and reads SQL text as the
+     * proxy's lexer does: client_encoding UTF8, DateStyle ISO and standard_conforming_strings on (as
+     * reported by ParameterStatus; one field read per statement, no map lookup).
      */
     public boolean plainText() {
         return plainText;

@@ -1,5 +1,6 @@
 package io.ashlar.backend.session;
 
+import io.ashlar.parser.SqlText;
 import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.BufferedResult;
 import io.ashlar.backend.execute.ColumnDescription;
@@ -560,7 +561,7 @@ final class ShardedForeignKeys {
             sql.append(n == 0 ? "(" : ", (").append(i);
             List<String> one = keys.get(i);
             for (int c = 0; c < one.size(); c++) {
-                sql.append(", ").append(literal(one.get(c))).append("::").append(types[c]);
+                sql.append(", ").append(SqlText.literal(one.get(c))).append("::").append(types[c]);
             }
             sql.append(')');
         }
@@ -760,7 +761,7 @@ final class ShardedForeignKeys {
             sql.append(i == 0 ? "(" : ", (");
             String[] values = keys.get(i).split("\u0000", -1);
             for (int c = 0; c < values.length; c++) {
-                sql.append(c == 0 ? "" : ", ").append(literal(values[c]));
+                sql.append(c == 0 ? "" : ", ").append(SqlText.literal(values[c]));
             }
             sql.append(')');
         }
@@ -1036,10 +1037,6 @@ final class ShardedForeignKeys {
             };
         }
         return result;
-    }
-
-    private static String literal(String value) {
-        return "'" + value.replace("'", "''") + "'";
     }
 
     private static String text(RowValues row, int column) {

@@ -1,5 +1,6 @@
 package io.ashlar.backend.session;
 
+import io.ashlar.parser.SqlText;
 import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.ColumnDescription;
 import io.ashlar.backend.execute.ErrorFields;
@@ -100,7 +101,7 @@ final class ShardedInsertSelect {
                         if (value == null) {
                             values.append("NULL");
                         } else {
-                            values.append('\'').append(new String(value, StandardCharsets.UTF_8).replace("'", "''")).append('\'');
+                            values.append(SqlText.literal(new String(value, StandardCharsets.UTF_8)));
                             String type = builtInType(columns[c].typeOid());
                             if (type != null) {
                                 values.append("::").append(type);

@@ -1,5 +1,6 @@
 package io.ashlar.backend.session;
 
+import io.ashlar.parser.SqlText;
 import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.QueryResult;
@@ -298,10 +299,10 @@ final class ShardedSequences {
         try {
             while (values.next()) {
                 byte[] bytes = values.row().value(0);
-                value = bytes == null ? "NULL" : SequenceStatement.literal(new String(bytes, StandardCharsets.UTF_8));
+                value = bytes == null ? "NULL" : SqlText.literal(new String(bytes, StandardCharsets.UTF_8));
                 if (sequence.calledFromQuery()) {
                     byte[] calledBytes = values.row().value(1);
-                    called = calledBytes == null ? "NULL" : SequenceStatement.literal(new String(calledBytes, StandardCharsets.UTF_8));
+                    called = calledBytes == null ? "NULL" : SqlText.literal(new String(calledBytes, StandardCharsets.UTF_8));
                 }
                 rows++;
             }
@@ -384,7 +385,7 @@ final class ShardedSequences {
     private Owner literalOwner(String name) throws StatementFailure {
         for (ShardingTable each : database.rules().shardingTables()) {
             if (SequenceStatement.mayBeOwnedBy(name, each.logicTable())) {
-                return logicalOwner(SequenceStatement.literal(name));
+                return logicalOwner(SqlText.literal(name));
             }
         }
         return null;

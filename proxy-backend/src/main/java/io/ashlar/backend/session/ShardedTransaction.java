@@ -1,5 +1,6 @@
 package io.ashlar.backend.session;
 
+import io.ashlar.parser.SqlText;
 import io.ashlar.backend.datasource.BackendConnection;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.QueryResult;
@@ -108,7 +109,7 @@ final class ShardedTransaction {
             sql.append(';').append(each);
         }
         for (String savepoint : savepoints) {
-            sql.append(";SAVEPOINT ").append(quoteIdentifier(savepoint));
+            sql.append(";SAVEPOINT ").append(SqlText.identifier(savepoint));
         }
         ShardConnections.runOn(connections.held(dataSource), sql.toString());
         connections.join(dataSource);
@@ -222,7 +223,4 @@ final class ShardedTransaction {
         return ErrorFields.of("WARNING", sqlState, message);
     }
 
-    private static String quoteIdentifier(String name) {
-        return "\"" + name.replace("\"", "\"\"") + "\"";
-    }
 }

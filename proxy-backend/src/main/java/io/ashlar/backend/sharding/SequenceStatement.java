@@ -1,5 +1,6 @@
 package io.ashlar.backend.sharding;
 
+import io.ashlar.parser.SqlText;
 import io.ashlar.parser.lexer.Lexer;
 import io.ashlar.parser.lexer.SqlSyntaxException;
 import io.ashlar.parser.lexer.TokenKind;
@@ -281,7 +282,7 @@ public final class SequenceStatement {
 
     /** The sequence that column {@code column} of actual table {@code table} owns, as an SQL expression. */
     public static String ownedSequence(String table, String column) {
-        return "pg_catalog.pg_get_serial_sequence(" + quote(quoteIdentifier(table)) + ", " + quote(column) + ")";
+        return "pg_catalog.pg_get_serial_sequence(" + SqlText.literal(SqlText.identifier(table)) + ", " + SqlText.literal(column) + ")";
     }
 
     /** setval's sequence argument as written (an SQL expression); null when it has a parameter. */
@@ -418,7 +419,7 @@ public final class SequenceStatement {
         if (actualTable == null) {
             return sql.substring(0, ownedByStart) + "OWNED BY NONE" + sql.substring(ownedByEnd);
         }
-        return sql.substring(0, ownedByTableStart) + quoteIdentifier(actualTable) + sql.substring(ownedByTableEnd);
+        return sql.substring(0, ownedByTableStart) + SqlText.identifier(actualTable) + sql.substring(ownedByTableEnd);
     }
 
     /** ALTER SEQUENCE [IF EXISTS] name options: RESTART WITH v alone is done as setval(name, v, false) on every copy. */
@@ -469,17 +470,17 @@ public final class SequenceStatement {
         if (parameter) {
             // RESTART WITH a parameter alone is done as setval(seq, $n, false); with other options it is refused.
             return changesGrid || other ? of(Kind.ALTER_REFUSED)
-                    : new SequenceStatement(Kind.RESTART_SEQUENCE, name, quote(name), restartValue, "false", "", false, false);
+                    : new SequenceStatement(Kind.RESTART_SEQUENCE, name, SqlText.literal(name), restartValue, "false", "", false, false);
         }
         if (changesGrid || !restartValue.isEmpty()) {
-            SequenceStatement result = new SequenceStatement(Kind.ALTER_SEQUENCE, name, quote(name), restartValue, "false", "", false, false);
+            SequenceStatement result = new SequenceStatement(Kind.ALTER_SEQUENCE, name, SqlText.literal(name), restartValue, "false", "", false, false);
             result.ownedBy(tokens);
             result.incrementGiven = incrementGiven;
             result.startGiven = startGiven;
             result.plainRestart = restart && restartValue.isEmpty();
             return result;
         }
-        SequenceStatement owned = new SequenceStatement(Kind.OWNED_BY, name, quote(name), "", "false", "", false, false);
+        SequenceStatement owned = new SequenceStatement(Kind.OWNED_BY, name, SqlText.literal(name), "", "false", "", false, false);
         owned.ownedBy(tokens);
         // RESTART alone (each copy to its own start), renames, CACHE ...: the same on every copy
         return owned.ownedByTable.isEmpty() ? null : owned;
@@ -532,7 +533,7 @@ public final class SequenceStatement {
 
     /** ALTER TABLE ... RESTART WITH: the statement each actual table's data source runs after it, as setval(seq, v, false). */
     public String restartOnCopy(String actualTable) {
-        return setvalOnCopy("pg_catalog.pg_get_serial_sequence(" + quote(quoteIdentifier(actualTable)) + ", " + quote(name) + ")",
+        return setvalOnCopy("pg_catalog.pg_get_serial_sequence(" + SqlText.literal(SqlText.identifier(actualTable)) + ", " + SqlText.literal(name) + ")",
                 valueArgument, "false");
     }
 
@@ -543,12 +544,12 @@ public final class SequenceStatement {
 
     private static String owned(String table) {
         return "classid = 'pg_catalog.pg_class'::regclass AND refclassid = 'pg_catalog.pg_class'::regclass AND refobjid = "
-                + quote(quoteIdentifier(table)) + "::regclass AND deptype IN ('a', 'i')";
+                + SqlText.literal(SqlText.identifier(table)) + "::regclass AND deptype IN ('a', 'i')";
     }
 
     private static String ownedSince(String table, String before) {
         return "seqrelid IN (SELECT objid FROM pg_catalog.pg_depend WHERE " + owned(table) + ") AND seqrelid::oid::text <> ALL ("
-                + quote("{" + before + "}") + "::text[])";
+                + SqlText.literal("{" + before + "}") + "::text[])";
     }
 
     /** The greatest last value of the sequences of an actual table that are not among {@code before}: NULL when none was called. */
@@ -670,15 +671,6 @@ public final class SequenceStatement {
         return fromSubquery;
     }
 
-    /** A value as an SQL string literal. */
-    public static String literal(String text) {
-        return quote(text);
-    }
-
-    static String quote(String text) {
-        return "'" + text.replace("'", "''") + "'";
-    }
-
     /** The query whose one value setval sets. */
     public String valueQuery() {
         return valueQuery;
@@ -747,7 +739,7 @@ public final class SequenceStatement {
 
     /** The table whose column owns the ALTERed sequence, by name, or no row. */
     public String alteredOwnerQuery() {
-        return ownerQuery("pg_catalog.to_regclass(" + quote(name) + ")");
+        return ownerQuery("pg_catalog.to_regclass(" + SqlText.literal(name) + ")");
     }
 
     private static String ownerQuery(String sequence) {
@@ -776,7 +768,7 @@ public final class SequenceStatement {
     /** ALTER SEQUENCE: what each copy is after the statement ran, {@code start,increment,last value} ({@link #copyQuery()}'s shape). */
     public String alteredCopyQuery() {
         return "SELECT s.seqstart || ',' || s.seqincrement || ',' || coalesce(pg_catalog.pg_sequence_last_value(s.seqrelid)::text, '')"
-                + " FROM pg_catalog.pg_sequence s WHERE s.seqrelid = pg_catalog.to_regclass(" + quote(name) + ")";
+                + " FROM pg_catalog.pg_sequence s WHERE s.seqrelid = pg_catalog.to_regclass(" + SqlText.literal(name) + ")";
     }
 
     /** ALTER SEQUENCE: copy {@code index}'s grid and position. */
@@ -806,7 +798,7 @@ public final class SequenceStatement {
 
     /** Interleaves the sequence this CREATE SEQUENCE made, as copy {@code index} of {@code count}. */
     public String interleaveSequence(int index, int count) {
-        return interleave("seqrelid = " + quote(name) + "::regclass", index, count, null);
+        return interleave("seqrelid = " + SqlText.literal(name) + "::regclass", index, count, null);
     }
 
     /** Interleaves the sequences that serial and identity columns of actual table {@code table} own. */
@@ -814,7 +806,4 @@ public final class SequenceStatement {
         return interleave("seqrelid IN (SELECT objid FROM pg_catalog.pg_depend WHERE " + owned(table) + ")", index, count, null);
     }
 
-    private static String quoteIdentifier(String name) {
-        return "\"" + name.replace("\"", "\"\"") + "\"";
-    }
 }

@@ -1,5 +1,6 @@
 package io.ashlar.backend.sharding;
 
+import io.ashlar.parser.SqlText;
 import io.ashlar.backend.datasource.BackendConnection;
 import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.BufferedResult;
@@ -603,7 +604,7 @@ public final class ShardedCopyIn implements CopyStream.In {
                 + " AND a.attnum > 0 AND NOT a.attisdropped"
                 + (majorVersion(connection.parameterStatuses().getOrDefault("server_version", "")) >= 12 ? " AND a.attgenerated = ''" : "")
                 + " ORDER BY a.attnum";
-        String name = reference.name().schema().map(schema -> quote(schema) + ".").orElse("") + quote(actualTable);
+        String name = reference.name().schema().map(schema -> SqlText.identifier(schema) + ".").orElse("") + SqlText.identifier(actualTable);
         BufferedResult result = new BufferedResult();
         connection.execute(sql, ParameterValues.of(new int[] {0}, new short[0], new byte[][] {name.getBytes(StandardCharsets.UTF_8)}), result);
         if (result.error() != null) {
@@ -644,7 +645,4 @@ public final class ShardedCopyIn implements CopyStream.In {
         return result;
     }
 
-    private static String quote(String identifier) {
-        return "\"" + identifier.replace("\"", "\"\"") + "\"";
-    }
 }

@@ -1,5 +1,6 @@
 package io.ashlar.frontend.relay;
 
+import io.ashlar.parser.SqlText;
 import io.ashlar.backend.execute.CommandTags;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.pg.LinkPool;
@@ -538,9 +539,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
      */
     private void raise(ErrorFields error, boolean simple) {
         String sql = "DO $ashlar$BEGIN RAISE EXCEPTION USING ERRCODE = '" + error.sqlState() + "', MESSAGE = "
-                + literal(error.message()) + (error.field('D').isEmpty() ? "" : ", DETAIL = " + literal(error.field('D')))
+                + SqlText.literal(error.message()) + (error.field('D').isEmpty() ? "" : ", DETAIL = " + SqlText.literal(error.field('D')))
                 + (error.field('H') == null || error.field('H').isEmpty() ? ""
-                : ", HINT = " + literal(error.field('H')))
+                : ", HINT = " + SqlText.literal(error.field('H')))
                 + "; END$ashlar$";
         if (simple) {
             send(new Query(sql));
@@ -556,10 +557,6 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         skipping = true;
         // The DO replaced the unnamed statement on this connection.
         statements.unnamedReplaced();
-    }
-
-    private static String literal(String text) {
-        return "'" + text.replace("'", "''") + "'";
     }
 
     /**

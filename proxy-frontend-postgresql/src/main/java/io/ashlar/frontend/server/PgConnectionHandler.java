@@ -648,6 +648,10 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             throw new UnsupportedOperationException("DateStyle \"" + value + "\" is not supported by Ashlar on a sharded"
                     + " database yet: use ISO");
         }
+        if (plainTextOnly && name.equalsIgnoreCase("standard_conforming_strings") && !isOn(value)) {
+            throw new UnsupportedOperationException("standard_conforming_strings \"" + value + "\" is not supported by Ashlar"
+                    + " on a sharded database: its lexer reads string literals as standard SQL does");
+        }
         int existing = names.indexOf(name);
         if (existing >= 0) {
             values.set(existing, value);
@@ -655,6 +659,14 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             names.add(name);
             values.add(value);
         }
+    }
+
+    /** A boolean setting's spellings of true, as PostgreSQL takes them. */
+    private static boolean isOn(String value) {
+        return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "on", "true", "yes", "1", "t", "y" -> true;
+            default -> false;
+        };
     }
 
     /** PostgreSQL's {@code options}: space-separated, backslash escapes a space; {@code -c a=b} or {@code --a=b}. */
