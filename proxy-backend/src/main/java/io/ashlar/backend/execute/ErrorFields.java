@@ -27,6 +27,11 @@ public record ErrorFields(byte[] codes, String[] values) {
         return of(ERROR, sqlState, message);
     }
 
+    /** 25P02, PostgreSQL's answer to any statement but the end of a transaction block that failed. */
+    public static ErrorFields inFailedTransaction() {
+        return error("25P02", "current transaction is aborted, commands ignored until end of transaction block");
+    }
+
     /** An ERROR with a hint. */
     public static ErrorFields error(String sqlState, String message, String hint) {
         return new ErrorFields(new byte[] {'S', 'V', 'C', 'M', 'H'}, new String[] {ERROR, ERROR, sqlState, message, hint});

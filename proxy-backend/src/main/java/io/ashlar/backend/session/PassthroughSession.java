@@ -180,7 +180,7 @@ public final class PassthroughSession implements BackendSession {
             return null;
         }
         if (lostTransaction != null) {
-            return new BatchOutcome(new String[0], 0, abortedError());
+            return new BatchOutcome(new String[0], 0, ErrorFields.inFailedTransaction());
         }
         BackendConnection connection = acquire();
         // Outside a transaction, a batch the client's Sync ends commits with the backend's Sync.
@@ -245,7 +245,7 @@ public final class PassthroughSession implements BackendSession {
     @Override
     public Description describe(Prepared statement) throws StatementFailure {
         if (lostTransaction != null && transactionEnd(statement.sql()) == 0) {
-            throw new StatementFailure(abortedError());
+            throw new StatementFailure(ErrorFields.inFailedTransaction());
         }
         BackendConnection connection = acquire();
         BufferedResult result = new BufferedResult();
@@ -269,7 +269,7 @@ public final class PassthroughSession implements BackendSession {
     @Override
     public CopyStream startCopy(String sql) throws StatementFailure {
         if (lostTransaction != null) {
-            throw new StatementFailure(abortedError());
+            throw new StatementFailure(ErrorFields.inFailedTransaction());
         }
         BackendConnection connection = acquire();
         pinned = connection;
@@ -439,12 +439,8 @@ public final class PassthroughSession implements BackendSession {
                 lostTransaction = null;
                 throw new StatementFailure(ErrorFields.error("08006", "the transaction was rolled back: " + why));
             }
-            default -> throw new StatementFailure(abortedError());
+            default -> throw new StatementFailure(ErrorFields.inFailedTransaction());
         }
-    }
-
-    private static ErrorFields abortedError() {
-        return ErrorFields.error("25P02", "current transaction is aborted, commands ignored until end of transaction block");
     }
 
     /**

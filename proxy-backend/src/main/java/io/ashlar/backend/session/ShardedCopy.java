@@ -66,8 +66,7 @@ final class ShardedCopy {
     /** Starts a COPY FROM STDIN or TO STDOUT: the caller drives it, then calls {@link #end}. */
     CopyStream start(String sql) throws StatementFailure {
         if (transaction.state() == TransactionState.FAILED_BLOCK) {
-            throw new StatementFailure(ErrorFields.error("25P02",
-                    "current transaction is aborted, commands ignored until end of transaction block"));
+            throw new StatementFailure(ErrorFields.inFailedTransaction());
         }
         Plan plan;
         try {

@@ -251,8 +251,7 @@ public final class ShardedSession implements BackendSession {
         }
         plan = logical.adjust(plan);
         if (transaction.state() == TransactionState.FAILED_BLOCK) {
-            return new BatchOutcome(new String[0], 0, ErrorFields.error("25P02",
-                    "current transaction is aborted, commands ignored until end of transaction block"));
+            return new BatchOutcome(new String[0], 0, ErrorFields.inFailedTransaction());
         }
         int[] batchTypes = describer.routeTypes(statement);
         boolean checked = false;
@@ -316,8 +315,7 @@ public final class ShardedSession implements BackendSession {
         StatementKind kind = statement.kind();
         if (transaction.state() == TransactionState.FAILED_BLOCK
                 && !(kind == StatementKind.TRANSACTION && TransactionStatements.endsFailedBlock((TransactionStatement) statement.body()))) {
-            throw new StatementFailure(ErrorFields.error("25P02",
-                    "current transaction is aborted, commands ignored until end of transaction block"));
+            throw new StatementFailure(ErrorFields.inFailedTransaction());
         }
         switch (kind) {
             case TRANSACTION:

@@ -30,11 +30,6 @@ final class BindChecks {
     private BindChecks() {
     }
 
-    /** 25P02: PostgreSQL's answer to a statement in a transaction block that failed. */
-    static ErrorFields inFailedTransaction() {
-        return ErrorFields.error("25P02", "current transaction is aborted, commands ignored until end of transaction block");
-    }
-
     /** The Bind names a statement the session does not have. */
     static ErrorFields missingStatement(String name) {
         return name.isEmpty() ? ErrorFields.error("26000", "unnamed prepared statement does not exist")
@@ -64,7 +59,7 @@ final class BindChecks {
                             + " statement \"" + name + "\" requires " + required);
                 }
                 if (transactionFailed && (supplied != 0 || !exitsTransaction(statement.sql))) {
-                    return inFailedTransaction();
+                    return ErrorFields.inFailedTransaction();
                 }
                 int format = Bind.unsupportedFormatOf(malformed.frame());
                 if (format >= 0) {
@@ -89,7 +84,7 @@ final class BindChecks {
                     + bind.statement() + "\" requires " + required);
         }
         if (transactionFailed && (supplied != 0 || !exitsTransaction(statement.sql))) {
-            return inFailedTransaction();
+            return ErrorFields.inFailedTransaction();
         }
         if (portalExists && !bind.portal().isEmpty()) {
             return ErrorFields.error("42P03", "cursor \"" + bind.portal() + "\" already exists");

@@ -126,8 +126,7 @@ final class CursorCommands {
     /** Runs a cursor statement; FETCH's rows come back as the result's rows. */
     QueryResult run(Command command, ParameterValues parameters) throws StatementFailure {
         if (backend.transactionStatus() == 'E') {
-            throw new StatementFailure(ErrorFields.error("25P02",
-                    "current transaction is aborted, commands ignored until end of transaction block"));
+            throw new StatementFailure(ErrorFields.inFailedTransaction());
         }
         return switch (command.statement().body()) {
             case DeclareCursorStatement declare -> declare(declare, command.query(), parameters);

@@ -151,7 +151,7 @@ final class ExtendedProtocol {
     void parse(Parse parse) {
         String name = parse.statementName();
         if (refusedInFailedBlock(parse.sql())) {
-            fail(BindChecks.inFailedTransaction());
+            fail(ErrorFields.inFailedTransaction());
             return;
         }
         if (!name.isEmpty() && statements.containsKey(name)) {
@@ -293,7 +293,7 @@ final class ExtendedProtocol {
             PreparedStatement statement = describe.kind() == 'S' ? statements.get(describe.name())
                     : portals.containsKey(describe.name()) ? portals.get(describe.name()).statement : null;
             if (statement != null && !statement.returnsNoRows() && refusedInFailedBlock(statement.sql)) {
-                fail(BindChecks.inFailedTransaction());
+                fail(ErrorFields.inFailedTransaction());
                 return;
             }
         }
@@ -431,7 +431,7 @@ final class ExtendedProtocol {
             return;
         }
         if (portal.statement != null && refusedInFailedBlock(portal.statement.sql)) {
-            fail(BindChecks.inFailedTransaction());
+            fail(ErrorFields.inFailedTransaction());
             return;
         }
         if (!run(portal, false)) {
