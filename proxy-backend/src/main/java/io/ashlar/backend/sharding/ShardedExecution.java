@@ -536,7 +536,9 @@ public final class ShardedExecution {
             cursors.add(new StreamCursor(each));
         }
         try {
-            return merged(streams[0].columns(), streams[0].tag(), cursors, null, notices);
+            // Streamed statements are reads (streamRows): their tag is SELECT and the rows the client got, while
+            // the units' own tags are not read yet (a unit's CommandComplete comes after its rows).
+            return merged(streams[0].columns(), "SELECT", cursors, null, notices);
         } catch (StatementFailure | RuntimeException e) {
             closeAll(streams);
             throw e;

@@ -191,6 +191,57 @@ final class ShardedSessionEdgeTest {
     }
 
     /** The messages after ParseComplete and BindComplete: RowDescription or an error, rows, the tag. */
+    /**
+     * A query merged over several shards ends with PostgreSQL's tag, {@code SELECT n}, in both protocols; it was
+     * {@code " n"} (no verb: the shards' own tags come after their rows), and node-postgres and postgres.js, which
+     * start a new result only at a tag with a command word, ran the results of a multi-statement query together.
+     */
+    @Test
+    void queriesMergedOverShardsEndWithASelectTag() throws Exception {
+        try (RawConnection c = new RawConnection(server.proxyPort())) {
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            // t_og_0 alone: one unit on each data source, read as one statement each (its tag after its rows); all of
+            // t_og: two units on each, read as portals.
+            c.send(RawConnection.query("SELECT count(*) FROM t_og; SELECT id FROM t_og ORDER BY id LIMIT 2;"
+                    + " SELECT id FROM t_og WHERE id = 1; SELECT DISTINCT name FROM t_og; SELECT id FROM t_og;"
+                    + " SELECT id FROM t_og WHERE id IN (0, 1) ORDER BY id; SELECT count(*) FROM t_og WHERE id IN (0, 1)"));
+            List<RawConnection.Message> answer = c.readUntilReady();
+            assertEquals(selectTags(answer), tags(answer));
+            assertEquals(7, tags(answer).size());
+            c.send(RawConnection.concat(RawConnection.parse("", "SELECT id FROM t_og WHERE id IN (0, 1)"), RawConnection.bind("", ""),
+                    RawConnection.execute("", 0), RawConnection.parse("", "SELECT max(id) FROM t_og"), RawConnection.bind("", ""),
+                    RawConnection.execute("", 0), RawConnection.sync()));
+            answer = c.readUntilReady();
+            assertEquals(selectTags(answer), tags(answer));
+            assertEquals(2, tags(answer).size());
+        }
+    }
+
+    /** {@code SELECT n} for each result, n its DataRows: PostgreSQL's tag for it. */
+    private static List<String> selectTags(List<RawConnection.Message> messages) {
+        List<String> result = new ArrayList<>();
+        int rows = 0;
+        for (RawConnection.Message m : messages) {
+            if (m.type() == 'D') {
+                rows++;
+            } else if (m.type() == 'C') {
+                result.add("SELECT " + rows);
+                rows = 0;
+            }
+        }
+        return result;
+    }
+
+    private static List<String> tags(List<RawConnection.Message> messages) {
+        List<String> result = new ArrayList<>();
+        for (RawConnection.Message m : messages) {
+            if (m.type() == 'C') {
+                result.add(new String(m.body(), 0, m.body().length - 1, java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+        return result;
+    }
+
     private static List<String> rows(List<RawConnection.Message> messages) {
         List<String> result = new ArrayList<>();
         for (RawConnection.Message m : messages) {
