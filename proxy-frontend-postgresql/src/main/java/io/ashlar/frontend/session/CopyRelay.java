@@ -55,26 +55,29 @@ final class CopyRelay {
         return false;
     }
 
-    /** Runs the COPY to its end, with the client. */
-    void copy(String sql) {
+    /** Runs the COPY to its end, with the client; true when it ended in an error (written). */
+    boolean copy(String sql) {
         CopyStream operation;
         try {
             operation = backend.startCopy(sql);
         } catch (StatementFailure failure) {
             out.error(failure.fields());
-            return;
+            return true;
         }
         try {
             if (operation instanceof CopyStream.In in) {
-                copyIn(in);
+                return copyIn(in);
             } else if (operation instanceof CopyStream.Out copyOut) {
                 copyOut(copyOut);
+                return false;
             } else {
                 operation.cancelCopy();
                 out.error(ErrorFields.error("0A000", "COPY BOTH is not supported by Ashlar"));
+                return true;
             }
         } catch (SQLException e) {
             out.error(ErrorFields.from(e));
+            return true;
         } finally {
             backend.endCopy();
         }
@@ -88,7 +91,8 @@ final class CopyRelay {
         return result;
     }
 
-    private void copyIn(CopyStream.In in) throws SQLException {
+    /** True when the COPY ended in an error (written). */
+    private boolean copyIn(CopyStream.In in) throws SQLException {
         out.write(new CopyInResponse((byte) in.getFormat(), fieldFormats(in)));
         out.flush();
         while (true) {
@@ -98,27 +102,27 @@ final class CopyRelay {
             } else if (message instanceof CopyDone) {
                 long rows = in.endCopy();
                 out.commandComplete("COPY " + rows);
-                return;
+                return false;
             } else if (message instanceof CopyFail fail) {
                 cancelCopy(in);
                 out.error(ErrorFields.error("57014", "COPY from stdin failed: " + fail.message()));
-                return;
+                return true;
             } else if (message instanceof Flush || message instanceof Sync) {
                 // PostgreSQL ignores Flush and Sync during COPY IN.
             } else if (message == SessionInbox.CLIENT_GONE) {
                 cancelCopy(in);
                 inbox.putBackClientGone();
-                return;
+                return true;
             } else if (message instanceof FrontendMessage.Malformed malformed) {
                 // A CopyFail that does not read fails the COPY with PostgreSQL's 08P01.
                 cancelCopy(in);
                 out.error(MessageRefusals.error(malformed));
-                return;
+                return true;
             } else if (message instanceof FrontendMessage.TooLarge refusal) {
                 // CopyData too large to keep: the COPY fails, as in PostgreSQL when it cannot hold it.
                 cancelCopy(in);
                 out.error(MessageRefusals.error(refusal));
-                return;
+                return true;
             } else {
                 // Broken framing, or a message that has no place in a COPY: PostgreSQL raises its ERROR
                 // before it reads the message's body, and having lost its place in the stream, ends
@@ -127,7 +131,7 @@ final class CopyRelay {
                 out.error(ErrorFields.error("08P01", message instanceof FrontendMessage.Malformed malformed
                         ? malformed.reason() : "unexpected message type during COPY from stdin"));
                 lostSync.run();
-                return;
+                return true;
             }
         }
     }

@@ -49,6 +49,7 @@ final class ExtendedProtocol {
     private static final int MAX_PREPARED_STATEMENTS = 10_000;
 
     private final SessionInbox inbox;
+    private final CopyRelay copy;
     private final OutputBuffer out;
     private final BackendSession backend;
     private final ResultSink sink;
@@ -70,8 +71,9 @@ final class ExtendedProtocol {
      * @param openGauss whether the client is an openGauss one, whose connect-time questions the proxy answers
      */
     ExtendedProtocol(SessionInbox inbox, OutputBuffer out, BackendSession backend, ResultSink sink, CursorCommands cursors,
-                     Map<String, Portal> portals, boolean openGauss) {
+                     Map<String, Portal> portals, CopyRelay copy, boolean openGauss) {
         this.inbox = inbox;
+        this.copy = copy;
         this.out = out;
         this.backend = backend;
         this.sink = sink;
@@ -349,10 +351,27 @@ final class ExtendedProtocol {
         return new BackendSession.Description(statement.prepared.parameterTypes(), Optional.empty());
     }
 
+    /**
+     * A COPY FROM STDIN or TO STDOUT in the extended protocol (tokio-postgres's copy_in and copy_out): run with the
+     * client at its Execute, as in a simple query; the Sync the client may have sent before its data is ignored
+     * during COPY IN, as PostgreSQL ignores it. A failed COPY skips to the Sync, as any failed Execute.
+     */
+    private void copy(Portal portal) {
+        if (copy.copy(portal.statement.sql)) {
+            out.flush();
+            skipping = true;
+            backend.abortTransaction();
+        }
+    }
+
     private void describePortal(String name) {
         Portal portal = portals.get(name);
         if (portal == null) {
             fail(ErrorFields.error("34000", "portal \"" + name + "\" does not exist"));
+            return;
+        }
+        if (portal.statement != null && portal.statement.clientCopy) {
+            out.write(NoData.INSTANCE); // as PostgreSQL describes a COPY: its data is not rows
             return;
         }
         if (!run(portal, true)) {
@@ -432,6 +451,10 @@ final class ExtendedProtocol {
         }
         if (portal.statement != null && refusedInFailedBlock(portal.statement.sql)) {
             fail(ErrorFields.inFailedTransaction());
+            return;
+        }
+        if (portal.statement != null && portal.statement.clientCopy) {
+            copy(portal);
             return;
         }
         if (!run(portal, false)) {

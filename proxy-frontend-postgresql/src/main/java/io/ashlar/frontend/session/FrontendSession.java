@@ -105,8 +105,9 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         backend.onAsync(inbox::signalAsync);
         Map<String, Portal> portals = new HashMap<>();
         this.cursors = new CursorCommands(portals, backend, sink);
-        this.simpleQuery = new SimpleQuery(out, backend, sink, cursors, new CopyRelay(inbox, out, backend, this::lostSync), openGauss);
-        this.extended = new ExtendedProtocol(inbox, out, backend, sink, cursors, portals, openGauss);
+        CopyRelay copy = new CopyRelay(inbox, out, backend, this::lostSync);
+        this.simpleQuery = new SimpleQuery(out, backend, sink, cursors, copy, openGauss);
+        this.extended = new ExtendedProtocol(inbox, out, backend, sink, cursors, portals, copy, openGauss);
     }
 
     /** Counts what the session does (before its first message); {@code metrics} null: nothing is counted. */

@@ -16,6 +16,8 @@ final class PreparedStatement {
     final String sql;
     final int[] declaredTypes;
     private final boolean transactionControl;
+    /** COPY ... FROM STDIN or TO STDOUT: its Execute runs the COPY with the client ({@link CopyRelay}). */
+    final boolean clientCopy;
     /** Whether its rows may run as a backend batch (see {@link #returnsNoRows()}); null until asked. */
     private Boolean returnsNoRows;
     private BackendSession.Description description;
@@ -25,6 +27,7 @@ final class PreparedStatement {
         this.sql = prepared.sql();
         this.declaredTypes = declaredTypes;
         this.transactionControl = isTransactionControl(sql);
+        this.clientCopy = ParameterCounter.startsWithKeyword(sql, "copy") && CopyRelay.mentionsClientStream(sql);
     }
 
     /** BEGIN, START, COMMIT, END, ROLLBACK, ABORT, SAVEPOINT, RELEASE, PREPARE TRANSACTION: the client steers its transaction itself. */
