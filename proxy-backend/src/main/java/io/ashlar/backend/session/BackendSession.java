@@ -127,6 +127,14 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
     /** A reported parameter's value as the client was last told it (IntervalStyle, ...), or null. */
     String reportedValue(String name);
 
+    /**
+     * Whether the session prints floats in their shortest exact form ({@code extra_float_digits} 1 or more): the
+     * text the backends send then reads back as the exact value, which the proxy's binary encoders need.
+     */
+    default boolean shortestFloats() {
+        return true;
+    }
+
     /** Cancels the statement running now, if any (called from another thread). */
     void cancel();
 

@@ -579,6 +579,11 @@ public final class ShardedSession implements BackendSession {
         return settings.reportedValue(name);
     }
 
+    @Override
+    public boolean shortestFloats() {
+        return settings.shortestFloats();
+    }
+
     // ------------------------------------------------------------------ COPY
 
     @Override

@@ -217,6 +217,41 @@ final class ShardedSessionEdgeTest {
         }
     }
 
+    /**
+     * Under extra_float_digits 0 the shards print floats rounded to 15 digits: binary floats merged over shards, which
+     * the proxy encodes from the shards' text, are refused with 0A000 (they were silently wrong: 0.3 for
+     * 0.30000000000000004, +Infinity for the largest float8). One shard's binary is its own and stays; text is
+     * relayed as PostgreSQL prints it.
+     */
+    @Test
+    void binaryFloatsOverShardsNeedExactText() throws Exception {
+        short[] binary = {1};
+        try (RawConnection c = new RawConnection(server.proxyPort())) {
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            c.send(RawConnection.query("SET extra_float_digits = 0"));
+            assertEquals("CZ", RawConnection.types(c.readUntilReady()));
+            String overShards = "SELECT (0.1::float8 + id * 0.2::float8) AS f FROM t_og WHERE id IN (0, 1) ORDER BY id";
+            c.send(RawConnection.concat(RawConnection.parse("", overShards), RawConnection.bind("", "", new short[0], new byte[0][], binary),
+                    RawConnection.execute("", 0), RawConnection.sync()));
+            List<RawConnection.Message> refused = c.readUntilReady();
+            assertEquals("12EZ", RawConnection.types(refused));
+            assertTrue(WireTraceTest.render(refused.get(2)).contains("0A000"), WireTraceTest.render(refused.get(2)));
+            c.send(RawConnection.concat(RawConnection.parse("", overShards.replace("IN (0, 1)", "= 1")),
+                    RawConnection.bind("", "", new short[0], new byte[0][], binary), RawConnection.execute("", 0), RawConnection.sync()));
+            List<RawConnection.Message> one = c.readUntilReady();
+            assertEquals("12DCZ", RawConnection.types(one));
+            assertEquals(0.1 + 0.2, java.nio.ByteBuffer.wrap(one.get(2).body(), 6, 8).getDouble(), "the shard's own binary");
+            c.send(RawConnection.query(overShards));
+            List<String> text = new ArrayList<>();
+            for (RawConnection.Message m : c.readUntilReady()) {
+                if (m.type() == 'D') {
+                    text.add(new String(m.body(), 6, m.body().length - 6, java.nio.charset.StandardCharsets.UTF_8));
+                }
+            }
+            assertEquals(List.of("0.1", "0.3"), text, "as PostgreSQL prints them under extra_float_digits 0");
+        }
+    }
+
     /** {@code SELECT n} for each result, n its DataRows: PostgreSQL's tag for it. */
     private static List<String> selectTags(List<RawConnection.Message> messages) {
         List<String> result = new ArrayList<>();

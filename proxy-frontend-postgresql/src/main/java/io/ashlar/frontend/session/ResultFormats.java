@@ -70,6 +70,13 @@ final class ResultFormats {
                                 "Ask for this column in text format, or SET IntervalStyle TO postgres."));
                     }
                 }
+                if ((type == TypeOids.FLOAT4 || type == TypeOids.FLOAT8 || type == TypeOids.FLOAT4_ARRAY
+                        || type == TypeOids.FLOAT8_ARRAY) && !backend.shortestFloats()) {
+                    // The shards' text is rounded to extra_float_digits: encoded from it, the binary value would not be theirs.
+                    throw new StatementFailure(ErrorFields.error("0A000", "binary output of floats merged across shards needs"
+                            + " extra_float_digits 1 or more in Ashlar (column \"" + columns[i].name() + "\")",
+                            "Ask for this column in text format, or SET extra_float_digits TO 1."));
+                }
                 ValueEncoder encoder = BinaryEncoders.find(type).orElse(null);
                 if (encoder == null) {
                     throw new StatementFailure(ErrorFields.error("0A000", "binary output format is not supported by Ashlar for type oid "
