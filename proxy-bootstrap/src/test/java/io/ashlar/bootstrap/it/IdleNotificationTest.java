@@ -75,6 +75,43 @@ final class IdleNotificationTest {
         }
     }
 
+    /**
+     * A notification the listener's own statements cause comes before the ReadyForQuery that ends them, as
+     * PostgreSQL delivers it at the commit: a NOTIFY in the same query string as the LISTEN (the implicit
+     * transaction commits after both), pg_notify in a SELECT, and a NOTIFY from elsewhere while the listener's
+     * block ran on the LISTEN connection's own data source. Each waited for the listener's next statement.
+     */
+    @Test
+    void notificationsOfTheListenersOwnStatementsComeBeforeTheirReadyForQuery() throws Exception {
+        try (RawConnection listener = new RawConnection(server.proxyPort()); Connection notifier = server.proxy("");
+                Statement n = notifier.createStatement()) {
+            listener.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            listener.send(RawConnection.query("LISTEN ashlar_own; NOTIFY ashlar_own, 'in one string'"));
+            assertNotified(listener.readUntilReady(), "CCAZ", "ashlar_own\0in one string");
+            listener.send(RawConnection.query("SELECT pg_notify('ashlar_own', 'by a function')"));
+            assertNotified(listener.readUntilReady(), "TDCAZ", "ashlar_own\0by a function");
+            listener.send(RawConnection.concat(RawConnection.parse("", "SELECT pg_notify('ashlar_own', 'extended')"),
+                    RawConnection.bind("", ""), RawConnection.execute("", 0), RawConnection.sync()));
+            assertNotified(listener.readUntilReady(), "12DCAZ", "ashlar_own\0extended");
+            for (String sql : new String[] {"BEGIN", "SELECT pg_notify('ashlar_none', 'x')"}) {
+                listener.send(RawConnection.query(sql));
+                listener.readUntilReady();
+            }
+            n.execute("NOTIFY ashlar_own, 'during the block'");
+            listener.send(RawConnection.query("COMMIT"));
+            assertNotified(listener.readUntilReady(), "CAZ", "ashlar_own\0during the block");
+        }
+    }
+
+    private static void assertNotified(List<RawConnection.Message> answer, String types, String payload) {
+        assertEquals(types, RawConnection.types(answer), answer::toString);
+        for (RawConnection.Message m : answer) {
+            if (m.type() == 'A') {
+                assertTrue(new String(m.body(), java.nio.charset.StandardCharsets.UTF_8).contains(payload), answer::toString);
+            }
+        }
+    }
+
     @Test
     void aPooledSessionOnTheJdbcPathWaitingIdleGetsTheNotification() throws Exception {
         // reWriteBatchedInserts puts the pooled database's sessions on the JDBC path (PassthroughSession).

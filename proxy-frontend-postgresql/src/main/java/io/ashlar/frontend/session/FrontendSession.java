@@ -368,7 +368,9 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
                         last.isEmpty() ? "no statement routed (answered by the session, or the catalog database)" : last);
             }
         }
-        if (asyncWaiting && status == 'I') {
+        if (status == 'I') {
+            // Notifications the kept connections got during the statements (their own NOTIFY at the commit, or one
+            // that came while a block ran) go out before the ReadyForQuery, where PostgreSQL delivers them.
             asyncWaiting = false;
             backend.relayAsync(sink);
         }
