@@ -148,7 +148,14 @@ public final class ShardedSession implements BackendSession {
                 if (parseStarted != 0) {
                     times.parsed(parseStarted); // the first statement's time has the text's lexing
                 }
-                stream(run(plan, ParameterValues.NONE, sink), sink);
+                try {
+                    stream(run(plan, ParameterValues.NONE, sink), sink);
+                } catch (StatementFailure failure) {
+                    // A position in the statement is one in the query string the client sent.
+                    int offset = range.start();
+                    throw offset == 0 ? failure
+                            : new StatementFailure(failure.fields().withPosition(position -> position + offset), failure.getCause());
+                }
                 if (parseStarted != 0) {
                     parseStarted = System.nanoTime();
                 }

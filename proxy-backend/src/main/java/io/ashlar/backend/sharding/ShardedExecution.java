@@ -434,9 +434,9 @@ public final class ShardedExecution {
                 }
             }
         }
-        for (BufferedResult result : results) {
-            if (result.error() != null) {
-                throw new StatementFailure(ErrorFields.from(result.error()), result.error());
+        for (int i = 0; i < results.length; i++) {
+            if (results[i].error() != null) {
+                throw unitFailure(results[i].error(), i);
             }
         }
         if (results.length == 1) {
@@ -477,6 +477,7 @@ public final class ShardedExecution {
         List<RewrittenUnit> units = rewrite.units();
         UnitStream[] streams = new UnitStream[units.size()];
         SQLException failure = null;
+        int failedUnit = -1;
         for (int g = 0; g < dataSources.length && failure == null; g++) {
             List<Integer> indexes = new ArrayList<>(2);
             for (int i = 0; i < units.size(); i++) {
@@ -499,6 +500,7 @@ public final class ShardedExecution {
                 }
             } catch (SQLException e) {
                 failure = e;
+                failedUnit = indexes.get(0);
             }
         }
         for (int i = 0; i < streams.length && failure == null; i++) {
@@ -506,19 +508,21 @@ public final class ShardedExecution {
                 streams[i].header();
             } catch (SQLException e) {
                 failure = e;
+                failedUnit = i;
             }
         }
         if (failure == null) {
-            for (UnitStream each : streams) {
-                if (each.error() != null) {
-                    failure = each.error();
+            for (int i = 0; i < streams.length; i++) {
+                if (streams[i].error() != null) {
+                    failure = streams[i].error();
+                    failedUnit = i;
                     break;
                 }
             }
         }
         if (failure != null) {
             closeAll(streams);
-            throw new StatementFailure(ErrorFields.from(failure), failure);
+            throw failedUnit >= 0 ? unitFailure(failure, failedUnit) : new StatementFailure(ErrorFields.from(failure), failure);
         }
         if (streams.length == 1) {
             // The client's own answer: its rows go on as the shard sent them, in the formats the client asked for.
@@ -543,6 +547,42 @@ public final class ShardedExecution {
             closeAll(streams);
             throw e;
         }
+    }
+
+    /**
+     * A unit's error, its position moved from the unit's text to the statement's as the client sent it: kept where
+     * the two read the same up to it (or from it to the end), dropped where the rewrite changed the text around it.
+     */
+    private StatementFailure unitFailure(SQLException e, int unit) {
+        ErrorFields fields = ErrorFields.from(e);
+        String unitSql = rewrite.units().get(unit).sql();
+        String sql = statement.sql();
+        if (!unitSql.equals(sql)) {
+            fields = fields.withPosition(position -> positionInStatement(sql, unitSql, position));
+        }
+        return new StatementFailure(fields, e);
+    }
+
+    /** A 1-based position in {@code unitSql} as a position in {@code sql}, the text it was rewritten from; 0 where none is. */
+    static int positionInStatement(String sql, String unitSql, int position) {
+        int shorter = Math.min(sql.length(), unitSql.length());
+        int prefix = 0;
+        while (prefix < shorter && sql.charAt(prefix) == unitSql.charAt(prefix)) {
+            prefix++;
+        }
+        int suffix = 0;
+        while (suffix < shorter - prefix
+                && sql.charAt(sql.length() - 1 - suffix) == unitSql.charAt(unitSql.length() - 1 - suffix)) {
+            suffix++;
+        }
+        int index = position - 1;
+        if (index < prefix) {
+            return position;
+        }
+        if (index >= unitSql.length() - suffix && index < unitSql.length()) {
+            return position - (unitSql.length() - sql.length());
+        }
+        return 0;
     }
 
     private static void closeAll(UnitStream[] streams) {

@@ -252,6 +252,42 @@ final class ShardedSessionEdgeTest {
         }
     }
 
+    /**
+     * An error's position counts from the start of the query string the client sent, whatever statement of it failed
+     * and however the proxy rewrote it for the shards (table names, derived columns): where the rewrite changed the
+     * text around the error, no position rather than a wrong one. It counted from the failing statement's start, in
+     * the text the shard got.
+     */
+    @Test
+    void errorPositionsPointIntoTheClientsText() throws Exception {
+        String[] queries = {
+            "SELECT 1; SELECT nocol FROM t_og WHERE id = 1",
+            "SELECT 1;\nSELECT id FROM t_og WHERE id = 1 AND nocol = 2",
+            "SELECT id FROM t_og WHERE id = 1 AND nocol = 2",
+            "SELECT id FROM t_og WHERE nocol = 2",
+            "SELECT 1; SELECT id, name FROM t_og ORDER BY nocol",
+        };
+        try (RawConnection c = new RawConnection(server.proxyPort())) {
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            for (int i = 0; i < queries.length; i++) {
+                c.send(RawConnection.query(queries[i]));
+                String error = null;
+                for (RawConnection.Message m : c.readUntilReady()) {
+                    if (m.type() == 'E') {
+                        error = WireTraceTest.render(m);
+                    }
+                }
+                assertTrue(error != null && error.contains("42703"), queries[i] + ": " + error);
+                String expected = " position=" + (queries[i].lastIndexOf("nocol") + 1);
+                if (i < 4) {
+                    assertTrue(error.endsWith(expected), queries[i] + ": " + error + ", expected" + expected);
+                } else {
+                    assertTrue(error.endsWith(expected) || !error.contains("position="), queries[i] + ": " + error + ", expected" + expected);
+                }
+            }
+        }
+    }
+
     /** {@code SELECT n} for each result, n its DataRows: PostgreSQL's tag for it. */
     private static List<String> selectTags(List<RawConnection.Message> messages) {
         List<String> result = new ArrayList<>();
