@@ -288,6 +288,29 @@ final class ShardedSessionEdgeTest {
         }
     }
 
+    /**
+     * A Parse of text that does not parse, then a Bind that gives it a parameter (pgx's exec mode sends them
+     * together, and so does a client that took a deallocated statement's name for SQL): PostgreSQL refuses the Parse
+     * with 42601 and skips the rest; the client got 08P01 for the parameter count instead.
+     */
+    @Test
+    void aBindOfTextThatDoesNotParseGetsTheSyntaxError() throws Exception {
+        try (RawConnection c = new RawConnection(server.proxyPort())) {
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            c.send(RawConnection.concat(RawConnection.parse("", "SELEC 1"), RawConnection.bind("", "", "x"),
+                    RawConnection.describe('P', ""), RawConnection.execute("", 0), RawConnection.sync()));
+            String error = null;
+            for (RawConnection.Message m : c.readUntilReady()) {
+                if (m.type() == 'E') {
+                    error = WireTraceTest.render(m);
+                }
+            }
+            assertTrue(error != null && error.contains(" 42601 "), String.valueOf(error));
+            c.send(RawConnection.query("SELECT 1"));
+            assertEquals("TDCZ", RawConnection.types(c.readUntilReady()));
+        }
+    }
+
     /** {@code SELECT n} for each result, n its DataRows: PostgreSQL's tag for it. */
     private static List<String> selectTags(List<RawConnection.Message> messages) {
         List<String> result = new ArrayList<>();

@@ -254,11 +254,14 @@ final class ExtendedProtocol {
 
     void bind(Bind bind) {
         PreparedStatement statement = statements.get(bind.statement());
-        if (statement != null && statement.description() == null && bind.resultFormats().length > 1
+        if (statement != null && statement.description() == null
+                && (bind.resultFormats().length > 1 || bind.parameterValues().length != statement.prepared.parameterTypes().length)
                 && !(statement.prepared.analysis() instanceof CannedAnswer)
                 && !(statement.prepared.analysis() instanceof CursorCommands.Command)) {
             // One result format per column: PostgreSQL checks the count at Bind, so the columns are
             // needed now (rare: a client that names a format per column has described the statement).
+            // A parameter count that does not match: PostgreSQL refused the statement at its Parse if it
+            // does not parse, and that error, not the count's, is the client's (pgx's exec mode).
             try {
                 statement.description(backend.describe(statement.prepared));
             } catch (StatementFailure failure) {
