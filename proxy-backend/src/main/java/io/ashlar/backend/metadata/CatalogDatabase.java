@@ -117,10 +117,11 @@ final class CatalogDatabase implements AutoCloseable {
      * @param wanted every logical table, by {@code schema.name}
      * @param schemas the user's schemas the catalog is to have (tables' schemas are made with them), or null to
      *        leave its schemas as they are; the others are dropped when empty
+     * @param types the user's types (enums, domains, composites) the shells may use: those the catalog lacks are made
      * @return the OID of every shell, by {@code schema.name}
      */
-    Map<String, Integer> sync(Map<String, LogicalTable> wanted, Collection<String> scope, List<String> schemas)
-            throws SQLException {
+    Map<String, Integer> sync(Map<String, LogicalTable> wanted, Collection<String> scope, List<String> schemas,
+                              List<UserTypes.Definition> types) throws SQLException {
         BackendConnection connection = dataSource.borrow();
         try {
             Map<String, PhysicalTable> shells = MetadataReader.read(connection, scope);
@@ -134,6 +135,7 @@ final class CatalogDatabase implements AutoCloseable {
                     }
                 }
             }
+            statements.addAll(UserTypes.missing(connection, types));
             for (Map.Entry<String, PhysicalTable> each : shells.entrySet()) {
                 LogicalTable table = wanted.get(each.getKey());
                 if (table == null || !ShellStatements.withoutForeignKeys(table.metadata())

@@ -141,7 +141,7 @@ public final class LogicalCatalog implements AutoCloseable {
             CatalogDatabase catalog = catalogDatabase;
             if (catalog != null) {
                 try {
-                    shells = catalog.sync(tables, names, loaded.schemas());
+                    shells = catalog.sync(tables, names, loaded.schemas(), userTypes());
                 } catch (SQLException | RuntimeException e) {
                     LOG.warn("logical database {}: the catalog database could not be brought in step: {}", database.name(),
                             e.getMessage());
@@ -162,6 +162,22 @@ public final class LogicalCatalog implements AutoCloseable {
             return result;
         } finally {
             changes.unlock();
+        }
+    }
+
+    /** The user's types on the default data source, for the shells that use them; none when it cannot be read. */
+    private List<UserTypes.Definition> userTypes() {
+        try {
+            io.ashlar.backend.datasource.BackendConnection connection = database.defaultDataSource().borrow();
+            try {
+                return UserTypes.read(connection);
+            } finally {
+                connection.release();
+            }
+        } catch (java.sql.SQLException | RuntimeException e) {
+            LOG.warn("logical database {}: the user's types could not be read for the catalog database: {}", database.name(),
+                    e.getMessage());
+            return List.of();
         }
     }
 
