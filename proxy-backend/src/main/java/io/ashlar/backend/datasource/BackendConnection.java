@@ -427,7 +427,7 @@ public final class BackendConnection {
         int[] result = parameterTypes;
         for (byte type = nextFrame(); type != 0; type = nextFrame()) {
             switch (type) {
-                case 't' -> result = BackendFrames.parameterTypes(batch, position);
+                case 't' -> result = dataSource.types().toCanonical(BackendFrames.parameterTypes(batch, position));
                 case 'T' -> replies.columns(frameColumns());
                 case 'E' -> {
                     link.forget(key);
@@ -861,7 +861,8 @@ public final class BackendConnection {
             write(out, new Close((byte) 'S', retired));
         }
         result = link.remember(key);
-        write(out, new Parse(result, key.sql(), key.types()));
+        // Parameters declared with a user-defined type name it as this data source numbers it.
+        write(out, new Parse(result, key.sql(), dataSource.types().toLocal(key.types())));
         return result;
     }
 
@@ -984,7 +985,7 @@ public final class BackendConnection {
 
     /** The RowDescription at the position: decoded once per data source, the same array when it comes again. */
     ColumnDescription[] frameColumns() {
-        return dataSource.rowDescriptions().columns(batch, position, frameLength());
+        return dataSource.columns(batch, position, frameLength());
     }
 
     String frameTag() {

@@ -1,5 +1,6 @@
 package io.ashlar.backend.datasource;
 
+import io.ashlar.backend.execute.ColumnDescription;
 import io.ashlar.backend.config.DataSourceConfig;
 import io.ashlar.backend.execute.TextRows;
 import io.ashlar.backend.pg.LinkPool;
@@ -22,8 +23,10 @@ public final class BackendDataSource implements AutoCloseable {
     private final LinkPool links;
     private final EventLoopGroup loops;
     private final boolean rewritesBatchedInserts;
-    /** The RowDescriptions its connections sent, decoded once for all of them. */
-    private final io.ashlar.backend.pg.RowDescriptionCache rowDescriptions = new io.ashlar.backend.pg.RowDescriptionCache();
+    /** The RowDescriptions its connections sent, decoded once for all of them (made anew when {@link #types} change). */
+    private volatile io.ashlar.backend.pg.RowDescriptionCache rowDescriptions = new io.ashlar.backend.pg.RowDescriptionCache();
+    /** Its OIDs of user-defined types against the default data source's ({@link TypeOidMap}). */
+    private volatile TypeOidMap types = TypeOidMap.NONE;
     private volatile Map<String, String> backendParameters = Map.of();
     private final LongAdder batches = new LongAdder();
     private final LongAdder batchRows = new LongAdder();
@@ -67,8 +70,23 @@ public final class BackendDataSource implements AutoCloseable {
     }
 
     /** Whether batched single-row INSERTs become multi-row INSERTs ({@code reWriteBatchedInserts=true}, as pgjdbc does it). */
-    io.ashlar.backend.pg.RowDescriptionCache rowDescriptions() {
-        return rowDescriptions;
+    /** A RowDescription its connection sent, its types as the default data source numbers them; decoded once. */
+    ColumnDescription[] columns(io.netty.buffer.ByteBuf in, int start, int length) {
+        ColumnDescription[] result = rowDescriptions.columns(in, start, length);
+        return result;
+    }
+
+    /** Its OIDs of user-defined types against the default data source's. */
+    public TypeOidMap types() {
+        return types;
+    }
+
+    /** Takes in its type OIDs as read again (after DDL): descriptions decoded before are decoded anew. */
+    public void types(TypeOidMap map) {
+        if (!map.sameAs(types)) {
+            types = map;
+            rowDescriptions = new io.ashlar.backend.pg.RowDescriptionCache(map::toCanonical);
+        }
     }
 
     boolean rewritesBatchedInserts() {

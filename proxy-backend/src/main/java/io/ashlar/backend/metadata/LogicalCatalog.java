@@ -147,6 +147,7 @@ public final class LogicalCatalog implements AutoCloseable {
                             e.getMessage());
                 }
             }
+            mapTypeOids();
             schema = new LogicalSchema(current.version() + 1, tables, shells, Set.of(), actualNames(database.rules()),
                     database.dataSources().size());
             List<String> result = new ArrayList<>(loaded.unreadable());
@@ -162,6 +163,60 @@ public final class LogicalCatalog implements AutoCloseable {
             return result;
         } finally {
             changes.unlock();
+        }
+    }
+
+    /**
+     * Tells each data source its OIDs of the types made after initdb against the default data source's, where the
+     * clients' type look-ups go ({@link io.ashlar.backend.datasource.TypeOidMap}). A data source that cannot be read
+     * keeps what it had.
+     */
+    private void mapTypeOids() {
+        List<io.ashlar.backend.datasource.BackendDataSource> sources = database.dataSources();
+        int defaultIndex = database.dataSourceIndex(database.defaultDataSource().name());
+        Map<String, Integer> canonical = sources.size() < 2 ? null : typeOids(sources.get(defaultIndex));
+        if (canonical == null) {
+            return;
+        }
+        for (int i = 0; i < sources.size(); i++) {
+            if (i == defaultIndex) {
+                continue;
+            }
+            Map<String, Integer> local = typeOids(sources.get(i));
+            if (local == null) {
+                continue;
+            }
+            int[] pairs = new int[2 * local.size()];
+            int n = 0;
+            for (Map.Entry<String, Integer> each : local.entrySet()) {
+                Integer same = canonical.get(each.getKey());
+                if (same != null && !same.equals(each.getValue())) {
+                    pairs[n++] = each.getValue();
+                    pairs[n++] = same;
+                }
+            }
+            sources.get(i).types(io.ashlar.backend.datasource.TypeOidMap.of(java.util.Arrays.copyOf(pairs, n)));
+        }
+    }
+
+    /** The OIDs of a data source's types made after initdb, by {@code schema.name}; null when it cannot be read. */
+    private Map<String, Integer> typeOids(io.ashlar.backend.datasource.BackendDataSource source) {
+        try {
+            io.ashlar.backend.datasource.BackendConnection connection = source.borrow();
+            try {
+                Map<String, Integer> result = new java.util.HashMap<>();
+                for (String[] row : io.ashlar.backend.execute.TextRows.query(connection, "SELECT t.oid, n.nspname, t.typname"
+                        + " FROM pg_catalog.pg_type t JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace WHERE t.oid >= 16384")) {
+                    result.put(row[1] + "." + row[2], Integer.parseUnsignedInt(row[0]));
+                }
+                return result;
+            } finally {
+                connection.release();
+            }
+        } catch (java.sql.SQLException | RuntimeException e) {
+            LOG.warn("logical database {}: the types of data source {} could not be read: {}", database.name(), source.name(),
+                    e.getMessage());
+            return null;
         }
     }
 

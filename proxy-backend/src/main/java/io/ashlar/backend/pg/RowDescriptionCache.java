@@ -26,6 +26,17 @@ public final class RowDescriptionCache {
     private static final int MAX_FRAME = 8192;
 
     private final Entry[] entries = new Entry[SLOTS];
+    /** What a decoded description becomes (its types renumbered for the logical database), or the identity. */
+    private final java.util.function.UnaryOperator<ColumnDescription[]> decoded;
+
+    public RowDescriptionCache() {
+        this(java.util.function.UnaryOperator.identity());
+    }
+
+    /** @param decoded what each description becomes once decoded (applied once per distinct description) */
+    public RowDescriptionCache(java.util.function.UnaryOperator<ColumnDescription[]> decoded) {
+        this.decoded = decoded;
+    }
 
     /** A frame and its columns; final fields, so that a thread that reads the reference sees both whole. */
     private record Entry(byte[] frame, ColumnDescription[] columns) {
@@ -34,14 +45,14 @@ public final class RowDescriptionCache {
     /** The columns of the RowDescription frame of {@code length} bytes (type byte included) at {@code start}. */
     public ColumnDescription[] columns(ByteBuf in, int start, int length) {
         if (length > MAX_FRAME) {
-            return BackendFrames.columns(in, start);
+            return decoded.apply(BackendFrames.columns(in, start));
         }
         int slot = slot(in, start, length);
         Entry known = entries[slot];
         if (known != null && known.frame.length == length && same(known.frame, in, start)) {
             return known.columns;
         }
-        ColumnDescription[] result = BackendFrames.columns(in, start);
+        ColumnDescription[] result = decoded.apply(BackendFrames.columns(in, start));
         entries[slot] = new Entry(ByteBufUtil.getBytes(in, start, length), result);
         return result;
     }
