@@ -73,7 +73,7 @@ final class ContainmentTest {
         } finally {
             if (servers != null) {
                 for (FaultyServers.Server each : servers) {
-                    each.stop();
+                    each.remove();
                 }
             }
         }

@@ -99,7 +99,7 @@ final class DataSourceDownAtStartTest {
                 proxy.close();
             }
             for (FaultyServers.Server each : servers) {
-                each.stop();
+                each.remove();
             }
         }
     }

@@ -67,6 +67,21 @@ final class FaultyServers implements AutoCloseable {
             }
         }
 
+        /** Stops the server for good and deletes its data directory (each holds about 250 MB). */
+        void remove() throws IOException {
+            try {
+                stop();
+            } finally {
+                if (Files.exists(directory)) {
+                    try (java.util.stream.Stream<Path> paths = Files.walk(directory)) {
+                        for (Path each : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                            Files.deleteIfExists(each);
+                        }
+                    }
+                }
+            }
+        }
+
         /**
          * SIGKILL to the postmaster and every backend, as a crash or an OOM killer ends them: the kernel closes their
          * connections without a word of PostgreSQL's. {@link #start()} then runs crash recovery on the same data.
@@ -153,7 +168,7 @@ final class FaultyServers implements AutoCloseable {
             return new FaultyServers(servers, proxy);
         } catch (RuntimeException | InterruptedException | Error e) {
             for (Server each : servers) {
-                each.stop();
+                each.remove();
             }
             throw e;
         }
@@ -184,7 +199,7 @@ final class FaultyServers implements AutoCloseable {
         } catch (IOException | SQLException | RuntimeException | Error e) {
             for (Server each : servers) {
                 if (each != null) {
-                    each.stop();
+                    each.remove();
                 }
             }
             throw e;
@@ -260,7 +275,7 @@ final class FaultyServers implements AutoCloseable {
         } finally {
             for (Server each : servers) {
                 each.thaw();
-                each.stop();
+                each.remove();
             }
         }
     }
