@@ -3,19 +3,13 @@ package io.ashlar.bootstrap.drivers;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -49,9 +43,6 @@ final class PythonDriversTest {
     /** pytest's exit codes: 0 all passed, 1 some failed; anything else means the run itself went wrong. */
     private static final int PYTEST_TESTS_FAILED = 1;
 
-    /** Most characters of pytest's report of one case that go into the JUnit failure message. */
-    private static final int MAX_REPORT = 6_000;
-
     @TestFactory
     List<DynamicTest> pythonDrivers() throws Exception {
         Path python = virtualEnvironment();
@@ -69,10 +60,10 @@ final class PythonDriversTest {
         result.add(DynamicTest.dynamicTest("pytest run", () -> {
             if (exitCode != 0 && exitCode != PYTEST_TESTS_FAILED) {
                 fail("pytest exited with " + exitCode + " (2 interrupted, 3 internal error, 4 usage error, 5 no tests"
-                        + " collected); its output (" + log + "):\n" + tail(output));
+                        + " collected); its output (" + log + "):\n" + DriverProcesses.tail(output));
             }
             if (cases.isEmpty()) {
-                fail("pytest reported no test case (" + junitXml + "); its output (" + log + "):\n" + tail(output));
+                fail("pytest reported no test case (" + junitXml + "); its output (" + log + "):\n" + DriverProcesses.tail(output));
             }
         }));
         for (PytestCase each : cases) {
@@ -90,40 +81,21 @@ final class PythonDriversTest {
         Path python = VENV.resolve("bin").resolve("python").toAbsolutePath();
         Path stamp = VENV.resolve("requirements.sha256");
         String interpreter = System.getProperty("ashlar.python", "python3");
-        String wanted = sha256(interpreter + "\n" + Files.readString(REQUIREMENTS, StandardCharsets.UTF_8));
+        String wanted = DriverProcesses.sha256(interpreter + "\n" + Files.readString(REQUIREMENTS, StandardCharsets.UTF_8));
         if (Files.isExecutable(python) && Files.exists(stamp) && Files.readString(stamp).equals(wanted)) {
             return python;
         }
-        deleteTree(VENV);
+        DriverProcesses.deleteTree(VENV);
         Path log = Files.createDirectories(REPORTS).resolve("venv.log");
-        run(List.of(interpreter, "-m", "venv", VENV.toAbsolutePath().toString()), log, VENV_TIMEOUT_SECONDS,
+        DriverProcesses.run(List.of(interpreter, "-m", "venv", VENV.toAbsolutePath().toString()), log, VENV_TIMEOUT_SECONDS,
                 "making the Python virtual environment with '" + interpreter + " -m venv'"
                         + " (the driver tests need Python 3.9+ with its venv module: on Debian, apt-get install python3-venv;"
                         + " -Dashlar.python=PATH names another interpreter)");
-        run(List.of(python.toString(), "-m", "pip", "install", "--disable-pip-version-check", "--no-input", "-r",
+        DriverProcesses.run(List.of(python.toString(), "-m", "pip", "install", "--disable-pip-version-check", "--no-input", "-r",
                 REQUIREMENTS.toAbsolutePath().toString()), log, VENV_TIMEOUT_SECONDS,
                 "installing the Python packages of " + REQUIREMENTS + " from PyPI with pip");
         Files.writeString(stamp, wanted);
         return python;
-    }
-
-    /** Runs a setup command; fails with what it printed when it cannot start, fails or does not finish. */
-    private static void run(List<String> command, Path log, long timeoutSeconds, String what) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-        Process process;
-        try {
-            process = builder.start();
-        } catch (IOException e) {
-            throw new AssertionError(what + " failed: cannot run " + command.get(0) + ": " + e.getMessage(), e);
-        }
-        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            destroy(process);
-            throw new AssertionError(what + " did not finish in " + timeoutSeconds + " s; output:\n" + tail(Files.readString(log)));
-        }
-        if (process.exitValue() != 0) {
-            throw new AssertionError(what + " failed with exit code " + process.exitValue() + "; output ("
-                    + log.toAbsolutePath() + "):\n" + tail(Files.readString(log)));
-        }
     }
 
     private static int runPytest(Path python, Map<String, String> fixtures, Path junitXml, Path log) throws IOException, InterruptedException {
@@ -146,45 +118,12 @@ final class PythonDriversTest {
         environment.put("PYTHONIOENCODING", "utf-8");
         Process process = builder.start();
         if (!process.waitFor(PYTEST_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            destroy(process);
+            DriverProcesses.destroy(process);
             throw new AssertionError("pytest did not finish in " + PYTEST_TIMEOUT_SECONDS + " s; its output (" + log + "):\n"
-                    + tail(Files.readString(log, StandardCharsets.UTF_8)));
+                    + DriverProcesses.tail(Files.readString(log, StandardCharsets.UTF_8)));
         }
         System.out.println(Files.readString(log, StandardCharsets.UTF_8));
         return process.exitValue();
-    }
-
-    private static void destroy(Process process) throws InterruptedException {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
-        process.waitFor();
-    }
-
-    private static String tail(String text) {
-        return text.length() <= MAX_REPORT ? text : "..." + text.substring(text.length() - MAX_REPORT);
-    }
-
-    private static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(each -> {
-                try {
-                    Files.delete(each);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        }
     }
 
     /**
@@ -214,7 +153,7 @@ final class PythonDriversTest {
                         Element element = (Element) found.item(0);
                         problem = (kind.equals("skipped") ? "was skipped (the driver tests never skip)" : kind.equals("error")
                                 ? "errored" : "failed") + ": " + element.getAttribute("message");
-                        report = tail(element.getTextContent());
+                        report = DriverProcesses.tail(element.getTextContent());
                         break;
                     }
                 }
