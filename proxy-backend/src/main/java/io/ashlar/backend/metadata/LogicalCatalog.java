@@ -108,6 +108,9 @@ public final class LogicalCatalog implements AutoCloseable {
         });
     }
 
+    /** The default data source's enums and enum arrays: (type OID << 32 | the enum, negated for an array), sorted. */
+    private volatile long[] enums = new long[0];
+
     /** The logical tables now. */
     public LogicalSchema schema() {
         return schema;
@@ -178,6 +181,7 @@ public final class LogicalCatalog implements AutoCloseable {
         if (canonical == null) {
             return;
         }
+        readEnums(sources.get(defaultIndex));
         for (int i = 0; i < sources.size(); i++) {
             if (i == defaultIndex) {
                 continue;
@@ -197,6 +201,58 @@ public final class LogicalCatalog implements AutoCloseable {
             }
             sources.get(i).types(io.ashlar.backend.datasource.TypeOidMap.of(java.util.Arrays.copyOf(pairs, n)));
         }
+    }
+
+    /**
+     * The default data source's enums and their array types, by OID: the proxy writes their values in binary itself
+     * where it merges rows (an enum's binary form is its label). Kept as they were when it cannot be read.
+     */
+    private void readEnums(io.ashlar.backend.datasource.BackendDataSource source) {
+        try {
+            io.ashlar.backend.datasource.BackendConnection connection = source.borrow();
+            try {
+                List<String[]> rows = io.ashlar.backend.execute.TextRows.query(connection,
+                        "SELECT oid, typarray FROM pg_catalog.pg_type WHERE typtype = 'e'");
+                long[] enums = new long[2 * rows.size()];
+                int n = 0;
+                for (String[] row : rows) {
+                    int oid = Integer.parseUnsignedInt(row[0]);
+                    int array = Integer.parseUnsignedInt(row[1]);
+                    enums[n++] = (long) oid << 32 | (oid & 0xffffffffL);
+                    if (array != 0) {
+                        enums[n++] = (long) array << 32 | (-oid & 0xffffffffL);
+                    }
+                }
+                enums = java.util.Arrays.copyOf(enums, n);
+                java.util.Arrays.sort(enums);
+                this.enums = enums;
+            } finally {
+                connection.release();
+            }
+        } catch (java.sql.SQLException | RuntimeException e) {
+            LOG.warn("logical database {}: the enums of data source {} could not be read: {}", database.name(), source.name(),
+                    e.getMessage());
+        }
+    }
+
+    /** See {@code BackendSession.userEnum}: the enum a type is or holds as an array (negated), else 0. */
+    public int userEnum(int typeOid) {
+        long[] known = enums;
+        int low = 0;
+        int high = known.length - 1;
+        while (low <= high) {
+            int middle = (low + high) >>> 1;
+            int oid = (int) (known[middle] >>> 32);
+            if (oid == typeOid) {
+                return (int) known[middle];
+            }
+            if (oid < typeOid) {
+                low = middle + 1;
+            } else {
+                high = middle - 1;
+            }
+        }
+        return 0;
     }
 
     /** The OIDs of a data source's types made after initdb, by {@code schema.name}; null when it cannot be read. */

@@ -135,6 +135,14 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
         return true;
     }
 
+    /**
+     * For a result type the proxy has no binary encoder of: the enum it is ({@code typeOid} itself), or the enum an
+     * array type holds (its element's OID, negated); 0 for any other. In the OIDs the session describes results in.
+     */
+    default int userEnum(int typeOid) {
+        return 0;
+    }
+
     /** Cancels the statement running now, if any (called from another thread). */
     void cancel();
 

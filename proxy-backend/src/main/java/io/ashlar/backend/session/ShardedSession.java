@@ -591,6 +591,11 @@ public final class ShardedSession implements BackendSession {
         return settings.shortestFloats();
     }
 
+    @Override
+    public int userEnum(int typeOid) {
+        return database.catalog().userEnum(typeOid);
+    }
+
     // ------------------------------------------------------------------ COPY
 
     @Override

@@ -86,6 +86,44 @@ final class UserTypeOidsTest {
         }
     }
 
+    /**
+     * tokio-postgres and sqlx ask for every column in binary: an enum and an array of one, read over both shards (their
+     * text merged, then written in binary by the proxy), come as PostgreSQL's own binary of them on the default data
+     * source. They were refused with 0A000 (no binary encoder for the type's OID).
+     */
+    @Test
+    void enumsMergedOverShardsComeInBinary() throws Exception {
+        short[] binary = {1};
+        String sql = "SELECT m, ARRAY[m, 'sad']::mood[] AS ms FROM %s WHERE id IN (0, 1) ORDER BY id";
+        List<String> expected = new java.util.ArrayList<>();
+        try (RawConnection direct = new RawConnection(server.backendPort())) {
+            direct.logIn(ProxiedPostgres.BACKEND_USER, "ds_0", "");
+            // Both rows' values, as ds_0 (the default data source, whose OIDs the proxy describes) writes them.
+            direct.send(RawConnection.concat(RawConnection.parse("", "SELECT m, ARRAY[m, 'sad']::mood[] AS ms FROM"
+                    + " (VALUES ('ok'::mood), ('happy')) v(m)"), RawConnection.bind("", "", new short[0], new byte[0][], binary),
+                    RawConnection.execute("", 0), RawConnection.sync()));
+            for (RawConnection.Message m : direct.readUntilReady()) {
+                if (m.type() == 'D') {
+                    expected.add(java.util.HexFormat.of().formatHex(m.body()));
+                }
+            }
+        }
+        assertEquals(2, expected.size());
+        try (RawConnection c = new RawConnection(server.proxyPort())) {
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            c.send(RawConnection.concat(RawConnection.parse("", sql.formatted("t_og")),
+                    RawConnection.bind("", "", new short[0], new byte[0][], binary), RawConnection.execute("", 0), RawConnection.sync()));
+            List<String> actual = new java.util.ArrayList<>();
+            List<RawConnection.Message> answer = c.readUntilReady();
+            for (RawConnection.Message m : answer) {
+                if (m.type() == 'D') {
+                    actual.add(java.util.HexFormat.of().formatHex(m.body()));
+                }
+            }
+            assertEquals(expected, actual, answer::toString);
+        }
+    }
+
     /** The type OID of a one-column RowDescription. */
     private static int columnType(RawConnection.Message rowDescription) {
         ByteBuffer body = ByteBuffer.wrap(rowDescription.body());

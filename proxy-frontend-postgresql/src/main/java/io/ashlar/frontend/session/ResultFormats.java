@@ -79,6 +79,11 @@ final class ResultFormats {
                 }
                 ValueEncoder encoder = BinaryEncoders.find(type).orElse(null);
                 if (encoder == null) {
+                    int userEnum = backend.userEnum(type);
+                    encoder = userEnum > 0 ? BinaryEncoders.enumLabel(userEnum)
+                            : userEnum < 0 ? BinaryEncoders.enumArray(type, -userEnum) : null;
+                }
+                if (encoder == null) {
                     throw new StatementFailure(ErrorFields.error("0A000", "binary output format is not supported by Ashlar for type oid "
                             + columns[i].typeOid() + " (column \"" + columns[i].name() + "\")",
                             "Ask for this column in text format."));

@@ -85,6 +85,16 @@ public final class BinaryEncoders {
         return result == null ? Optional.empty() : Optional.of(result);
     }
 
+    /** An enum's binary form: its label, as in text ({@code enum_send}). */
+    public static ValueEncoder enumLabel(int enumOid) {
+        return new SameBytesEncoder(enumOid);
+    }
+
+    /** An array of an enum, in binary. */
+    public static ValueEncoder enumArray(int arrayOid, int enumOid) {
+        return new ArrayEncoder(arrayOid, new SameBytesEncoder(enumOid));
+    }
+
     /** Whether a column of type {@code typeOid} can be sent in binary. */
     public static boolean supports(int typeOid) {
         return lookup(typeOid) != null;

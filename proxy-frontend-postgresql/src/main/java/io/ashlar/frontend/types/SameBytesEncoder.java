@@ -22,7 +22,7 @@ final class SameBytesEncoder implements ValueEncoder {
 
     private final int typeOid;
 
-    private SameBytesEncoder(int typeOid) {
+    SameBytesEncoder(int typeOid) {
         this.typeOid = typeOid;
     }
 
