@@ -87,30 +87,18 @@ public final class TypeOidMap {
 
     /** Parameter types for this data source: the same array when none changes. */
     public int[] toLocal(int[] types) {
-        if (canonical.length == 0) {
-            return types;
-        }
-        int[] result = types;
-        for (int i = 0; i < types.length; i++) {
-            int mapped = toLocal(types[i]);
-            if (mapped != types[i]) {
-                if (result == types) {
-                    result = types.clone();
-                }
-                result[i] = mapped;
-            }
-        }
-        return result;
+        return canonical.length == 0 ? types : mapped(types, this::toLocal);
     }
 
     /** Parameter types this data source described, as the default data source numbers them: the same array when none changes. */
     public int[] toCanonical(int[] types) {
-        if (local.length == 0) {
-            return types;
-        }
+        return local.length == 0 ? types : mapped(types, this::toCanonical);
+    }
+
+    private static int[] mapped(int[] types, java.util.function.IntUnaryOperator map) {
         int[] result = types;
         for (int i = 0; i < types.length; i++) {
-            int mapped = toCanonical(types[i]);
+            int mapped = map.applyAsInt(types[i]);
             if (mapped != types[i]) {
                 if (result == types) {
                     result = types.clone();

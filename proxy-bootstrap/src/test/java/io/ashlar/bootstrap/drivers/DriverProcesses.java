@@ -41,6 +41,30 @@ final class DriverProcesses {
         }
     }
 
+    /**
+     * Runs a driver suite to its end: its output goes to {@code log} (and, once done, to the test's output); a suite
+     * that cannot start or does not finish in time fails with what it printed.
+     *
+     * @param builder the suite's command, directory and environment
+     * @return the suite's exit code
+     */
+    static int runSuite(ProcessBuilder builder, Path log, long timeoutSeconds, String what) throws IOException, InterruptedException {
+        builder.redirectErrorStream(true).redirectOutput(log.toFile());
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new AssertionError("cannot run " + what + ": " + e.getMessage(), e);
+        }
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            destroy(process);
+            throw new AssertionError(what + " did not finish in " + timeoutSeconds + " s; its output (" + log + "):\n"
+                    + tail(Files.readString(log, StandardCharsets.UTF_8)));
+        }
+        System.out.println(Files.readString(log, StandardCharsets.UTF_8));
+        return process.exitValue();
+    }
+
     static void destroy(Process process) throws InterruptedException {
         process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();

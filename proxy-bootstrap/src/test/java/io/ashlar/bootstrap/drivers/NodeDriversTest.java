@@ -10,7 +10,6 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.DynamicTest;
@@ -115,25 +114,12 @@ final class NodeDriversTest {
         for (Path each : suites) {
             command.add(each.toString());
         }
-        ProcessBuilder builder = new ProcessBuilder(command).directory(WORK.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command).directory(WORK.toFile());
         Map<String, String> environment = builder.environment();
         environment.keySet().removeIf(key -> key.startsWith("PG") || key.startsWith("NODE_"));
         environment.putAll(fixtures);
-        Process process;
-        try {
-            process = builder.start();
-        } catch (IOException e) {
-            throw new AssertionError("cannot run node (the driver tests need Node.js 20+; -Dashlar.node=PATH names another): "
-                    + e.getMessage(), e);
-        }
-        if (!process.waitFor(RUN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            DriverProcesses.destroy(process);
-            throw new AssertionError("node --test did not finish in " + RUN_TIMEOUT_SECONDS + " s; its output (" + log + "):\n"
-                    + DriverProcesses.tail(Files.readString(log, StandardCharsets.UTF_8)));
-        }
-        System.out.println(Files.readString(log, StandardCharsets.UTF_8));
-        return process.exitValue();
+        return DriverProcesses.runSuite(builder, log, RUN_TIMEOUT_SECONDS,
+                "node --test (the driver tests need Node.js 20+; -Dashlar.node=PATH names another node)");
     }
 
     /**

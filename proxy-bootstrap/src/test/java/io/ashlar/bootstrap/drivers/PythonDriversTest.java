@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -109,21 +108,14 @@ final class PythonDriversTest {
             command.addAll(List.of(extra.split("\\s+")));
         }
         command.add(SOURCES.toAbsolutePath().toString());
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command);
         Map<String, String> environment = builder.environment();
         environment.keySet().removeIf(key -> key.startsWith("PG") || key.equals("PYTHONPATH") || key.equals("PYTHONHOME"));
         environment.putAll(fixtures);
         environment.put("PYTHONPYCACHEPREFIX", Path.of("target", "pycache").toAbsolutePath().toString());
         environment.put("PYTHONUNBUFFERED", "1");
         environment.put("PYTHONIOENCODING", "utf-8");
-        Process process = builder.start();
-        if (!process.waitFor(PYTEST_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            DriverProcesses.destroy(process);
-            throw new AssertionError("pytest did not finish in " + PYTEST_TIMEOUT_SECONDS + " s; its output (" + log + "):\n"
-                    + DriverProcesses.tail(Files.readString(log, StandardCharsets.UTF_8)));
-        }
-        System.out.println(Files.readString(log, StandardCharsets.UTF_8));
-        return process.exitValue();
+        return DriverProcesses.runSuite(builder, log, PYTEST_TIMEOUT_SECONDS, "pytest");
     }
 
     /**
