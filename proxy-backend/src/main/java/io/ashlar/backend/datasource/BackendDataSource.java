@@ -69,11 +69,9 @@ public final class BackendDataSource implements AutoCloseable {
         return links;
     }
 
-    /** Whether batched single-row INSERTs become multi-row INSERTs ({@code reWriteBatchedInserts=true}, as pgjdbc does it). */
     /** A RowDescription its connection sent, its types as the default data source numbers them; decoded once. */
     ColumnDescription[] columns(io.netty.buffer.ByteBuf in, int start, int length) {
-        ColumnDescription[] result = rowDescriptions.columns(in, start, length);
-        return result;
+        return rowDescriptions.columns(in, start, length);
     }
 
     /** Its OIDs of user-defined types against the default data source's. */
@@ -89,6 +87,7 @@ public final class BackendDataSource implements AutoCloseable {
         }
     }
 
+    /** Whether batched single-row INSERTs become multi-row INSERTs ({@code reWriteBatchedInserts=true}, as pgjdbc does it). */
     boolean rewritesBatchedInserts() {
         return rewritesBatchedInserts;
     }
