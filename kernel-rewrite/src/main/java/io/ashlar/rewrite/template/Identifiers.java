@@ -1,5 +1,6 @@
 package io.ashlar.rewrite.template;
 
+import io.ashlar.parser.SqlText;
 import io.ashlar.parser.lexer.Keyword;
 
 /**
@@ -15,18 +16,7 @@ public final class Identifiers {
 
     /** {@code name} as SQL text: quoted when {@code quote} or when it needs quoting. */
     public static String write(String name, boolean quote) {
-        if (!quote && !needsQuoting(name)) {
-            return name;
-        }
-        StringBuilder result = new StringBuilder(name.length() + 2).append('"');
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (c == '"') {
-                result.append('"');
-            }
-            result.append(c);
-        }
-        return result.append('"').toString();
+        return !quote && !needsQuoting(name) ? name : SqlText.identifier(name);
     }
 
     /** Whether {@code name} must be quoted to mean exactly {@code name}. */

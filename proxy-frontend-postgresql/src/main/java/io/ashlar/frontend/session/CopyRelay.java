@@ -2,6 +2,7 @@ package io.ashlar.frontend.session;
 
 import io.ashlar.backend.execute.CopyStream;
 import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.ParameterCounter;
 import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.session.BackendSession;
 import io.ashlar.frontend.server.MessageRefusals;
@@ -44,8 +45,12 @@ final class CopyRelay {
         this.backend = backend;
     }
 
-    /** COPY ... FROM STDIN / TO STDOUT, as opposed to a COPY of a server-side file or program. */
-    static boolean mentionsClientStream(String sql) {
+    /** A COPY with the client (FROM STDIN or TO STDOUT), as opposed to a COPY of a server-side file or program. */
+    static boolean isClientCopy(String sql) {
+        return ParameterCounter.startsWithKeyword(sql, "copy") && mentionsClientStream(sql);
+    }
+
+    private static boolean mentionsClientStream(String sql) {
         for (int i = 0, n = sql.length() - 4; i < n; i++) {
             char c = sql.charAt(i);
             if ((c == 's' || c == 'S') && (sql.regionMatches(true, i, "stdin", 0, 5) || sql.regionMatches(true, i, "stdout", 0, 6))) {

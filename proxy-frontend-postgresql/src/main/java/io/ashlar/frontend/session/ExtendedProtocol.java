@@ -102,6 +102,11 @@ final class ExtendedProtocol {
      */
     void fail(ErrorFields error) {
         out.error(error);
+        failed();
+    }
+
+    /** An extended-protocol message failed and its error is written: it goes out, and the rest up to the Sync is skipped. */
+    private void failed() {
         out.flush();
         skipping = true;
         backend.abortTransaction();
@@ -361,9 +366,7 @@ final class ExtendedProtocol {
      */
     private void copy(Portal portal) {
         if (copy.copy(portal.statement.sql)) {
-            out.flush();
-            skipping = true;
-            backend.abortTransaction();
+            failed();
         }
     }
 

@@ -63,8 +63,6 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
     private final SimpleQuery simpleQuery;
     private final ExtendedProtocol extended;
     private final ResultSink sink;
-    /** A kept backend connection received a notification while the session was in a transaction: relayed at its end. */
-    private boolean asyncWaiting;
     private volatile boolean working;
     private volatile char lastStatus = 'I';
     /** How the proxy's stop ends this session's connection, once it asked ({@link #endIfQuiet}); null until then. */
@@ -371,7 +369,6 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         if (status == 'I') {
             // Notifications the kept connections got during the statements (their own NOTIFY at the commit, or one
             // that came while a block ran) go out before the ReadyForQuery, where PostgreSQL delivers them.
-            asyncWaiting = false;
             backend.relayAsync(sink);
         }
         out.write(ReadyForQuery.of(status));
@@ -380,15 +377,13 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
 
     /**
      * Passes on what a kept backend connection received of itself (a notification) while the session waits: at once
-     * outside a transaction, else before the ReadyForQuery that ends it (where PostgreSQL delivers a notification
-     * that came during a transaction).
+     * outside a transaction; inside one, the ReadyForQuery that ends it passes it on (where PostgreSQL delivers a
+     * notification that came during a transaction).
      */
     private void relayAsync() {
         if (backend.transactionStatus() != 'I' || backend.inImplicitTransaction()) {
-            asyncWaiting = true;
             return;
         }
-        asyncWaiting = false;
         backend.relayAsync(sink);
         out.flush();
     }

@@ -27,7 +27,7 @@ final class PreparedStatement {
         this.sql = prepared.sql();
         this.declaredTypes = declaredTypes;
         this.transactionControl = isTransactionControl(sql);
-        this.clientCopy = ParameterCounter.startsWithKeyword(sql, "copy") && CopyRelay.mentionsClientStream(sql);
+        this.clientCopy = CopyRelay.isClientCopy(sql);
     }
 
     /** BEGIN, START, COMMIT, END, ROLLBACK, ABORT, SAVEPOINT, RELEASE, PREPARE TRANSACTION: the client steers its transaction itself. */

@@ -2,7 +2,6 @@ package io.ashlar.frontend.session;
 
 import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.ErrorFields;
-import io.ashlar.backend.execute.ParameterCounter;
 import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.ResultSink;
 import io.ashlar.backend.execute.StatementFailure;
@@ -78,7 +77,7 @@ final class SimpleQuery {
             for (io.ashlar.protocol.BackendMessage each : adminAnswer.messages()) {
                 out.write(each);
             }
-        } else if (ParameterCounter.startsWithKeyword(sql, "copy") && CopyRelay.mentionsClientStream(sql)) {
+        } else if (CopyRelay.isClientCopy(sql)) {
             copy.copy(sql);
         } else if (CursorCommands.mentionsCommand(sql) && (withCursors = cursorStatements(sql)) != null) {
             return runStatements(sql, withCursors);
