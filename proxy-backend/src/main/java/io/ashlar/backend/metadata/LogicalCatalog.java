@@ -108,8 +108,8 @@ public final class LogicalCatalog implements AutoCloseable {
         });
     }
 
-    /** The default data source's enums and enum arrays: (type OID << 32 | the enum, negated for an array), sorted. */
-    private volatile long[] enums = new long[0];
+    /** The default data source's enums (to themselves) and enum array types (to their enum, negated), by OID. */
+    private volatile Map<Integer, Integer> enums = Map.of();
 
     /** The logical tables now. */
     public LogicalSchema schema() {
@@ -171,31 +171,42 @@ public final class LogicalCatalog implements AutoCloseable {
 
     /**
      * Tells each data source its OIDs of the types made after initdb against the default data source's, where the
-     * clients' type look-ups go ({@link io.ashlar.backend.datasource.TypeOidMap}). A data source that cannot be read
-     * keeps what it had.
+     * clients' type look-ups go ({@link io.ashlar.backend.datasource.TypeOidMap}), and takes the default data source's
+     * enums in. A data source that cannot be read keeps what it had.
      */
     private void mapTypeOids() {
         List<io.ashlar.backend.datasource.BackendDataSource> sources = database.dataSources();
         int defaultIndex = database.dataSourceIndex(database.defaultDataSource().name());
-        Map<String, Integer> canonical = sources.size() < 2 ? null : typeOids(sources.get(defaultIndex));
-        if (canonical == null) {
+        List<String[]> canonicalRows = sources.size() < 2 ? null : types(sources.get(defaultIndex));
+        if (canonicalRows == null) {
             return;
         }
-        readEnums(sources.get(defaultIndex));
-        for (int i = 0; i < sources.size(); i++) {
-            if (i == defaultIndex) {
-                continue;
+        Map<String, Integer> canonical = new java.util.HashMap<>();
+        Map<Integer, Integer> userEnums = new java.util.HashMap<>();
+        for (String[] row : canonicalRows) {
+            int oid = Integer.parseUnsignedInt(row[0]);
+            canonical.put(row[1] + "." + row[2], oid);
+            if (row[3].equals("e")) {
+                userEnums.put(oid, oid);
+                int array = Integer.parseUnsignedInt(row[4]);
+                if (array != 0) {
+                    userEnums.put(array, -oid);
+                }
             }
-            Map<String, Integer> local = typeOids(sources.get(i));
+        }
+        enums = Map.copyOf(userEnums);
+        for (int i = 0; i < sources.size(); i++) {
+            List<String[]> local = i == defaultIndex ? null : types(sources.get(i));
             if (local == null) {
                 continue;
             }
             int[] pairs = new int[2 * local.size()];
             int n = 0;
-            for (Map.Entry<String, Integer> each : local.entrySet()) {
-                Integer same = canonical.get(each.getKey());
-                if (same != null && !same.equals(each.getValue())) {
-                    pairs[n++] = each.getValue();
+            for (String[] row : local) {
+                int oid = Integer.parseUnsignedInt(row[0]);
+                Integer same = canonical.get(row[1] + "." + row[2]);
+                if (same != null && same != oid) {
+                    pairs[n++] = oid;
                     pairs[n++] = same;
                 }
             }
@@ -203,69 +214,20 @@ public final class LogicalCatalog implements AutoCloseable {
         }
     }
 
-    /**
-     * The default data source's enums and their array types, by OID: the proxy writes their values in binary itself
-     * where it merges rows (an enum's binary form is its label). Kept as they were when it cannot be read.
-     */
-    private void readEnums(io.ashlar.backend.datasource.BackendDataSource source) {
-        try {
-            io.ashlar.backend.datasource.BackendConnection connection = source.borrow();
-            try {
-                List<String[]> rows = io.ashlar.backend.execute.TextRows.query(connection,
-                        "SELECT oid, typarray FROM pg_catalog.pg_type WHERE typtype = 'e'");
-                long[] enums = new long[2 * rows.size()];
-                int n = 0;
-                for (String[] row : rows) {
-                    int oid = Integer.parseUnsignedInt(row[0]);
-                    int array = Integer.parseUnsignedInt(row[1]);
-                    enums[n++] = (long) oid << 32 | (oid & 0xffffffffL);
-                    if (array != 0) {
-                        enums[n++] = (long) array << 32 | (-oid & 0xffffffffL);
-                    }
-                }
-                enums = java.util.Arrays.copyOf(enums, n);
-                java.util.Arrays.sort(enums);
-                this.enums = enums;
-            } finally {
-                connection.release();
-            }
-        } catch (java.sql.SQLException | RuntimeException e) {
-            LOG.warn("logical database {}: the enums of data source {} could not be read: {}", database.name(), source.name(),
-                    e.getMessage());
-        }
-    }
-
-    /** See {@code BackendSession.userEnum}: the enum a type is or holds as an array (negated), else 0. */
+    /** See {@code BackendSession.userEnum}: the enum a type is, or holds as an array (negated), else 0. */
     public int userEnum(int typeOid) {
-        long[] known = enums;
-        int low = 0;
-        int high = known.length - 1;
-        while (low <= high) {
-            int middle = (low + high) >>> 1;
-            int oid = (int) (known[middle] >>> 32);
-            if (oid == typeOid) {
-                return (int) known[middle];
-            }
-            if (oid < typeOid) {
-                low = middle + 1;
-            } else {
-                high = middle - 1;
-            }
-        }
-        return 0;
+        Integer result = enums.get(typeOid);
+        return result == null ? 0 : result;
     }
 
-    /** The OIDs of a data source's types made after initdb, by {@code schema.name}; null when it cannot be read. */
-    private Map<String, Integer> typeOids(io.ashlar.backend.datasource.BackendDataSource source) {
+    /** A data source's types made after initdb (OID, schema, name, typtype, typarray); null when it cannot be read. */
+    private List<String[]> types(io.ashlar.backend.datasource.BackendDataSource source) {
         try {
             io.ashlar.backend.datasource.BackendConnection connection = source.borrow();
             try {
-                Map<String, Integer> result = new java.util.HashMap<>();
-                for (String[] row : io.ashlar.backend.execute.TextRows.query(connection, "SELECT t.oid, n.nspname, t.typname"
-                        + " FROM pg_catalog.pg_type t JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace WHERE t.oid >= 16384")) {
-                    result.put(row[1] + "." + row[2], Integer.parseUnsignedInt(row[0]));
-                }
-                return result;
+                return io.ashlar.backend.execute.TextRows.query(connection, "SELECT t.oid, n.nspname, t.typname, t.typtype,"
+                        + " t.typarray FROM pg_catalog.pg_type t JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace"
+                        + " WHERE t.oid >= 16384");
             } finally {
                 connection.release();
             }

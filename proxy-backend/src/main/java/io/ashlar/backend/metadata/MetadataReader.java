@@ -32,9 +32,22 @@ final class MetadataReader {
      * @param names the {@code schema.name}s to read; null for every table of the user's schemas
      */
     static Map<String, PhysicalTable> read(BackendConnection connection, Collection<String> names) throws SQLException {
+        return qualified(connection, () -> read(connection, names, version(connection)));
+    }
+
+    /** What reads the catalogs. */
+    interface Reading<T> {
+        T read() throws SQLException;
+    }
+
+    /**
+     * Reads in a read-only transaction whose {@code search_path} is {@code pg_catalog} alone, so that every name the
+     * catalog functions print ({@code format_type}, {@code pg_get_constraintdef}, ...) is written with its schema.
+     */
+    static <T> T qualified(BackendConnection connection, Reading<T> reading) throws SQLException {
         TextRows.run(connection, "BEGIN READ ONLY; SET LOCAL search_path TO pg_catalog");
         try {
-            Map<String, PhysicalTable> result = read(connection, names, version(connection));
+            T result = reading.read();
             TextRows.run(connection, "COMMIT");
             return result;
         } catch (SQLException | RuntimeException e) {

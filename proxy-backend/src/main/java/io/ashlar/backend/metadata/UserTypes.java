@@ -55,16 +55,7 @@ final class UserTypes {
 
     /** The user's types of a data source, in an order that makes each after those it uses (but composites of composites). */
     static List<Definition> read(BackendConnection source) throws SQLException {
-        // With pg_catalog alone on the search path, every type a definition names is written with its schema.
-        TextRows.run(source, "BEGIN READ ONLY; SET LOCAL search_path TO pg_catalog");
-        List<String[]> rows;
-        try {
-            rows = TextRows.query(source, READ);
-            TextRows.run(source, "COMMIT");
-        } catch (SQLException | RuntimeException e) {
-            TextRows.run(source, "ROLLBACK");
-            throw e;
-        }
+        List<String[]> rows = MetadataReader.qualified(source, () -> TextRows.query(source, READ));
         List<Definition> result = new ArrayList<>();
         for (String[] row : rows) {
             if (row[3] == null) {
