@@ -290,3 +290,48 @@ def test_listener_hears_notify_while_idle(target: Target):
             assert await bounded(listener.fetchval("select 1")) == 1
             assert heard.empty()
     run(body())
+
+
+USER_TYPES = ("drop type if exists py_pair; drop domain if exists py_code; drop type if exists py_mood; "
+              "create type py_mood as enum ('sad', 'ok', 'happy'); create domain py_code as text check (value <> ''); "
+              "create type py_pair as (a bigint, b text, m py_mood)")
+
+
+@pytest.mark.parametrize("target", SHARDED_AND_POOLED, indirect=True)
+def test_user_types_are_introspected_and_read(target: Target, written_rows):
+    """asyncpg looks up every type it has no codec for with one introspection query (pg_type joined to pg_class and
+    pg_attribute for composites' fields) by the OIDs the RowDescription gave, and refuses the statement when it finds
+    none. Through a sharded database the OIDs described and the catalogs that query reads must agree, whichever shard
+    answers: enum, enum array and domain columns failed so (the catalog database numbered its copies apart). asyncpg
+    also checks the field types a binary composite names against those it looked up: one shard's answer, relayed as
+    it sent it, names them as clients are told."""
+    first = written_rows
+
+    async def body():
+        async with asyncpg_connection(target.endpoint) as conn:
+            await bounded(conn.execute(USER_TYPES), "create the types")
+            for row in [(first, 1, "NEW"), (first + 1, 2, "PAID")]:
+                await bounded(conn.execute(INSERT, *row), "insert")
+            one_shard = ("select o.order_id, 'happy'::py_mood as m, array['sad', 'ok']::py_mood[] as ms,"
+                         " row(o.order_id, o.status, 'ok')::py_pair as p, o.status::py_code as d,"
+                         " array[row(1, 'x', 'sad')::py_pair] as ps"
+                         " from t_order o where o.user_id = $1 and o.order_id = $2")
+            for user_id, order_id, status in [(1, first, "NEW"), (2, first + 1, "PAID")]:
+                row = await bounded(conn.fetchrow(one_shard, user_id, order_id), one_shard)
+                assert (row["order_id"], row["m"], row["ms"], tuple(row["p"]), row["d"], [tuple(p) for p in row["ps"]]) == \
+                    (order_id, "happy", ["sad", "ok"], (order_id, status, "ok"), status, [(1, "x", "sad")])
+            with_parameters = ("select $3::py_mood[] as ms, $4::py_pair as p, $5::py_mood as m"
+                               " from t_order o where o.user_id = $1 and o.order_id = $2")
+            for user_id, order_id in [(1, first), (2, first + 1)]:
+                row = await bounded(conn.fetchrow(with_parameters, user_id, order_id, ["ok", None, "sad"],
+                                                  (7, "seven", "happy"), "ok"), with_parameters)
+                assert (row["ms"], tuple(row["p"]), row["m"]) == (["ok", None, "sad"], (7, "seven", "happy"), "ok")
+            every_shard = ("select o.order_id, 'ok'::py_mood as m, array['happy']::py_mood[] as ms, o.status::py_code as d"
+                           " from t_order o where o.order_id in ($1, $2) order by o.order_id")
+            rows = await bounded(conn.fetch(every_shard, first, first + 1), every_shard)
+            assert [tuple(r) for r in rows] == [(first, "ok", ["happy"], "NEW"), (first + 1, "ok", ["happy"], "PAID")]
+            introspected = await bounded(conn.fetchval(
+                "select typname from pg_catalog.pg_type t join pg_catalog.pg_class c on c.reltype = t.oid"
+                " where t.oid = $1", (await conn.prepare(one_shard)).get_attributes()[3].type.oid), "the composite")
+            assert introspected == "py_pair"
+    run(body())

@@ -59,6 +59,12 @@ public final class BackendConnection {
     private final boolean rewriteBatchedInserts;
     private ByteBuf batch;
     private int position;
+    /**
+     * What the DataRows after the last RowDescription read need rewritten (the type OIDs inside binary values of
+     * types this data source numbers otherwise than clients are told: {@link TypeOidMap#rowPatch}); null for nothing.
+     * Cleared when a new exchange is sent; rows fetched from a portal later belong to the last RowDescription read.
+     */
+    private int[] rowPatch;
     private boolean broken;
     private boolean released;
 
@@ -361,7 +367,7 @@ public final class BackendConnection {
             BackendReplies current = replies[Math.min(statement, replies.length - 1)];
             switch (type) {
                 case 'T' -> current.columns(frameColumns());
-                case 'D' -> current.row(view.of(BackendFrames.row(batch, position)));
+                case 'D' -> current.row(view.of(frameRow()));
                 case 'C' -> {
                     String tag = BackendFrames.tag(batch, position, frameLength());
                     if (tag.equals("DISCARD ALL") || tag.equals("DEALLOCATE ALL")) {
@@ -868,6 +874,7 @@ public final class BackendConnection {
 
     private void exchange(ByteBuf out, int readies) throws SQLException {
         detachStream();
+        rowPatch = null;
         if (broken || !link.isOpen()) {
             out.release();
             broken = true;
@@ -973,19 +980,28 @@ public final class BackendConnection {
     }
 
     byte[][] frameRow() {
-        return BackendFrames.row(batch, position);
+        byte[][] result = BackendFrames.row(batch, position);
+        if (rowPatch != null) {
+            dataSource.types().patchRow(rowPatch, result);
+        }
+        return result;
     }
 
-    /** The current DataRow's body as the backend sent it (its values undecoded), in one copy. */
+    /** The current DataRow's body as the backend sent it (its values undecoded, but {@link #rowPatch}), in one copy. */
     byte[] frameBody() {
         byte[] result = new byte[frameLength() - 5];
         batch.getBytes(position + 5, result);
+        if (rowPatch != null) {
+            dataSource.types().patchBody(rowPatch, result);
+        }
         return result;
     }
 
     /** The RowDescription at the position: decoded once per data source, the same array when it comes again. */
     ColumnDescription[] frameColumns() {
-        return dataSource.columns(batch, position, frameLength());
+        io.ashlar.backend.pg.RowDescriptionCache.Described described = dataSource.columns(batch, position, frameLength());
+        rowPatch = described.rowPatch();
+        return described.columns();
     }
 
     String frameTag() {
@@ -1041,7 +1057,7 @@ public final class BackendConnection {
             }
             switch (type) {
                 case 'T' -> replies.columns(frameColumns());
-                case 'D' -> replies.row(view.of(BackendFrames.row(batch, position)));
+                case 'D' -> replies.row(view.of(frameRow()));
                 case 'C' -> {
                     String tag = BackendFrames.tag(batch, position, frameLength());
                     if (tag.equals("DISCARD ALL") || tag.equals("DEALLOCATE ALL")) {

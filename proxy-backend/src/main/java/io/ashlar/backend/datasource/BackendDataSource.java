@@ -25,7 +25,7 @@ public final class BackendDataSource implements AutoCloseable {
     private final boolean rewritesBatchedInserts;
     /** The RowDescriptions its connections sent, decoded once for all of them (made anew when {@link #types} change). */
     private volatile io.ashlar.backend.pg.RowDescriptionCache rowDescriptions = new io.ashlar.backend.pg.RowDescriptionCache();
-    /** Its OIDs of user-defined types against the default data source's ({@link TypeOidMap}). */
+    /** Its OIDs of user-defined types against those clients are told ({@link TypeOidMap}). */
     private volatile TypeOidMap types = TypeOidMap.NONE;
     private volatile Map<String, String> backendParameters = Map.of();
     private final LongAdder batches = new LongAdder();
@@ -69,12 +69,12 @@ public final class BackendDataSource implements AutoCloseable {
         return links;
     }
 
-    /** A RowDescription its connection sent, its types as the default data source numbers them; decoded once. */
-    ColumnDescription[] columns(io.netty.buffer.ByteBuf in, int start, int length) {
-        return rowDescriptions.columns(in, start, length);
+    /** A RowDescription its connection sent, its types as clients are told them; decoded once. */
+    io.ashlar.backend.pg.RowDescriptionCache.Described columns(io.netty.buffer.ByteBuf in, int start, int length) {
+        return rowDescriptions.describe(in, start, length);
     }
 
-    /** Its OIDs of user-defined types against the default data source's. */
+    /** Its OIDs of user-defined types against those clients are told. */
     public TypeOidMap types() {
         return types;
     }
@@ -83,7 +83,7 @@ public final class BackendDataSource implements AutoCloseable {
     public void types(TypeOidMap map) {
         if (!map.sameAs(types)) {
             types = map;
-            rowDescriptions = new io.ashlar.backend.pg.RowDescriptionCache(map::toCanonical);
+            rowDescriptions = new io.ashlar.backend.pg.RowDescriptionCache(map::toCanonical, map::rowPatch);
         }
     }
 

@@ -117,7 +117,7 @@ final class CatalogDatabase implements AutoCloseable {
      * @param wanted every logical table, by {@code schema.name}
      * @param schemas the user's schemas the catalog is to have (tables' schemas are made with them), or null to
      *        leave its schemas as they are; the others are dropped when empty
-     * @param types the user's types (enums, domains, composites) the shells may use: those the catalog lacks are made
+     * @param types the user's types and extensions the shells may use: those the catalog lacks are made ({@link UserTypes})
      * @return the OID of every shell, by {@code schema.name}
      */
     Map<String, Integer> sync(Map<String, LogicalTable> wanted, Collection<String> scope, List<String> schemas,
@@ -189,6 +189,19 @@ final class CatalogDatabase implements AutoCloseable {
                 result.put(each.getKey(), each.getValue().oid());
             }
             return result;
+        } finally {
+            connection.release();
+        }
+    }
+
+    /** Makes the types and extensions of {@code types} the catalog lacks, and adds the labels its enums lack. */
+    void syncTypes(List<UserTypes.Definition> types) throws SQLException {
+        BackendConnection connection = dataSource.borrow();
+        try {
+            List<String> statements = UserTypes.missing(connection, types);
+            if (!statements.isEmpty()) {
+                run(connection, statements, Map.of(), List.of());
+            }
         } finally {
             connection.release();
         }

@@ -6,10 +6,12 @@ import io.ashlar.parser.statement.TableReference;
 import java.util.Set;
 
 /**
- * Which statements the catalog database answers: queries about the relations of the logical database. Those read
- * catalog relations only, at least one of them about tables, or the schemas alone, or look relations up by name
- * or OID without naming a table. Queries of types, functions, settings, databases and roles are the default data
- * source's, which has what the data sources really have.
+ * Which statements the catalog database answers: queries about the relations and types of the logical database.
+ * Those read catalog relations only, at least one of them about tables, or about types without functions, or the
+ * schemas alone, or look relations up by name or OID without naming a table. Types are looked up where the OIDs
+ * clients are told come from: the catalog database's copies of the user's types and extensions ({@link UserTypes}),
+ * whose OIDs its {@code pg_class} and {@code pg_attribute} refer to too. Queries of functions, operators and casts,
+ * settings, databases and roles are the default data source's, which has what the data sources really have.
  */
 final class CatalogQueries {
 
@@ -20,6 +22,13 @@ final class CatalogQueries {
             "pg_views", "pg_matviews", "pg_sequences", "pg_stats", "pg_stat_user_tables", "pg_stat_all_tables",
             "pg_statio_user_tables", "pg_statio_all_tables", "pg_stat_user_indexes", "pg_stat_all_indexes",
             "pg_publication_tables");
+
+    /** The type catalogs: a query of them goes to the catalog database unless it reads a function catalog too. */
+    private static final Set<String> TYPE_CATALOGS = Set.of("pg_type", "pg_enum", "pg_range");
+
+    /** Catalogs of what the catalog database does not copy, whose type OIDs are the default data source's. */
+    private static final Set<String> FUNCTION_CATALOGS = Set.of("pg_proc", "pg_aggregate", "pg_operator", "pg_cast",
+            "pg_opclass", "pg_opfamily", "pg_amop", "pg_amproc", "pg_language", "pg_transform", "pg_conversion");
 
     /** The namespace catalog: a query of it alone goes to the catalog database too, whose OIDs pg_class holds. */
     private static final String NAMESPACES = "pg_namespace";
@@ -34,6 +43,8 @@ final class CatalogQueries {
         }
         boolean relations = statement.catalogFunctions();
         boolean namespacesOnly = true;
+        boolean types = false;
+        boolean functions = false;
         int catalogs = 0;
         for (TableReference each : statement.tables()) {
             if (!each.isAccess()) {
@@ -45,6 +56,8 @@ final class CatalogQueries {
                 relations = true;
             } else if (schema.equals("pg_catalog") || schema.isEmpty() && name.startsWith("pg_")) {
                 relations |= RELATION_CATALOGS.contains(name);
+                types |= TYPE_CATALOGS.contains(name);
+                functions |= FUNCTION_CATALOGS.contains(name);
                 namespacesOnly &= name.equals(NAMESPACES);
                 catalogs++;
             } else {
@@ -52,7 +65,7 @@ final class CatalogQueries {
             }
         }
         // Schemas listed on their own (pgjdbc's getSchemas, DBeaver's navigator) carry the OIDs that the catalog
-        // database's pg_class refers to; with functions or types they are the default data source's.
-        return relations || catalogs > 0 && namespacesOnly;
+        // database's pg_class refers to; with functions they are the default data source's.
+        return relations || types && !functions || catalogs > 0 && namespacesOnly;
     }
 }

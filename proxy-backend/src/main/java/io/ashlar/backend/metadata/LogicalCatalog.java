@@ -108,7 +108,7 @@ public final class LogicalCatalog implements AutoCloseable {
         });
     }
 
-    /** The default data source's enums (to themselves) and enum array types (to their enum, negated), by OID. */
+    /** The enums clients are told of (to themselves) and their array types (to their enum, negated), by OID. */
     private volatile Map<Integer, Integer> enums = Map.of();
 
     /** The logical tables now. */
@@ -170,38 +170,84 @@ public final class LogicalCatalog implements AutoCloseable {
     }
 
     /**
-     * Tells each data source its OIDs of the types made after initdb against the default data source's, where the
-     * clients' type look-ups go ({@link io.ashlar.backend.datasource.TypeOidMap}), and takes the default data source's
+     * The types and extensions of the default data source are made again in the catalog database (they changed: a
+     * {@code CREATE TYPE}, {@code ALTER TYPE}, {@code CREATE DOMAIN} or {@code CREATE EXTENSION} passed through the
+     * proxy) and every data source is told its OIDs of them again. Tables are not read.
+     */
+    public void refreshTypes() {
+        changes.lock();
+        try {
+            CatalogDatabase catalog = catalogDatabase;
+            if (catalog != null) {
+                try {
+                    catalog.syncTypes(userTypes());
+                } catch (SQLException | RuntimeException e) {
+                    LOG.warn("logical database {}: the catalog database's types could not be brought in step: {}",
+                            database.name(), e.getMessage());
+                }
+            }
+            mapTypeOids();
+        } finally {
+            changes.unlock();
+        }
+    }
+
+    /**
+     * Tells each data source its OIDs of the types made after initdb against those clients are told
+     * ({@link io.ashlar.backend.datasource.TypeOidMap}): the catalog database's, where type queries go, for the types
+     * it has; the default data source's for the others (and for all when there is no catalog database). Takes the
      * enums in. A data source that cannot be read keeps what it had.
      */
     private void mapTypeOids() {
-        List<io.ashlar.backend.datasource.BackendDataSource> sources = database.dataSources();
+        List<BackendDataSource> sources = database.dataSources();
         int defaultIndex = database.dataSourceIndex(database.defaultDataSource().name());
-        List<String[]> canonicalRows = sources.size() < 2 ? null : types(sources.get(defaultIndex));
-        if (canonicalRows == null) {
+        CatalogDatabase catalog = catalogDatabase;
+        if (catalog == null && sources.size() < 2) {
             return;
         }
-        Map<String, Integer> canonical = new java.util.HashMap<>();
-        Map<Integer, Integer> userEnums = new java.util.HashMap<>();
-        for (String[] row : canonicalRows) {
+        List<String[]> defaultRows = types(sources.get(defaultIndex));
+        List<String[]> catalogRows = catalog == null ? List.of() : types(catalog.dataSource());
+        if (defaultRows == null || catalogRows == null) {
+            return;
+        }
+        Map<String, Integer> canonical = new HashMap<>();
+        Map<Integer, Integer> userEnums = new HashMap<>();
+        Set<Integer> taken = new java.util.HashSet<>();
+        for (String[] row : catalogRows) {
+            canonical.put(row[1] + "." + row[2], Integer.parseUnsignedInt(row[0]));
+            taken.add(Integer.parseUnsignedInt(row[0]));
+        }
+        for (String[] row : defaultRows) {
             int oid = Integer.parseUnsignedInt(row[0]);
-            canonical.put(row[1] + "." + row[2], oid);
-            if (row[3].equals("e")) {
-                userEnums.put(oid, oid);
-                int array = Integer.parseUnsignedInt(row[4]);
-                if (array != 0) {
-                    userEnums.put(array, -oid);
+            if (!taken.contains(oid)) {
+                canonical.putIfAbsent(row[1] + "." + row[2], oid); // a type the catalog lacks: the default's OID, if free
+            }
+        }
+        for (List<String[]> rows : List.of(catalogRows, defaultRows)) {
+            for (String[] row : rows) {
+                int oid = Integer.parseUnsignedInt(row[0]);
+                Integer told = canonical.get(row[1] + "." + row[2]);
+                if (row[3].equals("e") && told != null && told == oid) {
+                    userEnums.put(oid, oid);
+                    int array = Integer.parseUnsignedInt(row[4]);
+                    if (array != 0) {
+                        userEnums.put(array, -oid);
+                    }
                 }
             }
         }
         enums = Map.copyOf(userEnums);
         for (int i = 0; i < sources.size(); i++) {
-            List<String[]> local = i == defaultIndex ? null : types(sources.get(i));
+            List<String[]> local = i == defaultIndex ? defaultRows : types(sources.get(i));
             if (local == null) {
                 continue;
             }
             int[] pairs = new int[2 * local.size()];
+            int[] composites = new int[local.size()];
+            int[] arrays = new int[local.size()];
             int n = 0;
+            int c = 0;
+            int a = 0;
             for (String[] row : local) {
                 int oid = Integer.parseUnsignedInt(row[0]);
                 Integer same = canonical.get(row[1] + "." + row[2]);
@@ -209,8 +255,16 @@ public final class LogicalCatalog implements AutoCloseable {
                     pairs[n++] = oid;
                     pairs[n++] = same;
                 }
+                if (row[3].equals("c")) {
+                    composites[c++] = oid;
+                }
+                int array = Integer.parseUnsignedInt(row[4]);
+                if (array != 0) {
+                    arrays[a++] = array;
+                }
             }
-            sources.get(i).types(io.ashlar.backend.datasource.TypeOidMap.of(java.util.Arrays.copyOf(pairs, n)));
+            sources.get(i).types(io.ashlar.backend.datasource.TypeOidMap.of(java.util.Arrays.copyOf(pairs, n),
+                    java.util.Arrays.copyOf(composites, c), java.util.Arrays.copyOf(arrays, a)));
         }
     }
 
@@ -221,7 +275,7 @@ public final class LogicalCatalog implements AutoCloseable {
     }
 
     /** A data source's types made after initdb (OID, schema, name, typtype, typarray); null when it cannot be read. */
-    private List<String[]> types(io.ashlar.backend.datasource.BackendDataSource source) {
+    private List<String[]> types(BackendDataSource source) {
         try {
             io.ashlar.backend.datasource.BackendConnection connection = source.borrow();
             try {

@@ -35,9 +35,14 @@ public final class LogicalSession {
     /** {@link #changedTables} when a DDL's tables are not known: everything is read again. */
     private static final String ALL = "*";
 
+    /** The objects whose DDL changes the types clients are told of (the catalog database copies them). */
+    private static final Set<String> TYPE_OBJECTS = Set.of("type", "domain", "extension");
+
     private final LogicalDatabase database;
     private final SessionAnswers answers;
     private Set<String> changedTables;
+    /** Whether the session's DDL changed types or extensions ({@link LogicalCatalog#refreshTypes}). */
+    private boolean changedTypes;
     /** The temporary tables the session made through the proxy (null for none). */
     private Set<String> temporaryTables;
     /** The last columns mapped to logical ones, and the result: a statement run again maps the same columns. */
@@ -267,6 +272,10 @@ public final class LogicalSession {
             default -> false;
         };
         if (!known) {
+            if (TYPE_OBJECTS.contains(ddl.objectType())) {
+                changedTypes = true;
+                return false;
+            }
             if (!ddl.objectType().equals("schema")) {
                 return false;
             }
@@ -292,6 +301,10 @@ public final class LogicalSession {
 
     /** The session is outside any transaction: what its DDL changed is read again. */
     public void idle() {
+        if (changedTypes) {
+            changedTypes = false;
+            database.catalog().refreshTypes();
+        }
         Set<String> tables = changedTables;
         if (tables == null) {
             return;

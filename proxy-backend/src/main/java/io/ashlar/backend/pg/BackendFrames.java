@@ -34,6 +34,22 @@ public final class BackendFrames {
         return result;
     }
 
+    /** The type OID of each column of a RowDescription whose values come in binary, 0 for each text one. */
+    public static int[] binaryTypes(ByteBuf in, int start) {
+        int at = start + 5;
+        int count = in.getUnsignedShort(at);
+        at += 2;
+        int[] result = new int[count];
+        for (int i = 0; i < count; i++) {
+            at = in.indexOf(at, in.writerIndex(), (byte) 0) + 1;
+            if (in.getShort(at + 16) == 1) {
+                result[i] = in.getInt(at + 6);
+            }
+            at += 18;
+        }
+        return result;
+    }
+
     /** ParameterDescription's type OIDs. */
     public static int[] parameterTypes(ByteBuf in, int start) {
         int count = in.getUnsignedShort(start + 5);

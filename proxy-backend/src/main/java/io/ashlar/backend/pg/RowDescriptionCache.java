@@ -25,36 +25,74 @@ public final class RowDescriptionCache {
     /** Larger frames (hundreds of columns) are decoded each time rather than kept. */
     private static final int MAX_FRAME = 8192;
 
-    private final Entry[] entries = new Entry[SLOTS];
+    private final Described[] entries = new Described[SLOTS];
     /** What a decoded description becomes (its types renumbered for the logical database), or the identity. */
     private final java.util.function.UnaryOperator<ColumnDescription[]> decoded;
+    /** The row patch of a description, from the type OID of each column sent in binary (0 for text); null for none. */
+    private final java.util.function.UnaryOperator<int[]> rowPatch;
 
     public RowDescriptionCache() {
-        this(java.util.function.UnaryOperator.identity());
+        this(java.util.function.UnaryOperator.identity(), types -> null);
     }
 
-    /** @param decoded what each description becomes once decoded (applied once per distinct description) */
-    public RowDescriptionCache(java.util.function.UnaryOperator<ColumnDescription[]> decoded) {
+    /**
+     * @param decoded what each description becomes once decoded (applied once per distinct description)
+     * @param rowPatch what its rows' values need rewritten, from the type of each column the backend sends in binary
+     *        (0 for a text one): null for nothing, else per column the type to rewrite by or 0 (once per description)
+     */
+    public RowDescriptionCache(java.util.function.UnaryOperator<ColumnDescription[]> decoded,
+                               java.util.function.UnaryOperator<int[]> rowPatch) {
         this.decoded = decoded;
+        this.rowPatch = rowPatch;
     }
 
-    /** A frame and its columns; final fields, so that a thread that reads the reference sees both whole. */
-    private record Entry(byte[] frame, ColumnDescription[] columns) {
+    /**
+     * A RowDescription decoded: its columns, and what its rows need rewritten (null for nothing). Final fields, so
+     * that a thread that reads the reference sees it whole.
+     */
+    public static final class Described {
+        private final byte[] frame;
+        private final ColumnDescription[] columns;
+        private final int[] rowPatch;
+
+        private Described(byte[] frame, ColumnDescription[] columns, int[] rowPatch) {
+            this.frame = frame;
+            this.columns = columns;
+            this.rowPatch = rowPatch;
+        }
+
+        public ColumnDescription[] columns() {
+            return columns;
+        }
+
+        /** Per column, the type OID by which its binary values' inner type OIDs are rewritten, or 0; null for none. */
+        public int[] rowPatch() {
+            return rowPatch;
+        }
     }
 
     /** The columns of the RowDescription frame of {@code length} bytes (type byte included) at {@code start}. */
     public ColumnDescription[] columns(ByteBuf in, int start, int length) {
+        return describe(in, start, length).columns;
+    }
+
+    /** The RowDescription frame of {@code length} bytes (type byte included) at {@code start}, decoded. */
+    public Described describe(ByteBuf in, int start, int length) {
         if (length > MAX_FRAME) {
-            return decoded.apply(BackendFrames.columns(in, start));
+            return decode(null, in, start);
         }
         int slot = slot(in, start, length);
-        Entry known = entries[slot];
+        Described known = entries[slot];
         if (known != null && known.frame.length == length && same(known.frame, in, start)) {
-            return known.columns;
+            return known;
         }
-        ColumnDescription[] result = decoded.apply(BackendFrames.columns(in, start));
-        entries[slot] = new Entry(ByteBufUtil.getBytes(in, start, length), result);
+        Described result = decode(ByteBufUtil.getBytes(in, start, length), in, start);
+        entries[slot] = result;
         return result;
+    }
+
+    private Described decode(byte[] frame, ByteBuf in, int start) {
+        return new Described(frame, decoded.apply(BackendFrames.columns(in, start)), rowPatch.apply(BackendFrames.binaryTypes(in, start)));
     }
 
     private static int slot(ByteBuf in, int start, int length) {

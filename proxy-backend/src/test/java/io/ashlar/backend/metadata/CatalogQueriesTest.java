@@ -24,9 +24,20 @@ class CatalogQueriesTest {
         assertTrue(answers("SELECT * FROM (SELECT a.attname FROM pg_attribute a WHERE a.attrelid = $1) x"), "in a derived table");
     }
 
+    /** The OIDs clients are told of user types are the catalog database's copies'; they are looked up there. */
+    @Test
+    void queriesAboutTypesGoToTheCatalogDatabase() {
+        assertTrue(answers("SELECT t.oid, t.typname FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace"), "types");
+        assertTrue(answers("SELECT t.typname, t.typtype, t.typelem, r.rngsubtype, t.typbasetype, n.nspname, t.typrelid"
+                + " FROM pg_catalog.pg_type t LEFT OUTER JOIN pg_catalog.pg_range r ON r.rngtypid = t.oid"
+                + " INNER JOIN pg_catalog.pg_namespace n ON t.typnamespace = n.oid WHERE t.oid = $1"), "tokio-postgres");
+        assertTrue(answers("SELECT enumlabel FROM pg_catalog.pg_enum WHERE enumtypid = $1 ORDER BY enumsortorder"), "enum labels");
+        assertFalse(answers("SELECT p.proname, t.typname FROM pg_catalog.pg_proc p, pg_catalog.pg_type t WHERE p.prorettype = t.oid"),
+                "functions' types are the default data source's OIDs");
+    }
+
     @Test
     void otherQueriesDoNot() {
-        assertFalse(answers("SELECT t.oid, t.typname FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace"), "types");
         assertFalse(answers("SELECT p.proname FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace"),
                 "functions");
         assertFalse(answers("SELECT name, setting FROM pg_settings"));

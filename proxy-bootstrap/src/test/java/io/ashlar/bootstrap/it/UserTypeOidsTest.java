@@ -15,18 +15,21 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A user-defined type has an OID of its own on every data source. Clients look types up by the OIDs the proxy
- * describes (tokio-postgres, sqlx, pgx, pgjdbc's type names), and type queries go to the default data source; so
- * results are described, and parameters declared, in the default data source's OIDs whatever shard answers. A shard
- * other than the default one described its own OID, which the client's look-up did not find (tokio-postgres could not
- * prepare, sqlx found no row), and got the client's OID in a Parse, where it named no type ({@code cache lookup failed
- * for type}) or another one.
+ * A user-defined type has an OID of its own on every data source and in the catalog database. Clients look types up by
+ * the OIDs the proxy describes (tokio-postgres, sqlx, pgx, pgjdbc's type names, asyncpg's introspection), and their
+ * type and relation queries go to the catalog database; so results are described, and parameters declared, in the
+ * catalog database's OIDs whatever shard answers. A shard other than the default one described its own OID, which the
+ * client's look-up did not find (tokio-postgres could not prepare, sqlx found no row), and got the client's OID in a
+ * Parse, where it named no type ({@code cache lookup failed for type}) or another one; the default data source's OIDs
+ * were not those of the catalog database's relations (pgjdbc's {@code getColumns} named the type null, asyncpg's
+ * introspection failed, a composite had no fields for pgx and tokio-postgres).
  */
 final class UserTypeOidsTest {
 
     private static ProxiedPostgres server;
     private static int defaultOid;
     private static int otherOid;
+    private static int catalogOid;
 
     @BeforeAll
     static void start() throws Exception {
@@ -37,13 +40,14 @@ final class UserTypeOidsTest {
             // id 0 lives in ds_0 (the default data source), id 1 in ds_1.
             s.execute("INSERT INTO t_og (id, name, m) VALUES (0, 'zero', 'ok'), (1, 'one', 'happy')");
         }
-        defaultOid = moodOid("ds_0");
-        otherOid = moodOid("ds_1");
+        defaultOid = typeOid("ds_0", "mood");
+        otherOid = typeOid("ds_1", "mood");
+        catalogOid = typeOid(ProxiedPostgres.DATABASE, "mood");
     }
 
-    private static int moodOid(String dataSource) throws SQLException {
-        try (Connection c = server.backend(dataSource); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT 'mood'::regtype::oid")) {
+    private static int typeOid(String database, String type) throws SQLException {
+        try (Connection c = server.backend(database); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT '" + type + "'::regtype::oid")) {
             rs.next();
             return rs.getInt(1);
         }
@@ -57,8 +61,9 @@ final class UserTypeOidsTest {
     }
 
     @Test
-    void resultsAndParametersUseTheDefaultDataSourcesOids() throws Exception {
+    void resultsAndParametersUseTheCatalogDatabasesOids() throws Exception {
         assertNotEquals(defaultOid, otherOid, "the data sources number the type apart");
+        assertNotEquals(defaultOid, catalogOid, "the catalog database numbers its copy apart");
         try (RawConnection c = new RawConnection(server.proxyPort())) {
             c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
             for (String where : new String[] {"id = 1", "id = 0", "id IN (0, 1)"}) {
@@ -66,30 +71,145 @@ final class UserTypeOidsTest {
                         RawConnection.describe('S', ""), RawConnection.sync()));
                 List<RawConnection.Message> described = c.readUntilReady();
                 assertEquals("1tTZ", RawConnection.types(described), where);
-                assertEquals(defaultOid, columnType(described.get(2)), where + ": the column's type");
+                assertEquals(catalogOid, columnType(described.get(2)), where + ": the column's type");
             }
             // A parameter declared with the client's OID, on the other shard.
-            c.send(RawConnection.concat(RawConnection.parse("", "SELECT name FROM t_og WHERE id = 1 AND m = $1", defaultOid),
+            c.send(RawConnection.concat(RawConnection.parse("", "SELECT name FROM t_og WHERE id = 1 AND m = $1", catalogOid),
                     RawConnection.describe('S', ""), RawConnection.bind("", "", "happy"), RawConnection.execute("", 0),
                     RawConnection.sync()));
             List<RawConnection.Message> answer = c.readUntilReady();
             assertEquals("1tT2DCZ", RawConnection.types(answer), answer::toString);
-            assertEquals(defaultOid, ByteBuffer.wrap(answer.get(1).body()).getInt(2), "the parameter's type, described");
+            assertEquals(catalogOid, ByteBuffer.wrap(answer.get(1).body()).getInt(2), "the parameter's type, described");
             assertEquals("one", new String(answer.get(4).body(), 6, answer.get(4).body().length - 6, StandardCharsets.UTF_8));
         }
-        // pgjdbc names the column's type by looking its OID up (in the default data source).
+        // pgjdbc names the column's type by looking its OID up; getColumns reads pg_attribute, then looks the OID up.
         try (Connection c = server.proxy(""); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT m FROM t_og WHERE id = 1")) {
             assertEquals("mood", rs.getMetaData().getColumnTypeName(1));
             rs.next();
             assertEquals("happy", rs.getString(1));
+            try (ResultSet columns = c.getMetaData().getColumns(null, "public", "t_og", "m")) {
+                assertEquals(true, columns.next());
+                assertEquals("mood", columns.getString("TYPE_NAME"));
+            }
+        }
+    }
+
+    /**
+     * What drivers ask of a type they meet: asyncpg's introspection joins pg_type to pg_class and pg_attribute (the
+     * relation catalogs), tokio-postgres and pgx read a composite's fields from pg_attribute by the typrelid pg_type
+     * gave; sqlx and tokio-postgres read an enum's labels from pg_enum. A type made, or changed, through the proxy and
+     * used by no table is looked up as well, and so is an extension's (the catalog database gets the extension).
+     */
+    @Test
+    void typeLookUpsFindWhatResultsDescribe() throws Exception {
+        try (Connection c = server.proxy(""); Statement s = c.createStatement()) {
+            s.execute("CREATE TYPE pair AS (a int, b mood)");
+            s.execute("CREATE TYPE feeling AS ENUM ('calm')");
+            s.execute("ALTER TYPE feeling ADD VALUE 'eager' BEFORE 'calm'");
+            s.execute("ALTER TYPE feeling ADD VALUE 'tired'");
+            s.execute("ALTER TYPE mood ADD VALUE 'glad' AFTER 'ok'");
+            s.execute("CREATE EXTENSION citext");
+            s.execute("CREATE TYPE floatrange AS RANGE (SUBTYPE = float8, SUBTYPE_DIFF = float8mi)");
+            s.execute("ALTER TABLE t_og ADD COLUMN email citext");
+            for (String sql : new String[] {"SELECT ROW(1, 'ok')::pair AS v FROM t_og WHERE id = 1",
+                    "SELECT email AS v FROM t_og WHERE id = 1", "SELECT floatrange(1, 2) AS v FROM t_og WHERE id = 1",
+                    "SELECT 'tired'::feeling AS v FROM t_og WHERE id = 1", "SELECT m AS v FROM t_og WHERE id IN (0, 1)"}) {
+                int oid = describedType(sql);
+                // asyncpg's shape: the type, its relation's attributes' types
+                try (java.sql.PreparedStatement p = c.prepareStatement("SELECT t.typname, t.typtype, (SELECT array_agg(ia.atttypid"
+                        + " ORDER BY ia.attnum) FROM pg_catalog.pg_attribute ia INNER JOIN pg_catalog.pg_class cl ON ia.attrelid"
+                        + " = cl.oid WHERE ia.attnum > 0 AND NOT ia.attisdropped AND cl.reltype = t.oid)::text AS attrs"
+                        + " FROM pg_catalog.pg_type t WHERE t.oid = ANY(?::oid[])")) {
+                    p.setArray(1, c.createArrayOf("oid", new Object[] {oid}));
+                    try (ResultSet rs = p.executeQuery()) {
+                        assertEquals(true, rs.next(), sql + ": asyncpg's introspection finds the type");
+                        if (rs.getString(2).equals("c")) {
+                            assertEquals("{23," + catalogOid + "}", rs.getString(3), "the composite's fields' types");
+                        }
+                    }
+                }
+            }
+            try (ResultSet rs = c.getMetaData().getColumns(null, "public", "t_og", "email")) {
+                assertEquals(true, rs.next(), "the shell has the column of the extension's type");
+                assertEquals("citext", rs.getString("TYPE_NAME"));
+            }
+            int pair = typeOid(ProxiedPostgres.DATABASE, "pair");
+            // tokio-postgres's shape: pg_type for typrelid, then pg_attribute by it
+            try (ResultSet rs = s.executeQuery("SELECT a.attname, a.atttypid FROM pg_catalog.pg_attribute a WHERE a.attrelid ="
+                    + " (SELECT typrelid FROM pg_catalog.pg_type WHERE oid = " + pair + ") AND a.attnum > 0 ORDER BY a.attnum")) {
+                assertEquals(true, rs.next());
+                assertEquals("a", rs.getString(1));
+                assertEquals(true, rs.next());
+                assertEquals(catalogOid, rs.getInt(2));
+            }
+            for (String[] each : new String[][] {{"feeling", "eager,calm,tired"}, {"mood", "sad,ok,glad,happy"}}) {
+                try (ResultSet rs = s.executeQuery("SELECT string_agg(enumlabel, ',' ORDER BY enumsortorder) FROM pg_catalog.pg_enum"
+                        + " WHERE enumtypid = " + typeOid(ProxiedPostgres.DATABASE, each[0]))) {
+                    rs.next();
+                    assertEquals(each[1], rs.getString(1), each[0] + "'s labels where clients read them");
+                }
+            }
+        }
+    }
+
+    /**
+     * One shard's answer in binary is relayed as it sent it, but for the type OIDs inside its values (a composite's
+     * and an anonymous record's fields, an array's elements, nested), which name the types as the RowDescription does:
+     * asyncpg refuses a composite whose fields name other types than those it looked up.
+     */
+    @Test
+    void typeOidsInsideBinaryValuesAreTheCatalogDatabases() throws Exception {
+        try (Connection c = server.proxy(""); Statement s = c.createStatement()) {
+            s.execute("CREATE TYPE duo AS (a int, b mood)");
+        }
+        String values = "ROW(1, 'ok')::duo AS d, ROW(2, 'sad'::mood) AS r, ARRAY[ROW(3, 'happy')::duo, NULL] AS ds,"
+                + " ARRAY[ROW(4, ARRAY['ok'::mood])] AS rs, ARRAY['ok', NULL]::mood[] AS ms";
+        short[] binary = {1};
+        List<String> expected = binaryRows(server.backendPort(), ProxiedPostgres.BACKEND_USER, "", ProxiedPostgres.DATABASE,
+                "SELECT " + values, binary);
+        assertEquals(1, expected.size());
+        for (int id = 0; id < 2; id++) {
+            assertEquals(expected, binaryRows(server.proxyPort(), ProxiedPostgres.PASSWORD_USER,
+                    ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER), ProxiedPostgres.DATABASE,
+                    "SELECT " + values + " FROM t_og WHERE id = " + id, binary), "the row of ds_" + id);
+        }
+    }
+
+    /** The DataRows of {@code sql} run with the extended protocol, in hex. */
+    private static List<String> binaryRows(int port, String user, String password, String database, String sql, short[] formats)
+            throws Exception {
+        try (RawConnection c = new RawConnection(port)) {
+            c.logIn(user, database, password);
+            c.send(RawConnection.concat(RawConnection.parse("", sql), RawConnection.bind("", "", new short[0], new byte[0][], formats),
+                    RawConnection.execute("", 0), RawConnection.sync()));
+            List<String> result = new java.util.ArrayList<>();
+            List<RawConnection.Message> answer = c.readUntilReady();
+            for (RawConnection.Message m : answer) {
+                if (m.type() == 'D') {
+                    result.add(java.util.HexFormat.of().formatHex(m.body()));
+                }
+                assertNotEquals('E', m.type(), answer::toString);
+            }
+            return result;
+        }
+    }
+
+    /** The type OID the proxy describes for the one column of {@code sql}. */
+    private static int describedType(String sql) throws Exception {
+        try (RawConnection c = new RawConnection(server.proxyPort())) {
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            c.send(RawConnection.concat(RawConnection.parse("", sql), RawConnection.describe('S', ""), RawConnection.sync()));
+            List<RawConnection.Message> described = c.readUntilReady();
+            assertEquals("1tTZ", RawConnection.types(described), sql);
+            return columnType(described.get(2));
         }
     }
 
     /**
      * tokio-postgres and sqlx ask for every column in binary: an enum and an array of one, read over both shards (their
-     * text merged, then written in binary by the proxy), come as PostgreSQL's own binary of them on the default data
-     * source. They were refused with 0A000 (no binary encoder for the type's OID).
+     * text merged, then written in binary by the proxy), come as PostgreSQL's own binary of them in the catalog
+     * database. They were refused with 0A000 (no binary encoder for the type's OID).
      */
     @Test
     void enumsMergedOverShardsComeInBinary() throws Exception {
@@ -97,8 +217,8 @@ final class UserTypeOidsTest {
         String sql = "SELECT m, ARRAY[m, 'sad']::mood[] AS ms FROM %s WHERE id IN (0, 1) ORDER BY id";
         List<String> expected = new java.util.ArrayList<>();
         try (RawConnection direct = new RawConnection(server.backendPort())) {
-            direct.logIn(ProxiedPostgres.BACKEND_USER, "ds_0", "");
-            // Both rows' values, as ds_0 (the default data source, whose OIDs the proxy describes) writes them.
+            direct.logIn(ProxiedPostgres.BACKEND_USER, ProxiedPostgres.DATABASE, "");
+            // Both rows' values, as the catalog database (whose OIDs the proxy describes) writes them.
             direct.send(RawConnection.concat(RawConnection.parse("", "SELECT m, ARRAY[m, 'sad']::mood[] AS ms FROM"
                     + " (VALUES ('ok'::mood), ('happy')) v(m)"), RawConnection.bind("", "", new short[0], new byte[0][], binary),
                     RawConnection.execute("", 0), RawConnection.sync()));
