@@ -156,7 +156,19 @@ final class DriverDatabases implements AutoCloseable {
         try {
             proxy.close();
         } finally {
-            postgres.close();
+            try {
+                postgres.close();
+            } finally {
+                deleteTree(certificates.caCert.getParent()); // each run made one in /tmp, and none went
+            }
+        }
+    }
+
+    private static void deleteTree(java.nio.file.Path dir) throws IOException {
+        try (java.util.stream.Stream<java.nio.file.Path> paths = Files.walk(dir)) {
+            for (java.nio.file.Path each : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(each);
+            }
         }
     }
 
