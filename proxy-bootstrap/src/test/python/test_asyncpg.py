@@ -326,10 +326,13 @@ def test_user_types_are_introspected_and_read(target: Target, written_rows):
                 row = await bounded(conn.fetchrow(with_parameters, user_id, order_id, ["ok", None, "sad"],
                                                   (7, "seven", "happy"), "ok"), with_parameters)
                 assert (row["ms"], tuple(row["p"]), row["m"]) == (["ok", None, "sad"], (7, "seven", "happy"), "ok")
-            every_shard = ("select o.order_id, 'ok'::py_mood as m, array['happy']::py_mood[] as ms, o.status::py_code as d"
-                           " from t_order o where o.order_id in ($1, $2) order by o.order_id")
+            every_shard = ("select o.order_id, 'ok'::py_mood as m, array['happy']::py_mood[] as ms, o.status::py_code as d,"
+                           " row(o.order_id, o.status, 'sad')::py_pair as p from t_order o where o.order_id in ($1, $2)"
+                           " order by o.order_id")
             rows = await bounded(conn.fetch(every_shard, first, first + 1), every_shard)
-            assert [tuple(r) for r in rows] == [(first, "ok", ["happy"], "NEW"), (first + 1, "ok", ["happy"], "PAID")]
+            assert [tuple(r)[:4] + (tuple(r["p"]),) for r in rows] == [
+                (first, "ok", ["happy"], "NEW", (first, "NEW", "sad")),
+                (first + 1, "ok", ["happy"], "PAID", (first + 1, "PAID", "sad"))]
             introspected = await bounded(conn.fetchval(
                 "select typname from pg_catalog.pg_type t join pg_catalog.pg_class c on c.reltype = t.oid"
                 " where t.oid = $1", (await conn.prepare(one_shard)).get_attributes()[3].type.oid), "the composite")

@@ -237,6 +237,7 @@ public final class LogicalCatalog implements AutoCloseable {
             }
         }
         enums = Map.copyOf(userEnums);
+        readComposites(catalog == null ? sources.get(defaultIndex) : catalog.dataSource());
         for (int i = 0; i < sources.size(); i++) {
             List<String[]> local = i == defaultIndex ? defaultRows : types(sources.get(i));
             if (local == null) {
@@ -268,6 +269,58 @@ public final class LogicalCatalog implements AutoCloseable {
         }
     }
 
+    /** The field types of the composite types clients are told of (made after initdb), by OID; their array types. */
+    private volatile Map<Integer, int[]> compositeFields = Map.of();
+    private volatile Map<Integer, Integer> compositeArrays = Map.of();
+
+    /** Reads the composite types of the database whose OIDs clients are told (keeps what it had when it cannot). */
+    private void readComposites(BackendDataSource source) {
+        List<String[]> rows;
+        try {
+            BackendConnection connection = source.borrow();
+            try {
+                rows = TextRows.query(connection, "SELECT t.oid, t.typarray, string_agg(a.atttypid::text, ',' ORDER BY a.attnum)"
+                        + " FROM pg_catalog.pg_type t JOIN pg_catalog.pg_attribute a ON a.attrelid = t.typrelid AND a.attnum > 0"
+                        + " AND NOT a.attisdropped WHERE t.typtype = 'c' AND t.oid >= 16384 GROUP BY t.oid, t.typarray");
+            } finally {
+                connection.release();
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("logical database {}: the composite types of {} could not be read: {}", database.name(), source.name(),
+                    e.getMessage());
+            return;
+        }
+        Map<Integer, int[]> fields = new HashMap<>();
+        Map<Integer, Integer> arrays = new HashMap<>();
+        for (String[] row : rows) {
+            int oid = Integer.parseUnsignedInt(row[0]);
+            String[] types = row[2].split(",");
+            int[] parsed = new int[types.length];
+            for (int i = 0; i < types.length; i++) {
+                parsed[i] = Integer.parseUnsignedInt(types[i]);
+            }
+            fields.put(oid, parsed);
+            int array = Integer.parseUnsignedInt(row[1]);
+            if (array != 0) {
+                arrays.put(array, oid);
+            }
+        }
+        compositeFields = Map.copyOf(fields);
+        compositeArrays = Map.copyOf(arrays);
+    }
+
+    /** See {@code BackendSession.compositeFields}: the field types of a composite type clients are told of, or null. */
+    public int[] compositeFields(int typeOid) {
+        int[] result = compositeFields.get(typeOid);
+        return result == null ? null : result.clone();
+    }
+
+    /** See {@code BackendSession.compositeOfArray}: the composite type an array type holds, or 0. */
+    public int compositeOfArray(int typeOid) {
+        Integer result = compositeArrays.get(typeOid);
+        return result == null ? 0 : result;
+    }
+
     /** See {@code BackendSession.userEnum}: the enum a type is, or holds as an array (negated), else 0. */
     public int userEnum(int typeOid) {
         Integer result = enums.get(typeOid);
@@ -277,15 +330,15 @@ public final class LogicalCatalog implements AutoCloseable {
     /** A data source's types made after initdb (OID, schema, name, typtype, typarray); null when it cannot be read. */
     private List<String[]> types(BackendDataSource source) {
         try {
-            io.ashlar.backend.datasource.BackendConnection connection = source.borrow();
+            BackendConnection connection = source.borrow();
             try {
-                return io.ashlar.backend.execute.TextRows.query(connection, "SELECT t.oid, n.nspname, t.typname, t.typtype,"
+                return TextRows.query(connection, "SELECT t.oid, n.nspname, t.typname, t.typtype,"
                         + " t.typarray FROM pg_catalog.pg_type t JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace"
                         + " WHERE t.oid >= 16384");
             } finally {
                 connection.release();
             }
-        } catch (java.sql.SQLException | RuntimeException e) {
+        } catch (SQLException | RuntimeException e) {
             LOG.warn("logical database {}: the types of data source {} could not be read: {}", database.name(), source.name(),
                     e.getMessage());
             return null;
@@ -295,13 +348,13 @@ public final class LogicalCatalog implements AutoCloseable {
     /** The user's types on the default data source, for the shells that use them; none when it cannot be read. */
     private List<UserTypes.Definition> userTypes() {
         try {
-            io.ashlar.backend.datasource.BackendConnection connection = database.defaultDataSource().borrow();
+            BackendConnection connection = database.defaultDataSource().borrow();
             try {
                 return UserTypes.read(connection);
             } finally {
                 connection.release();
             }
-        } catch (java.sql.SQLException | RuntimeException e) {
+        } catch (SQLException | RuntimeException e) {
             LOG.warn("logical database {}: the user's types could not be read for the catalog database: {}", database.name(),
                     e.getMessage());
             return List.of();

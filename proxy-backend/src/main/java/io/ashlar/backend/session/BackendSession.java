@@ -143,6 +143,20 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
         return 0;
     }
 
+    /**
+     * For a result type the proxy has no binary encoder of: the field types (not dropped, in order) of the composite
+     * type it is, or of the composite an array type holds; null for any other. In the OIDs the session describes
+     * results in.
+     */
+    default int[] compositeFields(int typeOid) {
+        return null;
+    }
+
+    /** The element type of an array type of a composite type ({@link #compositeFields}), else 0. */
+    default int compositeOfArray(int typeOid) {
+        return 0;
+    }
+
     /** Cancels the statement running now, if any (called from another thread). */
     void cancel();
 

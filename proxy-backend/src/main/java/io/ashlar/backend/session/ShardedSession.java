@@ -596,6 +596,16 @@ public final class ShardedSession implements BackendSession {
         return database.catalog().userEnum(typeOid);
     }
 
+    @Override
+    public int[] compositeFields(int typeOid) {
+        return database.catalog().compositeFields(typeOid);
+    }
+
+    @Override
+    public int compositeOfArray(int typeOid) {
+        return database.catalog().compositeOfArray(typeOid);
+    }
+
     // ------------------------------------------------------------------ COPY
 
     @Override

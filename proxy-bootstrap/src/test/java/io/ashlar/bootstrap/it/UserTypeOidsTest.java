@@ -176,6 +176,29 @@ final class UserTypeOidsTest {
         }
     }
 
+    /**
+     * Composite values merged over shards (read in text, written in binary by the proxy) come as PostgreSQL's own
+     * binary of them in the catalog database: quoting and escapes in text fields, NULL and empty fields, an enum field,
+     * a composite within a composite, an array of composites. They were refused with 0A000.
+     */
+    @Test
+    void compositesMergedOverShardsComeInBinary() throws Exception {
+        try (Connection c = server.proxy(""); Statement s = c.createStatement()) {
+            s.execute("CREATE TYPE trio AS (a int, b text, m mood)");
+            s.execute("CREATE TYPE nest AS (t trio, n numeric, ts timestamptz[])");
+        }
+        String values = "ROW(id, 'x \"y\", (z) \\ w', 'ok')::trio AS t, ROW(id, '', NULL)::trio AS e,"
+                + " ROW(ROW(id, 'a b', 'sad')::trio, 2.50, ARRAY['2024-01-02 03:04:05+00'::timestamptz])::nest AS n,"
+                + " ARRAY[ROW(id, 'q', 'happy')::trio, NULL] AS ts";
+        short[] binary = {1};
+        List<String> expected = binaryRows(server.backendPort(), ProxiedPostgres.BACKEND_USER, "", ProxiedPostgres.DATABASE,
+                "SELECT " + values + " FROM (VALUES (0), (1)) v(id) ORDER BY id", binary);
+        assertEquals(2, expected.size());
+        assertEquals(expected, binaryRows(server.proxyPort(), ProxiedPostgres.PASSWORD_USER,
+                ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER), ProxiedPostgres.DATABASE,
+                "SELECT " + values + " FROM t_og WHERE id IN (0, 1) ORDER BY id", binary));
+    }
+
     /** The DataRows of {@code sql} run with the extended protocol, in hex. */
     private static List<String> binaryRows(int port, String user, String password, String database, String sql, short[] formats)
             throws Exception {

@@ -77,12 +77,7 @@ final class ResultFormats {
                             + " extra_float_digits 1 or more in Ashlar (column \"" + columns[i].name() + "\")",
                             "Ask for this column in text format, or SET extra_float_digits TO 1."));
                 }
-                ValueEncoder encoder = BinaryEncoders.find(type).orElse(null);
-                if (encoder == null) {
-                    int userEnum = backend.userEnum(type);
-                    encoder = userEnum > 0 ? BinaryEncoders.enumLabel(userEnum)
-                            : userEnum < 0 ? BinaryEncoders.enumArray(type, -userEnum) : null;
-                }
+                ValueEncoder encoder = encoder(type, backend, 0);
                 if (encoder == null) {
                     throw new StatementFailure(ErrorFields.error("0A000", "binary output format is not supported by Ashlar for type oid "
                             + columns[i].typeOid() + " (column \"" + columns[i].name() + "\")",
@@ -95,5 +90,47 @@ final class ResultFormats {
             }
         }
         return result;
+    }
+
+    /** Composites within composites deeper than this are refused (a type cannot contain itself, but the catalog could change). */
+    private static final int MAX_NESTING = 16;
+
+    /**
+     * The binary encoder of a result type: the proxy's own for built-in types, the user's enums and composite types
+     * (from their fields' encoders, as the session's catalog describes them) and arrays of those; null for a type it
+     * cannot write, or a composite one of whose fields it cannot (a float or interval field too, unless the session's
+     * settings make their text exact, as for columns).
+     */
+    private static ValueEncoder encoder(int type, BackendSession backend, int depth) {
+        ValueEncoder result = BinaryEncoders.find(type).orElse(null);
+        if (result != null || depth > MAX_NESTING) {
+            return result;
+        }
+        int userEnum = backend.userEnum(type);
+        if (userEnum != 0) {
+            return userEnum > 0 ? BinaryEncoders.enumLabel(userEnum) : BinaryEncoders.enumArray(type, -userEnum);
+        }
+        int composite = backend.compositeOfArray(type);
+        if (composite != 0) {
+            ValueEncoder element = encoder(composite, backend, depth + 1);
+            return element == null ? null : BinaryEncoders.array(type, element);
+        }
+        int[] fieldTypes = backend.compositeFields(type);
+        if (fieldTypes == null) {
+            return null;
+        }
+        ValueEncoder[] fields = new ValueEncoder[fieldTypes.length];
+        for (int i = 0; i < fieldTypes.length; i++) {
+            int field = fieldTypes[i];
+            boolean inexact = (field == TypeOids.FLOAT4 || field == TypeOids.FLOAT8 || field == TypeOids.FLOAT4_ARRAY
+                    || field == TypeOids.FLOAT8_ARRAY) && !backend.shortestFloats()
+                    || (field == TypeOids.INTERVAL || field == TypeOids.INTERVAL_ARRAY)
+                    && !"postgres".equals(backend.reportedValue("IntervalStyle")) && backend.reportedValue("IntervalStyle") != null;
+            fields[i] = inexact ? null : encoder(field, backend, depth + 1);
+            if (fields[i] == null) {
+                return null;
+            }
+        }
+        return BinaryEncoders.composite(type, fields);
     }
 }

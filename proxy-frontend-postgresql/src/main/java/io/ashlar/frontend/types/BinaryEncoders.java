@@ -95,6 +95,16 @@ public final class BinaryEncoders {
         return new ArrayEncoder(arrayOid, new SameBytesEncoder(enumOid));
     }
 
+    /** A composite type, in binary, from the encoders of its fields (not dropped) in order. */
+    public static ValueEncoder composite(int typeOid, ValueEncoder[] fields) {
+        return new CompositeEncoder(typeOid, fields);
+    }
+
+    /** An array of an element type the proxy found an encoder for, in binary. */
+    public static ValueEncoder array(int arrayOid, ValueEncoder element) {
+        return new ArrayEncoder(arrayOid, element);
+    }
+
     /** Whether a column of type {@code typeOid} can be sent in binary. */
     public static boolean supports(int typeOid) {
         return lookup(typeOid) != null;

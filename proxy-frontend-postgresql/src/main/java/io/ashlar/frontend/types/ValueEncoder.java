@@ -22,7 +22,7 @@ public sealed interface ValueEncoder extends io.ashlar.protocol.DataRow.ValueWri
         permits ArrayEncoder, BoolEncoder, ByteaEncoder, DateEncoder, Float4Encoder, Float8Encoder,
         IntegerEncoder, IntervalEncoder, JsonbEncoder, NumericEncoder, SameBytesEncoder, TimeEncoder,
         TimestampEncoder, UuidEncoder, GeometryEncoder, TimetzEncoder, CharEncoder, InetEncoder, MacaddrEncoder,
-        RangeEncoder, MultirangeEncoder {
+        RangeEncoder, MultirangeEncoder, CompositeEncoder {
 
     /** The OID of the type this encoder converts, as sent in RowDescription. */
     int typeOid();
