@@ -237,4 +237,51 @@ final class RelayEdgeCaseTest {
             assertTrue(answer.contains("C SELECT 1"), answer::toString);
         }
     }
+
+    /**
+     * lib/pq parses and describes the unnamed statement in one exchange (Parse, Describe, Sync) and binds it in the
+     * next (Bind, Execute, Sync). Between the two the session's connection went back to the pool and another session
+     * parsed its own unnamed statement there; the first session's Bind then ran the other's statement with its values,
+     * or failed for their number (an INSERT landed in the other session's table). PostgreSQL keeps a session's unnamed
+     * statement until the session replaces it. A Bind of the unnamed statement where the session has none (its Parse
+     * failed) gets PostgreSQL's 26000, never a statement of another session.
+     */
+    @Test
+    void unnamedStatementStaysTheSessionsAcrossSyncs() throws Exception {
+        try (RawConnection a = session(); RawConnection b = session()) {
+            a.send(RawConnection.concat(RawConnection.parse("", "SELECT 'a:' || $1::text"), RawConnection.describe('S', ""),
+                    RawConnection.sync()));
+            assertEquals("1tTZ", RawConnection.types(a.readUntilReady()));
+            b.send(RawConnection.concat(RawConnection.parse("", "SELECT 'b:' || $1::text || $2::text"),
+                    RawConnection.describe('S', ""), RawConnection.sync()));
+            assertEquals("1tTZ", RawConnection.types(b.readUntilReady()));
+            a.send(RawConnection.concat(RawConnection.bind("", "", "x"), RawConnection.execute("", 0), RawConnection.sync()));
+            List<RawConnection.Message> answer = a.readUntilReady();
+            assertEquals("2DCZ", RawConnection.types(answer), answer::toString);
+            assertEquals("a:x", firstValue(answer.get(1)));
+            b.send(RawConnection.concat(RawConnection.bind("", "", "y", "z"), RawConnection.execute("", 0), RawConnection.sync()));
+            answer = b.readUntilReady();
+            assertEquals("2DCZ", RawConnection.types(answer), answer::toString);
+            assertEquals("b:yz", firstValue(answer.get(1)));
+            // a's next Parse fails: it has no unnamed statement now, whatever the shared connection has
+            a.send(RawConnection.concat(RawConnection.parse("", "SELEC 1"), RawConnection.sync()));
+            assertEquals("EZ", RawConnection.types(a.readUntilReady()));
+            b.send(RawConnection.concat(RawConnection.parse("", "INSERT INTO relay_edge VALUES ($1::int)"), RawConnection.sync()));
+            assertEquals("1Z", RawConnection.types(b.readUntilReady()));
+            a.send(RawConnection.concat(RawConnection.bind("", "", "7"), RawConnection.execute("", 0), RawConnection.sync()));
+            List<RawConnection.Message> refused = a.readUntilReady();
+            assertEquals("EZ", RawConnection.types(refused), refused::toString);
+            assertEquals("26000", refused.get(0).fields().get('C'), refused::toString);
+            assertEquals(0, rows(), "nothing of b's ran for a");
+        }
+    }
+
+    /** The first value of a DataRow, as text. */
+    private static String firstValue(RawConnection.Message dataRow) {
+        java.nio.ByteBuffer body = java.nio.ByteBuffer.wrap(dataRow.body());
+        body.getShort();
+        byte[] value = new byte[body.getInt()];
+        body.get(value);
+        return new String(value, java.nio.charset.StandardCharsets.UTF_8);
+    }
 }

@@ -107,10 +107,16 @@ final class ClientStatements {
     String serverName(String clientName, ServerLink link) {
         if (clientName.isEmpty()) {
             if (unnamed != null && unnamedOn != link) {
-                // Parsed on another connection: parse it here too, before the message that uses it.
+                // Parsed on another connection, or on this one before another session had it: parse it again, before
+                // the message that uses it.
                 RelaySession.send(link, unnamed.parse());
                 expected.add(new Expect(Kind.PARSE, false, null, null));
                 unnamedOn = link;
+            } else if (unnamed == null) {
+                // The session has none (its Parse failed, a simple query or Close dropped it): the connection's may be
+                // another session's, which must not run; closed, the backend answers as PostgreSQL does (26000).
+                RelaySession.send(link, new Close((byte) 'S', ""));
+                expected.add(Expect.CLOSE_SILENT);
             }
             return "";
         }
@@ -140,7 +146,10 @@ final class ClientStatements {
         unnamedOn = null;
     }
 
-    /** The proxy's own unnamed statement replaced the client's on the held connection: it is parsed there again before its next use. */
+    /**
+     * The client's unnamed statement may be gone from the connection it was parsed on (the proxy's own replaced it, or
+     * the connection went back to the pool, where other sessions parse theirs): it is parsed again before its next use.
+     */
     void unnamedReplaced() {
         unnamedOn = null;
     }

@@ -879,6 +879,8 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         }
         ServerLink done = link;
         link = null;
+        // Other sessions parse their own unnamed statements on it now: this one's is parsed again where it is used next.
+        statements.unnamedReplaced();
         pool.release(done);
         // The connection's read-complete no longer reaches this session: what it relayed goes now.
         output.flush(link);
