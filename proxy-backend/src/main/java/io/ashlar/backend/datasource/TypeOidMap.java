@@ -150,6 +150,7 @@ public final class TypeOidMap {
     /**
      * Rewrites in place the OIDs a binary value of this data source's type {@code type} names (a composite's or
      * record's field types, an array's element type, and theirs within): each becomes the OID clients are told.
+     * (Parameters need no such care: PostgreSQL's array_recv and record_recv take user types' OIDs as they come.)
      * The value is PostgreSQL's; a length that does not fit ends the walk.
      */
     private void patch(byte[] value, int at, int length, int type) {

@@ -199,6 +199,68 @@ final class UserTypeOidsTest {
                 "SELECT " + values + " FROM t_og WHERE id IN (0, 1) ORDER BY id", binary));
     }
 
+    /**
+     * tokio-postgres and sqlx send every parameter in binary, pgx those of types it registered: an array or composite
+     * of the user's types names the element and field types as the client was told them (the catalog database's),
+     * which every shard numbers otherwise. PostgreSQL takes such OIDs as they come (array_recv and record_recv check
+     * built-in types only), so they go as the client sent them; this pins that down. The parameters' types are those
+     * the proxy described, as those drivers take them.
+     */
+    @Test
+    void binaryParametersNameTheShardsTypes() throws Exception {
+        try (Connection c = server.proxy(""); Statement s = c.createStatement()) {
+            s.execute("CREATE TYPE pairp AS (a int, b mood)");
+        }
+        int pairp = typeOid(ProxiedPostgres.DATABASE, "pairp");
+        java.io.ByteArrayOutputStream array = new java.io.ByteArrayOutputStream();
+        java.io.DataOutputStream a = new java.io.DataOutputStream(array);
+        a.writeInt(1);
+        a.writeInt(0);
+        a.writeInt(catalogOid);
+        a.writeInt(2);
+        a.writeInt(1);
+        a.writeInt(2);
+        a.writeBytes("ok");
+        a.writeInt(3);
+        a.writeBytes("sad");
+        java.io.ByteArrayOutputStream composite = new java.io.ByteArrayOutputStream();
+        java.io.DataOutputStream r = new java.io.DataOutputStream(composite);
+        r.writeInt(2);
+        r.writeInt(23);
+        r.writeInt(4);
+        r.writeInt(5);
+        r.writeInt(catalogOid);
+        r.writeInt(2);
+        r.writeBytes("ok");
+        try (RawConnection c = new RawConnection(server.proxyPort())) {
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            for (int id = 0; id < 2; id++) {
+                String sql = "SELECT ($1::mood[])::text AS ms, ($2::pairp)::text AS p FROM t_og WHERE id = " + id;
+                c.send(RawConnection.concat(RawConnection.parse("s" + id, sql), RawConnection.describe('S', "s" + id),
+                        RawConnection.sync()));
+                List<RawConnection.Message> described = c.readUntilReady();
+                assertEquals("1tTZ", RawConnection.types(described), described::toString);
+                ByteBuffer types = ByteBuffer.wrap(described.get(1).body());
+                assertEquals(2, types.getShort());
+                assertEquals(typeOid(ProxiedPostgres.DATABASE, "mood[]"), types.getInt(), "the array parameter, described");
+                assertEquals(pairp, types.getInt(), "the composite parameter, described");
+                c.send(RawConnection.concat(RawConnection.bind("", "s" + id, new short[] {1},
+                        new byte[][] {array.toByteArray(), composite.toByteArray()}, new short[0]),
+                        RawConnection.execute("", 0), RawConnection.sync()));
+                List<RawConnection.Message> answer = c.readUntilReady();
+                assertEquals("2DCZ", RawConnection.types(answer), answer::toString);
+                ByteBuffer row = ByteBuffer.wrap(answer.get(1).body());
+                row.getShort();
+                byte[] ms = new byte[row.getInt()];
+                row.get(ms);
+                byte[] p = new byte[row.getInt()];
+                row.get(p);
+                assertEquals("{ok,sad}", new String(ms, StandardCharsets.UTF_8), "ds_" + id);
+                assertEquals("(5,ok)", new String(p, StandardCharsets.UTF_8), "ds_" + id);
+            }
+        }
+    }
+
     /** The DataRows of {@code sql} run with the extended protocol, in hex. */
     private static List<String> binaryRows(int port, String user, String password, String database, String sql, short[] formats)
             throws Exception {
