@@ -140,7 +140,13 @@ final class ShardedDescribe {
         }
         ends.afterStatement();
         if (result.error() != null) {
-            throw logical.logical(new StatementFailure(ErrorFields.from(result.error()), result.error()));
+            ErrorFields fields = ErrorFields.from(result.error());
+            String sql = adjusted.statement().sql();
+            String unitSql = target.sql();
+            if (!unitSql.equals(sql)) {
+                fields = fields.withPosition(position -> ShardedExecution.positionInStatement(sql, unitSql, position));
+            }
+            throw logical.logical(new StatementFailure(fields, result.error()));
         }
         plan.learnParameterTypes(statement.parameterTypes(), types, schemaEpoch);
         return new Description(types, result.hasRows()

@@ -563,8 +563,11 @@ public final class ShardedExecution {
         return new StatementFailure(fields, e);
     }
 
-    /** A 1-based position in {@code unitSql} as a position in {@code sql}, the text it was rewritten from; 0 where none is. */
-    static int positionInStatement(String sql, String unitSql, int position) {
+    /**
+     * A 1-based position in {@code unitSql} as a position in {@code sql}, the text it was rewritten from; 0 where none
+     * is. The end of the text (PostgreSQL's "at end of input", one past its last character) is the end of the other.
+     */
+    public static int positionInStatement(String sql, String unitSql, int position) {
         int shorter = Math.min(sql.length(), unitSql.length());
         int prefix = 0;
         while (prefix < shorter && sql.charAt(prefix) == unitSql.charAt(prefix)) {
@@ -579,7 +582,7 @@ public final class ShardedExecution {
         if (index < prefix) {
             return position;
         }
-        if (index >= unitSql.length() - suffix && index < unitSql.length()) {
+        if (index >= unitSql.length() - suffix && index <= unitSql.length()) {
             return position - (unitSql.length() - sql.length());
         }
         return 0;

@@ -289,6 +289,28 @@ final class ShardedSessionEdgeTest {
     }
 
     /**
+     * A syntax error at the end of the text ("at end of input", one past its last character) keeps its position: in a
+     * simple query it had none (the rewritten text is longer), in a Parse (lib/pq's Describe) it counted in the
+     * rewritten text, 2 too far.
+     */
+    @Test
+    void syntaxErrorsAtTheEndKeepTheirPosition() throws Exception {
+        try (RawConnection c = new RawConnection(server.proxyPort())) {
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            String simple = "SELECT * FROM t_og WHERE id = 1 AND";
+            c.send(RawConnection.query(simple));
+            List<RawConnection.Message> answer = c.readUntilReady();
+            assertEquals("42601", answer.get(0).fields().get('C'), answer::toString);
+            assertEquals(String.valueOf(simple.length() + 1), answer.get(0).fields().get('P'), answer::toString);
+            String extended = "SELECT * FROM t_og WHERE id = $1 AND";
+            c.send(RawConnection.concat(RawConnection.parse("", extended), RawConnection.describe('S', ""), RawConnection.sync()));
+            answer = c.readUntilReady();
+            assertEquals("42601", answer.get(0).fields().get('C'), answer::toString);
+            assertEquals(String.valueOf(extended.length() + 1), answer.get(0).fields().get('P'), answer::toString);
+        }
+    }
+
+    /**
      * A Parse of text that does not parse, then a Bind that gives it a parameter (pgx's exec mode sends them
      * together, and so does a client that took a deallocated statement's name for SQL): PostgreSQL refuses the Parse
      * with 42601 and skips the rest; the client got 08P01 for the parameter count instead.
