@@ -66,6 +66,32 @@ final class ShardedDescribe {
     }
 
     /**
+     * For a statement Ashlar's parser could not read whole (so that the route refuses it over several shards): the
+     * error PostgreSQL gives its text, from a Parse and Describe (nothing runs) in the catalog database, which has the
+     * logical tables: a syntax error with its position, an unknown column or function (SQLSTATE class 42). Null when
+     * PostgreSQL takes the text (the proxy's refusal stands), or there is no catalog database to ask. PostgreSQL's
+     * 42601 "syntax error at end of input" was Ashlar's 0A000 "statement not understood".
+     */
+    StatementFailure postgresError(Plan plan, int[] declaredTypes) throws StatementFailure {
+        if (plan.statement().isComplete() || database.catalog().catalogDataSource() == null) {
+            return null;
+        }
+        BackendConnection connection = connections.acquire(database.catalogSlot());
+        BufferedResult result = new BufferedResult();
+        try {
+            connection.describe(plan.statement().sql(), declaredTypes, result);
+        } catch (SQLException e) {
+            result.handleError(e);
+        }
+        ends.afterStatement();
+        if (result.error() == null) {
+            return null;
+        }
+        ErrorFields fields = ErrorFields.from(result.error());
+        return fields.sqlState().startsWith("42") ? logical.logical(new StatementFailure(fields, result.error())) : null;
+    }
+
+    /**
      * The types the parameters' values are read with to route the statement: PostgreSQL's. The
      * declared ones when the client declared every type; else what a backend's Describe of the
      * statement reported (its ParameterDescription: for {@code user_id = $1} the column's type),
@@ -125,7 +151,8 @@ final class ShardedDescribe {
                 RecursivePlan recursive = unroutable.plannable()
                         ? intermediates.plan(adjusted, new UnknownParameters(statement.parameterTypes().length, null)) : null;
                 if (recursive == null) {
-                    throw new StatementFailure(IntermediateResults.refusal(plan.statement(), unroutable));
+                    StatementFailure postgres = postgresError(adjusted, statement.parameterTypes());
+                    throw postgres != null ? postgres : new StatementFailure(IntermediateResults.refusal(plan.statement(), unroutable));
                 }
                 return describeRecursive(recursive, statement, plan, schemaEpoch);
             }

@@ -467,7 +467,8 @@ public final class ShardedSession implements BackendSession {
         }
         RecursivePlan recursive = e.plannable() ? intermediates.plan(plan, new RouteValues(parameters, routeTypes)) : null;
         if (recursive == null) {
-            throw new StatementFailure(IntermediateResults.refusal(plan.statement(), e));
+            StatementFailure postgres = describer.postgresError(plan, parameters.types());
+            throw postgres != null ? postgres : new StatementFailure(IntermediateResults.refusal(plan.statement(), e));
         }
         return recursive(recursive, parameters, sink);
     }

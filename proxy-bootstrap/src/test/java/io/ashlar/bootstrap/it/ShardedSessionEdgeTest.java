@@ -311,6 +311,38 @@ final class ShardedSessionEdgeTest {
     }
 
     /**
+     * Text that is not SQL, over several shards, gets PostgreSQL's own error for it (42601 with its position, as the
+     * catalog database's Parse of the text gives it), not Ashlar's 0A000 "statement not understood by Ashlar's parser":
+     * an application's error handling tells syntax errors by their SQLSTATE.
+     */
+    @Test
+    void textThatIsNotSqlGetsPostgresqlsSyntaxError() throws Exception {
+        String[] statements = {"SELECT * FROM t_og WHERE name = 'x' AND (", "SELECT * FROM t_og WHERE name = 'x' GROUP"};
+        try (RawConnection direct = new RawConnection(server.backendPort());
+                RawConnection c = new RawConnection(server.proxyPort())) {
+            direct.logIn(ProxiedPostgres.BACKEND_USER, ProxiedPostgres.DATABASE, "");
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            for (String statement : statements) {
+                direct.send(RawConnection.query(statement));
+                RawConnection.Message expected = direct.readUntilReady().get(0);
+                assertEquals("42601", expected.fields().get('C'), statement);
+                String prefix = "SELECT 1; ";
+                c.send(RawConnection.query(prefix + statement));
+                List<RawConnection.Message> answer = c.readUntilReady();
+                RawConnection.Message error = answer.get(answer.size() - 2);
+                assertEquals("42601", error.fields().get('C'), answer::toString);
+                assertEquals(expected.fields().get('M'), error.fields().get('M'));
+                assertEquals(String.valueOf(prefix.length() + Integer.parseInt(expected.fields().get('P'))), error.fields().get('P'),
+                        answer::toString);
+                c.send(RawConnection.concat(RawConnection.parse("", statement), RawConnection.describe('S', ""), RawConnection.sync()));
+                answer = c.readUntilReady();
+                assertEquals("42601", answer.get(0).fields().get('C'), answer::toString);
+                assertEquals(expected.fields().get('P'), answer.get(0).fields().get('P'), answer::toString);
+            }
+        }
+    }
+
+    /**
      * A Parse of text that does not parse, then a Bind that gives it a parameter (pgx's exec mode sends them
      * together, and so does a client that took a deallocated statement's name for SQL): PostgreSQL refuses the Parse
      * with 42601 and skips the rest; the client got 08P01 for the parameter count instead.
