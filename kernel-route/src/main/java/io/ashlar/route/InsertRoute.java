@@ -155,6 +155,9 @@ final class InsertRoute {
             throw new RouteException("42601", "INSERT has more target columns than expressions (row " + (rowIndex + 1) + ")");
         }
         InsertValue value = row.get(position);
+        if (value.value().isEmpty() && value.range().text(tables.statement.sql()).equalsIgnoreCase("NULL")) {
+            throw RouteException.nullShardingValue(table.logicTable(), column);
+        }
         if (value.value().isEmpty()) {
             throw ShardedConstructs.refuse("sharding column " + column + " of INSERT into sharded table " + table.logicTable() + " given as "
                     + value.kind().name().toLowerCase(Locale.ROOT) + " " + value.range().text(tables.statement.sql()), "give a literal or a parameter");
@@ -166,8 +169,7 @@ final class InsertRoute {
         }
         Object result = SqlValues.isKnownText(sqlValue, tables.parameters) ? read : ShardingValues.normaliseStored(read);
         if (result == null) {
-            throw ShardedConstructs.refuse("NULL in sharding column " + column + " of INSERT into sharded table " + table.logicTable(),
-                    "a row without a sharding value has no shard");
+            throw RouteException.nullShardingValue(table.logicTable(), column);
         }
         return result;
     }

@@ -11,6 +11,8 @@ public final class RouteException extends RuntimeException {
     private final boolean plannable;
     /** The foreign key refused because its rows may be on different data sources, which the proxy may enforce itself; or null. */
     private final io.ashlar.parser.statement.ForeignKey crossShardKey;
+    /** The logical table and sharding column of an INSERT row refused for its NULL sharding value; or null. */
+    private String[] nullShardingValue;
 
     public RouteException(String sqlState, String message) {
         this(sqlState, message, sqlState.equals("0A000"));
@@ -42,6 +44,22 @@ public final class RouteException extends RuntimeException {
     /** The foreign key refused because its rows may be on different data sources (the proxy may enforce it), if that is why. */
     public java.util.Optional<io.ashlar.parser.statement.ForeignKey> crossShardKey() {
         return java.util.Optional.ofNullable(crossShardKey);
+    }
+
+    /**
+     * The 0A000 refusal of an INSERT row whose sharding column is NULL: it has no shard. Where the column is NOT NULL
+     * the proxy answers PostgreSQL's 23502 instead ({@link #nullShardingValue()}).
+     */
+    static RouteException nullShardingValue(String table, String column) {
+        RouteException result = new RouteException("0A000", "NULL in sharding column " + column + " of INSERT into sharded table "
+                + table + " is not supported: a row without a sharding value has no shard");
+        result.nullShardingValue = new String[] {table, column};
+        return result;
+    }
+
+    /** The logical table and column of a refused NULL sharding value ({@code [table, column]}), if that is why. */
+    public java.util.Optional<java.util.List<String>> nullShardingValue() {
+        return nullShardingValue == null ? java.util.Optional.empty() : java.util.Optional.of(java.util.List.of(nullShardingValue));
     }
 
     /** Whether the statement was refused because it spans shards: a read may then be planned recursively. */

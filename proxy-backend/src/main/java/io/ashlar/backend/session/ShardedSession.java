@@ -459,6 +459,12 @@ public final class ShardedSession implements BackendSession {
      */
     private QueryResult refused(Plan plan, ParameterValues parameters, int[] routeTypes, RouteException e, ResultSink sink)
             throws StatementFailure {
+        if (e.nullShardingValue().isPresent()) {
+            StatementFailure notNull = notNullViolation(e.nullShardingValue().get().get(0), e.nullShardingValue().get().get(1));
+            if (notNull != null) {
+                throw notNull;
+            }
+        }
         if (e.crossShardKey().isPresent()) {
             return handOffs.foreignKeys().add(plan, e.crossShardKey().get(), e.getMessage(), sink);
         }
@@ -471,6 +477,27 @@ public final class ShardedSession implements BackendSession {
             throw postgres != null ? postgres : new StatementFailure(IntermediateResults.refusal(plan.statement(), e));
         }
         return recursive(recursive, parameters, sink);
+    }
+
+    /**
+     * PostgreSQL's own error for a NULL stored into a NOT NULL column, where that column is the sharding column of the
+     * row's table (the row would fail on any shard; it has none to go to): 23502 with the schema, table and column
+     * fields, as application code reads them; no detail (PostgreSQL's shows the whole row, defaults filled in). Null
+     * where the column takes NULLs: such a row has no shard, which stays Ashlar's 0A000.
+     */
+    private StatementFailure notNullViolation(String table, String column) {
+        io.ashlar.backend.metadata.LogicalTable logical = database.catalog().schema().table("public." + table);
+        if (logical == null) {
+            return null;
+        }
+        for (io.ashlar.backend.metadata.ColumnMetadata each : logical.metadata().columns()) {
+            if (each.name().equalsIgnoreCase(column) && each.notNull()) {
+                return new StatementFailure(new ErrorFields(new byte[] {'S', 'V', 'C', 'M', 's', 't', 'c'},
+                        new String[] {ErrorFields.ERROR, ErrorFields.ERROR, "23502", "null value in column \"" + column
+                                + "\" of relation \"" + table + "\" violates not-null constraint", "public", table, column}));
+            }
+        }
+        return null;
     }
 
     /** The session's connections to these data sources ({@code held}), and whether each needs the transaction's BEGIN. */

@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -340,6 +341,35 @@ final class ShardedSessionEdgeTest {
                 assertEquals(expected.fields().get('P'), answer.get(0).fields().get('P'), answer::toString);
             }
         }
+    }
+
+    /**
+     * A NULL stored into a NOT NULL sharding column is PostgreSQL's not-null violation (23502, with the schema, table
+     * and column fields psycopg2's diag and lib/pq's Error read), as a literal and as a parameter: it was Ashlar's 0A000
+     * (the row has no shard), which error handling keyed to 23502 did not recognise.
+     */
+    @Test
+    void nullIntoANotNullShardingColumnIsANotNullViolation() throws Exception {
+        try (RawConnection c = new RawConnection(server.proxyPort())) {
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            c.send(RawConnection.query("INSERT INTO t_og (id, name) VALUES (NULL, 'x')"));
+            List<RawConnection.Message> answer = c.readUntilReady();
+            assertNotNullViolation(answer.get(0));
+            c.send(RawConnection.concat(RawConnection.parse("", "INSERT INTO t_og (id, name) VALUES ($1, $2)"),
+                    RawConnection.bind("", "", null, "x"), RawConnection.execute("", 0), RawConnection.sync()));
+            answer = c.readUntilReady();
+            assertEquals("12EZ", RawConnection.types(answer), answer::toString);
+            assertNotNullViolation(answer.get(2));
+        }
+    }
+
+    private static void assertNotNullViolation(RawConnection.Message error) {
+        Map<Character, String> fields = error.fields();
+        assertEquals("23502", fields.get('C'), fields::toString);
+        assertEquals("null value in column \"id\" of relation \"t_og\" violates not-null constraint", fields.get('M'));
+        assertEquals("public", fields.get('s'));
+        assertEquals("t_og", fields.get('t'));
+        assertEquals("id", fields.get('c'));
     }
 
     /**
