@@ -47,8 +47,9 @@ import io.ashlar.backend.execute.CopyStream;
  * statement keeps {@code HEADER} (so {@code HEADER MATCH} is still checked by every shard).
  *
  * <p>Errors. A row that cannot be routed fails the COPY with the line number, as PostgreSQL names lines
- * ({@code COPY t_order, line 7}): 22023 when no node takes its values, 0A000 for a NULL sharding value or a
- * {@code DEFAULT} marker; a row missing fields goes to the first node, whose shard reports it as PostgreSQL would.
+ * ({@code COPY t_order, line 7}): 22023 when no node takes its values or the algorithm cannot use them, 0A000 for a
+ * NULL sharding value or a {@code DEFAULT} marker; a row missing fields goes to the first node, whose shard reports it
+ * as PostgreSQL would.
  * Data errors are the shards' own (22P02, 23505, ..., with the actual table and the line within that shard's COPY).
  * After the first error every open shard COPY is cancelled, the rest of the data is discarded, and
  * {@link #endCopy()} throws the error; the session then rolls back the transaction all shard COPYs ran in, so no row
@@ -433,6 +434,11 @@ public final class ShardedCopyIn implements CopyStream.In {
         }
         if (node == ShardingTable.NO_NODE) {
             throw CopyErrors.atLine("22023", "no data node of sharded table " + table + " takes " + describeValues(), "", where(line));
+        }
+        if (node == ShardingTable.UNUSABLE_VALUE) {
+            // As an INSERT of the row is refused: text the algorithm cannot use ('x' for MOD) is 22023, named by the algorithm.
+            throw CopyErrors.atLine("22023", "cannot route sharded table " + table + " by " + describeValues() + ": "
+                    + rule.unusableReason(values), "", where(line));
         }
         if (node < 0) {
             throw CopyErrors.atLine("0A000", "COPY into sharded table " + table + " whose strategies (" + rule.describe()

@@ -193,6 +193,27 @@ final class ShardedCopyTest {
         databases.assertContents("t_order");
     }
 
+    /**
+     * A sharding value the algorithm cannot use ('x' for an INLINE MOD) is refused as an INSERT of it is, 22023 with the
+     * algorithm's reason and the line; it was 0A000 "whose strategies ... do not pick one data node".
+     */
+    @Test
+    void unusableShardingValueFailsTheCopyWith22023() throws Exception {
+        String rows = text(3);
+        String[] lines = rows.split("\n", -1);
+        String[] fields = lines[1].split("\t", -1);
+        fields[1] = "x";
+        lines[1] = String.join("\t", fields);
+        String data = String.join("\n", lines);
+        try (Connection proxy = databases.proxy("")) {
+            PSQLException e = assertThrows(PSQLException.class, () -> copy(proxy, "COPY t_order (" + COLUMNS + ") FROM STDIN", data));
+            assertEquals("22023", e.getSQLState(), e.getMessage());
+            assertEquals("COPY t_order, line 2", e.getServerErrorMessage().getWhere());
+            assertEquals(0, count(proxy), "rows left after a failed COPY");
+        }
+        databases.assertContents("t_order");
+    }
+
     @Test
     void copyInsideATransactionIsRolledBackWithIt() throws Exception {
         try (Connection proxy = databases.proxy("")) {
