@@ -48,7 +48,7 @@ final class UserTypes {
                                                              || pg_catalog.pg_get_constraintdef(c.oid), '' ORDER BY c.conname)
                                            FROM pg_catalog.pg_constraint c WHERE c.contypid = t.oid), '')
                 WHEN 'r' THEN (SELECT 'SUBTYPE = ' || pg_catalog.format_type(r.rngsubtype, NULL)
-                                      || CASE WHEN r.rngsubdiff <> 0 AND p.pronamespace = 'pg_catalog'::pg_catalog.regnamespace
+                                      || CASE WHEN r.rngsubdiff <> 0 AND p.pronamespace = (SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = 'pg_catalog')
                                               THEN ', SUBTYPE_DIFF = ' || r.rngsubdiff::pg_catalog.regproc ELSE '' END
                                FROM pg_catalog.pg_range r LEFT JOIN pg_catalog.pg_proc p ON p.oid = r.rngsubdiff
                                WHERE r.rngtypid = t.oid)
