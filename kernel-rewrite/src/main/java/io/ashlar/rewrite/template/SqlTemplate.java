@@ -67,7 +67,11 @@ public final class SqlTemplate {
         this.unitDependent = dependent;
         this.hasRows = rows;
         this.jdbc = anyJdbc;
-        this.renumber = !anyJdbc && !allSeen && (markerBits & MARKER) != 0;
+        // Renumbered where some parameters are left out (a HAVING or OFFSET the proxy applies): by the markers the
+        // pieces hold, or to none where the text holds none (a unit that declared a parameter it does not use fails
+        // PostgreSQL's Parse with 42P18).
+        this.renumber = !anyJdbc && !allSeen
+                && ((markerBits & MARKER) != 0 || parameterCount > 0 && !rows && !mayHoldMarkers(pieces));
         this.cache = new UnitCache(rows);
         if (!dependent) {
             Assembled fixed = assemble(null, Optional.empty());
@@ -208,6 +212,22 @@ public final class SqlTemplate {
             case Piece.Rows ignored -> true;
             default -> false;
         };
+    }
+
+    /** Whether the text pieces could hold a parameter marker ({@code $n} or {@code ?}) not compiled into a piece. */
+    private static boolean mayHoldMarkers(Piece[] pieces) {
+        for (Piece piece : pieces) {
+            if (piece instanceof Piece.Text text) {
+                String t = text.text();
+                for (int i = 0, n = t.length(); i < n; i++) {
+                    char c = t.charAt(i);
+                    if (c == '?' || c == '$' && i + 1 < n && Character.isDigit(t.charAt(i + 1))) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /** Marks the parameter numbers {@code piece} writes; returns {@link #MARKER} and {@link #JDBC_MARKER} bits. */

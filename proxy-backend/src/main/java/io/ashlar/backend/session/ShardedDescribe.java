@@ -65,6 +65,11 @@ final class ShardedDescribe {
         return new Prepared(sql, types, plan);
     }
 
+    /** PostgreSQL's "could not determine data type of parameter $n". */
+    private static boolean isUntypedParameter(SQLException error) {
+        return error instanceof io.ashlar.backend.execute.BackendError backend && backend.fields().sqlState().equals("42P18");
+    }
+
     /**
      * For a statement Ashlar's parser could not read whole (so that the route refuses it over several shards): the
      * error PostgreSQL gives its text, from a Parse and Describe (nothing runs) in the catalog database, which has the
@@ -166,6 +171,20 @@ final class ShardedDescribe {
             result.handleError(e);
         }
         ends.afterStatement();
+        if (result.error() != null && !target.sql().equals(adjusted.statement().sql()) && isUntypedParameter(result.error())
+                && database.catalog().catalogDataSource() != null) {
+            // The shard's text lacks what typed a parameter (HAVING and OFFSET are the proxy's over several shards):
+            // the catalog database describes the client's own text, as PostgreSQL would.
+            target = new ShardedExecution.Target(database.catalogSlot(), adjusted.statement().sql(), Optional.empty());
+            connection = connections.acquire(target.dataSource());
+            result = new BufferedResult();
+            try {
+                types = connection.describe(target.sql(), statement.parameterTypes(), result);
+            } catch (SQLException e) {
+                result.handleError(e);
+            }
+            ends.afterStatement();
+        }
         if (result.error() != null) {
             ErrorFields fields = ErrorFields.from(result.error());
             String sql = adjusted.statement().sql();
