@@ -373,6 +373,50 @@ final class ShardedSessionEdgeTest {
     }
 
     /**
+     * A parameter that only HAVING or OFFSET types, over several shards (where the proxy applies them, so the shards'
+     * text lacks it), is described as PostgreSQL describes the client's text: it was 42P18 "could not determine data
+     * type of parameter $1" (Vert.x's prepared queries, which declare no types first, failed).
+     */
+    @Test
+    void parametersOnlyHavingOrOffsetTypesAreDescribed() throws Exception {
+        String[][] cases = {
+            {"SELECT name, count(*) FROM t_og GROUP BY name HAVING count(*) > $1 ORDER BY name", "20"},
+            {"SELECT id FROM t_og ORDER BY id OFFSET $1", "20"},
+        };
+        try (RawConnection c = new RawConnection(server.proxyPort())) {
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            for (String[] each : cases) {
+                c.send(RawConnection.concat(RawConnection.parse("", each[0]), RawConnection.describe('S', ""),
+                        RawConnection.bind("", "", "0"), RawConnection.execute("", 0), RawConnection.sync()));
+                List<RawConnection.Message> answer = c.readUntilReady();
+                String types = RawConnection.types(answer);
+                assertTrue(types.startsWith("1tT2") && types.endsWith("CZ"), each[0] + ": " + answer);
+                java.nio.ByteBuffer parameters = java.nio.ByteBuffer.wrap(answer.get(1).body());
+                assertEquals(1, parameters.getShort());
+                assertEquals(Integer.parseInt(each[1]), parameters.getInt(), each[0]);
+            }
+        }
+    }
+
+    /**
+     * A changed setting is reported (ParameterStatus) just before the ReadyForQuery, after the SET's CommandComplete,
+     * where PostgreSQL reports it; it came first, and r2dbc made one result of the SET and the statement after it.
+     */
+    @Test
+    void changedSettingsAreReportedBeforeReadyForQuery() throws Exception {
+        try (RawConnection direct = new RawConnection(server.backendPort());
+                RawConnection c = new RawConnection(server.proxyPort())) {
+            direct.logIn(ProxiedPostgres.BACKEND_USER, "ds_0", "");
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            for (String sql : new String[] {"SET application_name = 'edge'", "SET application_name = 'a'; SELECT 1"}) {
+                direct.send(RawConnection.query(sql));
+                c.send(RawConnection.query(sql));
+                assertEquals(RawConnection.types(direct.readUntilReady()), RawConnection.types(c.readUntilReady()), sql);
+            }
+        }
+    }
+
+    /**
      * A Parse of text that does not parse, then a Bind that gives it a parameter (pgx's exec mode sends them
      * together, and so does a client that took a deallocated statement's name for SQL): PostgreSQL refuses the Parse
      * with 42601 and skips the rest; the client got 08P01 for the parameter count instead.

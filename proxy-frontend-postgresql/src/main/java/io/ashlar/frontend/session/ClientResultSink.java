@@ -10,12 +10,16 @@ import io.ashlar.protocol.NotificationResponse;
 /**
  * Where the backend session's results go: into the client's output as PostgreSQL's messages
  * (RowDescription and DataRow in text, CommandComplete, EmptyQueryResponse, NoticeResponse,
- * ParameterStatus, NotificationResponse), in the order they come.
+ * NotificationResponse), in the order they come; ParameterStatus just before the ReadyForQuery
+ * ({@link #reportSettings}), where PostgreSQL reports changed settings: after a SET's CommandComplete
+ * (r2dbc made one result of a SET whose ParameterStatus came first).
  */
 final class ClientResultSink implements ResultSink {
 
     private final OutputBuffer out;
     private final int processId;
+    /** Settings changed since the last ReadyForQuery: name, value, name, value, ... (the last value of each). */
+    private final java.util.ArrayList<String> changed = new java.util.ArrayList<>(0);
 
     /**
      * @param processId the process id the client knows for this session: a NOTIFY the session
@@ -53,7 +57,25 @@ final class ClientResultSink implements ResultSink {
 
     @Override
     public void parameterStatus(String name, String value) {
-        out.parameterStatus(name, value);
+        for (int i = 0; i < changed.size(); i += 2) {
+            if (changed.get(i).equals(name)) {
+                changed.set(i + 1, value);
+                return;
+            }
+        }
+        changed.add(name);
+        changed.add(value);
+    }
+
+    /** Writes a ParameterStatus for each setting changed since the last ReadyForQuery: the session writes one next. */
+    void reportSettings() {
+        if (changed.isEmpty()) {
+            return;
+        }
+        for (int i = 0; i < changed.size(); i += 2) {
+            out.parameterStatus(changed.get(i), changed.get(i + 1));
+        }
+        changed.clear();
     }
 
     @Override

@@ -62,7 +62,7 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
     private final CursorCommands cursors;
     private final SimpleQuery simpleQuery;
     private final ExtendedProtocol extended;
-    private final ResultSink sink;
+    private final ClientResultSink sink;
     private volatile boolean working;
     private volatile char lastStatus = 'I';
     /** How the proxy's stop ends this session's connection, once it asked ({@link #endIfQuiet}); null until then. */
@@ -97,7 +97,7 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         this.processId = processId;
         this.onClose = onClose;
         this.inbox = new SessionInbox(threads, this::loop);
-        ResultSink sink = new ClientResultSink(out, processId);
+        ClientResultSink sink = new ClientResultSink(out, processId);
         this.sink = sink;
         // A NOTIFY for a session that LISTENs reaches it while it waits idle, as from PostgreSQL.
         backend.onAsync(inbox::signalAsync);
@@ -371,6 +371,7 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
             // that came while a block ran) go out before the ReadyForQuery, where PostgreSQL delivers them.
             backend.relayAsync(sink);
         }
+        sink.reportSettings();
         out.write(ReadyForQuery.of(status));
         out.flush();
     }
