@@ -9,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.sql.DriverManager;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -412,6 +413,35 @@ final class ShardedSessionEdgeTest {
                 direct.send(RawConnection.query(sql));
                 c.send(RawConnection.query(sql));
                 assertEquals(RawConnection.types(direct.readUntilReady()), RawConnection.types(c.readUntilReady()), sql);
+            }
+        }
+    }
+
+    /**
+     * Session values used as tables, as TypeORM asks for the database (SELECT * FROM current_database()): the proxy's
+     * answer stood there as a subquery without an alias, which PostgreSQL refuses (42601, and TypeORM could neither
+     * synchronize nor generate a migration); an alias the client gives names the one column, as PostgreSQL does.
+     */
+    @Test
+    void sessionValuesInFromAreTables() throws Exception {
+        String[][] cases = {
+            {"SELECT * FROM current_database()", "current_database", ProxiedPostgres.DATABASE},
+            {"select * from current_database() as d", "d", ProxiedPostgres.DATABASE},
+            {"select d from current_database() d", "d", ProxiedPostgres.DATABASE},
+            {"SELECT * FROM current_database() AS d(x)", "x", ProxiedPostgres.DATABASE},
+            {"SELECT * FROM current_user", "current_user", ProxiedPostgres.PASSWORD_USER},
+            {"select u from current_user u", "u", ProxiedPostgres.PASSWORD_USER},
+            {"SELECT s.x FROM (SELECT current_user AS x) s, current_database() WHERE current_database = current_catalog", "x",
+                ProxiedPostgres.PASSWORD_USER},
+        };
+        try (Connection c = DriverManager.getConnection(server.proxyUrl(""), ProxiedPostgres.PASSWORD_USER,
+                ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER)); Statement s = c.createStatement()) {
+            for (String[] each : cases) {
+                try (ResultSet rs = s.executeQuery(each[0])) {
+                    assertEquals(each[1], rs.getMetaData().getColumnName(1), each[0]);
+                    assertTrue(rs.next(), each[0]);
+                    assertEquals(each[2], rs.getString(1), each[0]);
+                }
             }
         }
     }
