@@ -197,7 +197,7 @@ final class InsertRoute {
         }
         for (int c = 0; c < values.length; c++) {
             if (values[c] == null) {
-                return ShardedConstructs.refuse("INSERT into sharded table " + table.logicTable() + " without a value for sharding column " + columns.get(c));
+                return RouteException.omittedShardingValue(table.logicTable(), columns.get(c));
             }
         }
         if (values.length == 0) {

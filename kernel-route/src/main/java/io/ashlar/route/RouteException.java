@@ -53,11 +53,22 @@ public final class RouteException extends RuntimeException {
     static RouteException nullShardingValue(String table, String column) {
         RouteException result = new RouteException("0A000", "NULL in sharding column " + column + " of INSERT into sharded table "
                 + table + " is not supported: a row without a sharding value has no shard");
-        result.nullShardingValue = new String[] {table, column};
+        result.nullShardingValue = new String[] {table, column, "null"};
         return result;
     }
 
-    /** The logical table and column of a refused NULL sharding value ({@code [table, column]}), if that is why. */
+    /** As {@link #nullShardingValue(String, String)} for a row that gives the sharding column no value at all. */
+    static RouteException omittedShardingValue(String table, String column) {
+        RouteException result = new RouteException("0A000", "INSERT into sharded table " + table
+                + " without a value for sharding column " + column + " is not supported");
+        result.nullShardingValue = new String[] {table, column, "omitted"};
+        return result;
+    }
+
+    /**
+     * The logical table and column of a refused NULL sharding value, and whether the row gave NULL or left the column
+     * out ({@code [table, column, "null" | "omitted"]}), if that is why.
+     */
     public java.util.Optional<java.util.List<String>> nullShardingValue() {
         return nullShardingValue == null ? java.util.Optional.empty() : java.util.Optional.of(java.util.List.of(nullShardingValue));
     }

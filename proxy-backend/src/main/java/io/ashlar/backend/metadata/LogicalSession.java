@@ -299,6 +299,21 @@ public final class LogicalSession {
         return false;
     }
 
+    /**
+     * Whether a DDL statement changes what the catalog database holds (tables, indexes, constraints, the user's types
+     * and extensions): in a transaction block its catalog queries are to see it before the block ends.
+     */
+    public static boolean shapesCatalog(AnalyzedStatement statement) {
+        if (!(statement.body() instanceof DdlStatement ddl)) {
+            return false;
+        }
+        return switch (ddl.kind()) {
+            case CREATE_TABLE, ALTER_TABLE, DROP_TABLE, CREATE_INDEX, ALTER_INDEX, DROP_INDEX -> true;
+            case TRUNCATE_TABLE -> false;
+            default -> TYPE_OBJECTS.contains(ddl.objectType());
+        };
+    }
+
     /** The session is outside any transaction: what its DDL changed is read again. */
     public void idle() {
         if (changedTypes) {

@@ -99,6 +99,20 @@ final class DirectStatements {
      * without the table and the session's statement as it went (inside a transaction, a savepoint undoes it).
      */
     void mirrorOnCatalog(String sql) {
+        mirrorOnCatalog(sql, true);
+    }
+
+    /**
+     * Runs DDL of the session's transaction block on its catalog database connection too, in the same block: the
+     * catalog queries that follow in the block see what it changed, as on PostgreSQL (a Django migration looks up the
+     * constraint it is to drop after making its table in the same transaction, and found none), and the block's end
+     * commits or rolls back both. The shells are brought in step after the block as after any DDL.
+     */
+    void mirrorInTransaction(String sql) {
+        mirrorOnCatalog(sql, false);
+    }
+
+    private void mirrorOnCatalog(String sql, boolean bind) {
         int slot = database.catalogSlot();
         try {
             BackendConnection connection = connections.acquire(slot);
@@ -115,7 +129,9 @@ final class DirectStatements {
             if (begin && connection.status() != 'I') {
                 connections.join(slot);
             }
-            connections.markBound(slot);
+            if (bind) {
+                connections.markBound(slot);
+            }
         } catch (StatementFailure ignored) {
             // Without a catalog connection the session's catalog queries do not see the table; its statements do.
         }

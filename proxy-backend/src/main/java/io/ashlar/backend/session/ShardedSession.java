@@ -460,7 +460,8 @@ public final class ShardedSession implements BackendSession {
     private QueryResult refused(Plan plan, ParameterValues parameters, int[] routeTypes, RouteException e, ResultSink sink)
             throws StatementFailure {
         if (e.nullShardingValue().isPresent()) {
-            StatementFailure notNull = notNullViolation(e.nullShardingValue().get().get(0), e.nullShardingValue().get().get(1));
+            java.util.List<String> what = e.nullShardingValue().get();
+            StatementFailure notNull = notNullViolation(what.get(0), what.get(1), what.get(2).equals("omitted"));
             if (notNull != null) {
                 throw notNull;
             }
@@ -480,18 +481,19 @@ public final class ShardedSession implements BackendSession {
     }
 
     /**
-     * PostgreSQL's own error for a NULL stored into a NOT NULL column, where that column is the sharding column of the
-     * row's table (the row would fail on any shard; it has none to go to): 23502 with the schema, table and column
+     * PostgreSQL's own error for a NULL stored into a NOT NULL column (given, or left out without a default), where that
+     * column is the sharding column of the row's table (the row would fail on any shard; it has none to go to): 23502 with the schema, table and column
      * fields, as application code reads them; no detail (PostgreSQL's shows the whole row, defaults filled in). Null
      * where the column takes NULLs: such a row has no shard, which stays Ashlar's 0A000.
      */
-    private StatementFailure notNullViolation(String table, String column) {
+    private StatementFailure notNullViolation(String table, String column, boolean omitted) {
         io.ashlar.backend.metadata.LogicalTable logical = database.catalog().schema().table("public." + table);
         if (logical == null) {
             return null;
         }
         for (io.ashlar.backend.metadata.ColumnMetadata each : logical.metadata().columns()) {
-            if (each.name().equalsIgnoreCase(column) && each.notNull()) {
+            // A column left out takes its default, which the proxy does not evaluate: only one without is NULL for sure.
+            if (each.name().equalsIgnoreCase(column) && each.notNull() && !(omitted && (!each.defaultExpression().isEmpty() || !each.identity().isEmpty()))) {
                 return new StatementFailure(new ErrorFields(new byte[] {'S', 'V', 'C', 'M', 's', 't', 'c'},
                         new String[] {ErrorFields.ERROR, ErrorFields.ERROR, "23502", "null value in column \"" + column
                                 + "\" of relation \"" + table + "\" violates not-null constraint", "public", table, column}));
@@ -527,6 +529,9 @@ public final class ShardedSession implements BackendSession {
             database.plans().schemaChanged();
             if (logical.ranDdl(plan.statement(), execution.boundSession())) {
                 direct.mirrorOnCatalog(plan.statement().sql());
+            } else if (transaction.state().inTransaction() && database.catalog().catalogDataSource() != null
+                    && LogicalSession.shapesCatalog(plan.statement())) {
+                direct.mirrorInTransaction(plan.statement().sql());
             }
         }
         CommandTags.Effect text = plan.textEffect();

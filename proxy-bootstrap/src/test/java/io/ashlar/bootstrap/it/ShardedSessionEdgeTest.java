@@ -361,6 +361,10 @@ final class ShardedSessionEdgeTest {
             answer = c.readUntilReady();
             assertEquals("12EZ", RawConnection.types(answer), answer::toString);
             assertNotNullViolation(answer.get(2));
+            // left out, without a default
+            c.send(RawConnection.query("INSERT INTO t_og (name) VALUES ('x')"));
+            answer = c.readUntilReady();
+            assertNotNullViolation(answer.get(0));
         }
     }
 
@@ -444,6 +448,45 @@ final class ShardedSessionEdgeTest {
                 }
             }
         }
+    }
+
+    /**
+     * Catalog queries inside a transaction block see the block's own DDL, as on PostgreSQL: a Django migration makes a
+     * table with a unique column, then looks the constraint up to drop it, in one transaction; the catalog database
+     * had the table only after the block, so Django found nothing, dropped nothing and said OK. A rolled-back block
+     * leaves the catalog as it was.
+     */
+    @Test
+    void catalogQueriesInABlockSeeItsDdl() throws Exception {
+        String constraints = "SELECT c.conname FROM pg_catalog.pg_constraint c JOIN pg_catalog.pg_class r ON r.oid = c.conrelid"
+                + " WHERE r.relname = 'tx_gadget' ORDER BY 1";
+        String columns = "SELECT column_name FROM information_schema.columns WHERE table_name = 'tx_gadget' ORDER BY 1";
+        try (Connection c = DriverManager.getConnection(server.proxyUrl(""), ProxiedPostgres.PASSWORD_USER,
+                ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER)); Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            s.execute("CREATE TABLE tx_gadget (id int PRIMARY KEY, code text UNIQUE)");
+            assertEquals(List.of("tx_gadget_code_key", "tx_gadget_pkey"), strings(s, constraints), "in the block that made it");
+            s.execute("ALTER TABLE tx_gadget DROP CONSTRAINT tx_gadget_code_key");
+            assertEquals(List.of("tx_gadget_pkey"), strings(s, constraints), "after dropping one in the block");
+            c.commit();
+            assertEquals(List.of("tx_gadget_pkey"), strings(s, constraints), "after the commit");
+            s.execute("ALTER TABLE tx_gadget ADD COLUMN extra int");
+            assertEquals(List.of("code", "extra", "id"), strings(s, columns), "in the block");
+            c.rollback();
+            assertEquals(List.of("code", "id"), strings(s, columns), "after the rollback");
+            c.setAutoCommit(true);
+            s.execute("DROP TABLE tx_gadget");
+        }
+    }
+
+    private static List<String> strings(Statement s, String sql) throws SQLException {
+        List<String> result = new java.util.ArrayList<>();
+        try (ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                result.add(rs.getString(1));
+            }
+        }
+        return result;
     }
 
     /**
