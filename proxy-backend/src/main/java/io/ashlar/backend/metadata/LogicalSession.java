@@ -314,6 +314,17 @@ public final class LogicalSession {
         };
     }
 
+    /**
+     * Whether a DDL statement makes, changes or drops a type, domain or extension: it runs on the catalog database as
+     * it passes, in or out of a transaction, so that the catalog's copies follow every change the data sources take
+     * (renamed enum labels and types, dropped types, added attributes and domain constraints), which reading the
+     * types again cannot tell from the types alone.
+     */
+    public static boolean changesTypes(AnalyzedStatement statement) {
+        return statement.body() instanceof DdlStatement ddl && ddl.kind() != DdlKind.TRUNCATE_TABLE
+                && TYPE_OBJECTS.contains(ddl.objectType());
+    }
+
     /** The session is outside any transaction: what its DDL changed is read again. */
     public void idle() {
         if (changedTypes) {

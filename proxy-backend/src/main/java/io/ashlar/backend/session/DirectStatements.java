@@ -103,10 +103,11 @@ final class DirectStatements {
     }
 
     /**
-     * Runs DDL of the session's transaction block on its catalog database connection too, in the same block: the
-     * catalog queries that follow in the block see what it changed, as on PostgreSQL (a Django migration looks up the
+     * Runs DDL on the session's catalog database connection too: in a transaction block, in the same block, so that
+     * the catalog queries that follow in it see what it changed, as on PostgreSQL (a Django migration looks up the
      * constraint it is to drop after making its table in the same transaction, and found none), and the block's end
-     * commits or rolls back both. The shells are brought in step after the block as after any DDL.
+     * commits or rolls back both; outside one (DDL of types), at once. The shells are brought in step after it as
+     * after any DDL.
      */
     void mirrorInTransaction(String sql) {
         mirrorOnCatalog(sql, false);

@@ -529,8 +529,8 @@ public final class ShardedSession implements BackendSession {
             database.plans().schemaChanged();
             if (logical.ranDdl(plan.statement(), execution.boundSession())) {
                 direct.mirrorOnCatalog(plan.statement().sql());
-            } else if (transaction.state().inTransaction() && database.catalog().catalogDataSource() != null
-                    && LogicalSession.shapesCatalog(plan.statement())) {
+            } else if (database.catalog().catalogDataSource() != null && (LogicalSession.changesTypes(plan.statement())
+                    || transaction.state().inTransaction() && LogicalSession.shapesCatalog(plan.statement()))) {
                 direct.mirrorInTransaction(plan.statement().sql());
             }
         }

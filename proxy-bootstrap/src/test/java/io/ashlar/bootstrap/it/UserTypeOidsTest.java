@@ -280,6 +280,48 @@ final class UserTypeOidsTest {
         }
     }
 
+    /**
+     * Type DDL through the proxy changes the catalog database's copies as it changes the data sources: renamed enum
+     * labels and types, a type dropped and made again, an added attribute. The copies stayed as first made, so that
+     * TypeORM (which renames an enum to _old, makes the new one and drops the old) never got in sync, and tools that
+     * ask whether a dropped type exists were told it did.
+     */
+    @Test
+    void typeDdlChangesTheCatalogsCopies() throws Exception {
+        try (Connection c = server.proxy(""); Statement s = c.createStatement()) {
+            s.execute("CREATE TYPE tone AS ENUM ('a', 'b')");
+            s.execute("ALTER TYPE tone RENAME VALUE 'a' TO 'z'");
+            s.execute("CREATE TYPE hue AS ENUM ('x')");
+            s.execute("ALTER TYPE hue RENAME TO shade");
+            s.execute("CREATE TYPE level AS ENUM ('a')");
+            s.execute("DROP TYPE level");
+            s.execute("CREATE TYPE level AS ENUM ('b', 'c')");
+            s.execute("CREATE TYPE point3 AS (x int)");
+            s.execute("ALTER TYPE point3 ADD ATTRIBUTE y int");
+            c.setAutoCommit(false);
+            s.execute("ALTER TYPE tone RENAME TO tone_old");
+            s.execute("CREATE TYPE tone AS ENUM ('low', 'high')");
+            s.execute("DROP TYPE tone_old");
+            c.commit();
+            c.setAutoCommit(true);
+            String labels = "SELECT t.typname, string_agg(e.enumlabel, ',' ORDER BY e.enumsortorder) FROM pg_catalog.pg_type t"
+                    + " JOIN pg_catalog.pg_enum e ON e.enumtypid = t.oid WHERE t.typname IN ('tone', 'tone_old', 'hue', 'shade', 'level')"
+                    + " GROUP BY 1 ORDER BY 1";
+            List<String> found = new java.util.ArrayList<>();
+            try (ResultSet rs = s.executeQuery(labels)) {
+                while (rs.next()) {
+                    found.add(rs.getString(1) + "=" + rs.getString(2));
+                }
+            }
+            assertEquals(List.of("level=b,c", "shade=x", "tone=low,high"), found, "the types clients look up");
+            try (ResultSet rs = s.executeQuery("SELECT string_agg(a.attname, ',' ORDER BY a.attnum) FROM pg_catalog.pg_attribute a"
+                    + " JOIN pg_catalog.pg_type t ON t.typrelid = a.attrelid WHERE t.typname = 'point3' AND a.attnum > 0")) {
+                rs.next();
+                assertEquals("x,y", rs.getString(1));
+            }
+        }
+    }
+
     /** The type OID the proxy describes for the one column of {@code sql}. */
     private static int describedType(String sql) throws Exception {
         try (RawConnection c = new RawConnection(server.proxyPort())) {
