@@ -402,6 +402,13 @@ final class InsertRoute {
             }
             if (expectTarget && depth <= 1 && kind.isIdentifier()) {
                 String column = tokens.identifier(i);
+                if (depth == 0 && table.columnId(column) >= 0 && setsExcludedSelf(tokens, i, column)) {
+                    // col = EXCLUDED.col: the proposed row's value, which routed the row to the very node it conflicts
+                    // on, so the row stays there (TypeORM's and Sequelize's upserts set every column so).
+                    expectTarget = false;
+                    i += 4;
+                    continue;
+                }
                 if (table.columnId(column) >= 0) {
                     throw ShardedConstructs.refuse("ON CONFLICT ... DO UPDATE SET of sharding column " + column + " of sharded table " + table.logicTable(),
                             "it could move the row to another shard");
@@ -413,5 +420,19 @@ final class InsertRoute {
                 expectTarget = false;
             }
         }
+    }
+
+    /** Whether the tokens at {@code target} read {@code column = EXCLUDED.column} and end there (a comma, WHERE or the end). */
+    private static boolean setsExcludedSelf(io.ashlar.parser.lexer.TokenList tokens, int target, String column) {
+        int n = tokens.size();
+        if (target + 4 >= n || !tokens.isOperator(target + 1, "=") || !tokens.kind(target + 2).isIdentifier()
+                || !tokens.identifier(target + 2).equals("excluded") || !tokens.is(target + 3, TokenKind.DOT)
+                || !tokens.kind(target + 4).isIdentifier() || !tokens.identifier(target + 4).equals(column)) {
+            return false;
+        }
+        int next = target + 5;
+        return next >= n || tokens.is(next, TokenKind.COMMA) || tokens.is(next, TokenKind.SEMICOLON)
+                || tokens.kind(next) == TokenKind.IDENTIFIER && (tokens.textEqualsIgnoreCase(next, "where")
+                        || tokens.textEqualsIgnoreCase(next, "returning"));
     }
 }

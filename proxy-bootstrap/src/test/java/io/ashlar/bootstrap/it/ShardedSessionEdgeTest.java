@@ -490,6 +490,32 @@ final class ShardedSessionEdgeTest {
     }
 
     /**
+     * An upsert that sets its sharding column to the proposed row's own value (TypeORM's and Sequelize's upserts set
+     * every column to EXCLUDED's) keeps the row where it is: the proposed row routed to the very node it conflicts on.
+     * It was refused with 0A000 like any update of a sharding column, which still holds for other values.
+     */
+    @Test
+    void upsertSettingTheShardingColumnToExcludedRuns() throws Exception {
+        String upsert = "INSERT INTO t_og (id, name) VALUES (41, '%s') ON CONFLICT (id) DO UPDATE SET id = EXCLUDED.id,"
+                + " name = EXCLUDED.name";
+        try (Connection c = DriverManager.getConnection(server.proxyUrl(""), ProxiedPostgres.PASSWORD_USER,
+                ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER)); Statement s = c.createStatement()) {
+            s.execute("DELETE FROM t_og WHERE id = 41");
+            assertEquals(1, s.executeUpdate(upsert.formatted("first")));
+            assertEquals(1, s.executeUpdate(upsert.formatted("second")));
+            assertEquals(List.of("second"), strings(s, "SELECT name FROM t_og WHERE id = 41"));
+            // id 41 lives in ds_1 (41 % 2), table t_og_0 (41 / 2 % 2 = 0): the row is there, once
+            try (Connection shard = server.backend("ds_1"); Statement b = shard.createStatement()) {
+                assertEquals(List.of("second"), strings(b, "SELECT name FROM t_og_0 WHERE id = 41"));
+            }
+            SQLException refused = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class, () -> s.executeUpdate(
+                    "INSERT INTO t_og (id, name) VALUES (41, 'x') ON CONFLICT (id) DO UPDATE SET id = EXCLUDED.id + 2"));
+            assertEquals("0A000", refused.getSQLState());
+            s.execute("DELETE FROM t_og WHERE id = 41");
+        }
+    }
+
+    /**
      * A Parse of text that does not parse, then a Bind that gives it a parameter (pgx's exec mode sends them
      * together, and so does a client that took a deallocated statement's name for SQL): PostgreSQL refuses the Parse
      * with 42601 and skips the rest; the client got 08P01 for the parameter count instead.
