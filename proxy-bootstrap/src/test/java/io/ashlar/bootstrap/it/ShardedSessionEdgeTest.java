@@ -341,6 +341,12 @@ final class ShardedSessionEdgeTest {
                 assertEquals("42601", answer.get(0).fields().get('C'), answer::toString);
                 assertEquals(expected.fields().get('P'), answer.get(0).fields().get('P'), answer::toString);
             }
+            // Several statements in one Parse (r2dbc with a fetch size sends a script so): PostgreSQL's 42601 too.
+            c.send(RawConnection.concat(RawConnection.parse("", "DELETE FROM t_og WHERE name = 'a'; DELETE FROM t_og WHERE name = 'b'"),
+                    RawConnection.describe('S', ""), RawConnection.sync()));
+            List<RawConnection.Message> answer = c.readUntilReady();
+            assertEquals("42601", answer.get(0).fields().get('C'), answer::toString);
+            assertEquals("cannot insert multiple commands into a prepared statement", answer.get(0).fields().get('M'));
         }
     }
 
