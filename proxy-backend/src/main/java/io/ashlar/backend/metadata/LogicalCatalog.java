@@ -275,19 +275,11 @@ public final class LogicalCatalog implements AutoCloseable {
 
     /** Reads the composite types of the database whose OIDs clients are told (keeps what it had when it cannot). */
     private void readComposites(BackendDataSource source) {
-        List<String[]> rows;
-        try {
-            BackendConnection connection = source.borrow();
-            try {
-                rows = TextRows.query(connection, "SELECT t.oid, t.typarray, string_agg(a.atttypid::text, ',' ORDER BY a.attnum)"
-                        + " FROM pg_catalog.pg_type t JOIN pg_catalog.pg_attribute a ON a.attrelid = t.typrelid AND a.attnum > 0"
-                        + " AND NOT a.attisdropped WHERE t.typtype = 'c' AND t.oid >= 16384 GROUP BY t.oid, t.typarray");
-            } finally {
-                connection.release();
-            }
-        } catch (SQLException | RuntimeException e) {
-            LOG.warn("logical database {}: the composite types of {} could not be read: {}", database.name(), source.name(),
-                    e.getMessage());
+        List<String[]> rows = query(source, "the composite types", "SELECT t.oid, t.typarray,"
+                + " string_agg(a.atttypid::text, ',' ORDER BY a.attnum) FROM pg_catalog.pg_type t JOIN pg_catalog.pg_attribute a"
+                + " ON a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped WHERE t.typtype = 'c' AND t.oid >= 16384"
+                + " GROUP BY t.oid, t.typarray");
+        if (rows == null) {
             return;
         }
         Map<Integer, int[]> fields = new HashMap<>();
@@ -329,17 +321,21 @@ public final class LogicalCatalog implements AutoCloseable {
 
     /** A data source's types made after initdb (OID, schema, name, typtype, typarray); null when it cannot be read. */
     private List<String[]> types(BackendDataSource source) {
+        return query(source, "the types", "SELECT t.oid, n.nspname, t.typname, t.typtype, t.typarray FROM pg_catalog.pg_type t"
+                + " JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace WHERE t.oid >= 16384");
+    }
+
+    /** The rows of one of the proxy's catalog queries on a data source; null, logged as {@code what}, when it cannot be read. */
+    private List<String[]> query(BackendDataSource source, String what, String sql) {
         try {
             BackendConnection connection = source.borrow();
             try {
-                return TextRows.query(connection, "SELECT t.oid, n.nspname, t.typname, t.typtype,"
-                        + " t.typarray FROM pg_catalog.pg_type t JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace"
-                        + " WHERE t.oid >= 16384");
+                return TextRows.query(connection, sql);
             } finally {
                 connection.release();
             }
         } catch (SQLException | RuntimeException e) {
-            LOG.warn("logical database {}: the types of data source {} could not be read: {}", database.name(), source.name(),
+            LOG.warn("logical database {}: {} of data source {} could not be read: {}", database.name(), what, source.name(),
                     e.getMessage());
             return null;
         }
