@@ -522,6 +522,30 @@ final class ShardedSessionEdgeTest {
     }
 
     /**
+     * Catalog queries see the session's search_path as set_config, RESET and SET leave it (pg_table_is_visible, which
+     * psql's and pg_dump's name patterns use). Inside a transaction block a change reaches the catalog database only
+     * when the block ends (docs/sharding.md), which pg_dump's -t/-T look-up in its transaction runs into.
+     */
+    @Test
+    void catalogQueriesFollowSearchPathChanges() throws Exception {
+        String visible = "SELECT c.relname FROM pg_catalog.pg_class c LEFT JOIN pg_catalog.pg_namespace n"
+                + " ON n.oid OPERATOR(pg_catalog.=) c.relnamespace WHERE c.relkind OPERATOR(pg_catalog.=) ANY (array['r', 'p'])"
+                + " AND c.relname OPERATOR(pg_catalog.~) '^(t_og)$' COLLATE pg_catalog.default"
+                + " AND pg_catalog.pg_table_is_visible(c.oid)";
+        try (Connection c = DriverManager.getConnection(server.proxyUrl("preferQueryMode=simple"), ProxiedPostgres.PASSWORD_USER,
+                ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER)); Statement s = c.createStatement()) {
+            s.execute("SELECT pg_catalog.set_config('search_path', '', false)");
+            assertEquals(List.of(), strings(s, visible), "with an empty search_path");
+            s.execute("RESET search_path");
+            assertEquals(List.of("t_og"), strings(s, visible), "after RESET");
+            s.execute("SELECT pg_catalog.set_config('search_path', '', false)");
+            assertEquals(List.of(), strings(s, visible), "emptied again");
+            s.execute("SET search_path TO public");
+            assertEquals(List.of("t_og"), strings(s, visible), "after SET");
+        }
+    }
+
+    /**
      * A Parse of text that does not parse, then a Bind that gives it a parameter (pgx's exec mode sends them
      * together, and so does a client that took a deallocated statement's name for SQL): PostgreSQL refuses the Parse
      * with 42601 and skips the rest; the client got 08P01 for the parameter count instead.
