@@ -78,6 +78,7 @@ final class DirectStatements {
                 settings.readBack(connection);
             } else {
                 ends.settingsChanged();
+                connections.settingsPending(index);
             }
             settings.report(connection, sink);
         } else if (effect == CommandTags.Effect.SESSION_STATE) {

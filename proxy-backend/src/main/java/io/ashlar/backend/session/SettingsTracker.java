@@ -64,6 +64,7 @@ public final class SettingsTracker {
     void give(BackendConnection connection) throws SQLException {
         SessionSettings wanted = settings;
         if (connection.settings().equals(wanted)) {
+            connection.settings(wanted); // the same instance from now on: a session's next statements compare by identity
             return;
         }
         boolean reset = !connection.settings().isEmpty();
@@ -144,6 +145,9 @@ public final class SettingsTracker {
             if (name.equals("session_authorization") ? value.equals(loginUser)
                     : name.equals("role") && value.equals("none")) {
                 continue;
+            }
+            if (name.startsWith("transaction_")) {
+                continue; // SET TRANSACTION's, read inside a block: the block's, not the session's
             }
             names.add(name);
             values.add(value);

@@ -56,6 +56,27 @@ final class ShardConnections {
     }
 
     /** The connection the session holds in a slot, or null. */
+    /** The slot whose connection ran a SET in the transaction block in force, not read back yet; -1 for none. */
+    private int settingsPending = -1;
+
+    /** A SET ran on {@code slot}'s connection in the transaction block ({@code -1}: the block ended, read back). */
+    void settingsPending(int slot) {
+        settingsPending = slot;
+    }
+
+    /**
+     * After a transaction block whose settings changed: every held connection but {@code except} no longer knows which
+     * settings it carries (it may have taken the block's, which a rollback undid), so that it is given the session's
+     * anew, or, back in the pool, reset for whoever borrows it next.
+     */
+    void forgetSettings(BackendConnection except) {
+        for (BackendConnection each : held) {
+            if (each != null && each != except) {
+                each.settings(SessionSettings.UNKNOWN);
+            }
+        }
+    }
+
     BackendConnection held(int slot) {
         return held[slot];
     }
@@ -65,8 +86,26 @@ final class ShardConnections {
         if (closed) {
             throw new StatementFailure(ErrorFields.error("08003", "the session is closed"));
         }
+        int pending = settingsPending;
+        if (pending >= 0 && pending != slot && held[pending] != null) {
+            // A SET ran in this transaction block on another connection: the session's settings are read from it
+            // before this one is used, which then takes them in the block, as PostgreSQL's one connection has them
+            // (pg_dump RESETs search_path in its transaction before its -t look-up in the catalog). Not before: a read
+            // right after the SET would take the block's snapshot ahead of the client's SET TRANSACTION.
+            settingsPending = -1;
+            settings.readBack(held[pending]);
+            pending = -1;
+        }
         BackendConnection connection = held[slot];
         if (connection != null) {
+            // (Not while its own SET is unread: its settings are the session's then, the tracker's are not yet.)
+            if (pending < 0 && connection.settings() != settings.settings()) {
+                try {
+                    settings.give(connection);
+                } catch (SQLException e) {
+                    throw new StatementFailure(ErrorFields.from(e), e);
+                }
+            }
             return connection;
         }
         BackendDataSource dataSource = database.slotDataSource(slot);

@@ -545,6 +545,9 @@ public final class ShardedSession implements BackendSession {
                 // the end of its transaction (or now) from the default data source.
                 held[i].settings(SessionSettings.UNKNOWN);
                 ends.settingsChanged();
+                if (transaction.state() != TransactionState.IDLE) {
+                    connections.settingsPending(dataSources[i]);
+                }
             }
         }
     }

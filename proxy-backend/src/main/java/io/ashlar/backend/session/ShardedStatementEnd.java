@@ -109,7 +109,10 @@ final class ShardedStatementEnd {
         // session may hold it by now), or from one borrowed for the purpose.
         int index = database.dataSourceIndex(database.defaultDataSource().name());
         BackendConnection held = connections.held(index);
+        connections.settingsPending(-1);
         BackendConnection current = held != null && !held.isBroken() ? held : connections.acquire(index);
+        // The others may have taken the block's settings in it, which a rollback undid there: each gets the session's anew.
+        connections.forgetSettings(current);
         settings.readBack(current);
         settings.report(current, sink);
     }

@@ -523,8 +523,9 @@ final class ShardedSessionEdgeTest {
 
     /**
      * Catalog queries see the session's search_path as set_config, RESET and SET leave it (pg_table_is_visible, which
-     * psql's and pg_dump's name patterns use). Inside a transaction block a change reaches the catalog database only
-     * when the block ends (docs/sharding.md), which pg_dump's -t/-T look-up in its transaction runs into.
+     * psql's and pg_dump's name patterns use), inside a transaction block too: pg_dump RESETs its empty search_path in
+     * its transaction before its -t/-T look-up, which found no table through the proxy (the change reached the catalog
+     * database only when the block ended); a rolled-back SET is gone.
      */
     @Test
     void catalogQueriesFollowSearchPathChanges() throws Exception {
@@ -542,6 +543,22 @@ final class ShardedSessionEdgeTest {
             assertEquals(List.of(), strings(s, visible), "emptied again");
             s.execute("SET search_path TO public");
             assertEquals(List.of("t_og"), strings(s, visible), "after SET");
+            // pg_dump's order: emptied at login, then in its REPEATABLE READ transaction RESET, the look-up, emptied
+            s.execute("SELECT pg_catalog.set_config('search_path', '', false)");
+            s.execute("BEGIN");
+            s.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+            s.execute("RESET search_path");
+            assertEquals(List.of("t_og"), strings(s, visible), "after RESET in a transaction");
+            s.execute("SELECT pg_catalog.set_config('search_path', '', false)");
+            assertEquals(List.of(), strings(s, visible), "emptied in the transaction");
+            s.execute("COMMIT");
+            assertEquals(List.of(), strings(s, visible), "still empty after the transaction");
+            s.execute("BEGIN");
+            s.execute("SET search_path TO public");
+            assertEquals(List.of("t_og"), strings(s, visible), "set in a transaction");
+            s.execute("ROLLBACK");
+            assertEquals(List.of(), strings(s, visible), "rolled back");
+            s.execute("RESET search_path");
         }
     }
 
