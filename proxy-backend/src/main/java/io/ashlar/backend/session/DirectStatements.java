@@ -110,7 +110,7 @@ final class DirectStatements {
      * commits or rolls back both; outside one (DDL of types), at once. The shells are brought in step after it as
      * after any DDL.
      */
-    void mirrorInTransaction(String sql) {
+    void mirrorDdlOnCatalog(String sql) {
         mirrorOnCatalog(sql, false);
     }
 

@@ -65,6 +65,27 @@ final class ShardedDescribe {
         return new Prepared(sql, types, plan);
     }
 
+    /** Where the catalog database describes the statement's own text. */
+    private ShardedExecution.Target catalogTarget(Plan adjusted) {
+        return new ShardedExecution.Target(database.catalogSlot(), adjusted.statement().sql(), Optional.empty());
+    }
+
+    /**
+     * A Parse and Describe of {@code sql} on the session's connection of {@code slot}, into {@code result} (its error
+     * there too); the parameter types the backend described, or {@code declaredTypes} when it failed.
+     */
+    private int[] describeOn(int slot, String sql, int[] declaredTypes, BufferedResult result) throws StatementFailure {
+        BackendConnection connection = connections.acquire(slot);
+        int[] types = declaredTypes;
+        try {
+            types = connection.describe(sql, declaredTypes, result);
+        } catch (SQLException e) {
+            result.handleError(e);
+        }
+        ends.afterStatement();
+        return types;
+    }
+
     /** PostgreSQL's "could not determine data type of parameter $n". */
     private static boolean isUntypedParameter(SQLException error) {
         return error instanceof io.ashlar.backend.execute.BackendError backend && backend.fields().sqlState().equals("42P18");
@@ -81,14 +102,8 @@ final class ShardedDescribe {
         if (plan.statement().isComplete() || database.catalog().catalogDataSource() == null) {
             return null;
         }
-        BackendConnection connection = connections.acquire(database.catalogSlot());
         BufferedResult result = new BufferedResult();
-        try {
-            connection.describe(plan.statement().sql(), declaredTypes, result);
-        } catch (SQLException e) {
-            result.handleError(e);
-        }
-        ends.afterStatement();
+        describeOn(database.catalogSlot(), plan.statement().sql(), declaredTypes, result);
         if (result.error() == null) {
             return null;
         }
@@ -143,8 +158,7 @@ final class ShardedDescribe {
         }
         long schemaEpoch = database.plans().schemaEpoch();
         Plan adjusted = logical.adjust(plan);
-        ShardedExecution.Target target = logical.fromCatalog(adjusted)
-                ? new ShardedExecution.Target(database.catalogSlot(), adjusted.statement().sql(), Optional.empty()) : null;
+        ShardedExecution.Target target = logical.fromCatalog(adjusted) ? catalogTarget(adjusted) : null;
         if (target == null) try {
             target = ShardedExecution.representative(database, adjusted, new UnknownParameters(statement.parameterTypes().length, null));
         } catch (RouteException unroutable) {
@@ -162,28 +176,15 @@ final class ShardedDescribe {
                 return describeRecursive(recursive, statement, plan, schemaEpoch);
             }
         }
-        BackendConnection connection = connections.acquire(target.dataSource());
         BufferedResult result = new BufferedResult();
-        int[] types = statement.parameterTypes();
-        try {
-            types = connection.describe(target.sql(), statement.parameterTypes(), result);
-        } catch (SQLException e) {
-            result.handleError(e);
-        }
-        ends.afterStatement();
+        int[] types = describeOn(target.dataSource(), target.sql(), statement.parameterTypes(), result);
         if (result.error() != null && !target.sql().equals(adjusted.statement().sql()) && isUntypedParameter(result.error())
                 && database.catalog().catalogDataSource() != null) {
             // The shard's text lacks what typed a parameter (HAVING and OFFSET are the proxy's over several shards):
             // the catalog database describes the client's own text, as PostgreSQL would.
-            target = new ShardedExecution.Target(database.catalogSlot(), adjusted.statement().sql(), Optional.empty());
-            connection = connections.acquire(target.dataSource());
+            target = catalogTarget(adjusted);
             result = new BufferedResult();
-            try {
-                types = connection.describe(target.sql(), statement.parameterTypes(), result);
-            } catch (SQLException e) {
-                result.handleError(e);
-            }
-            ends.afterStatement();
+            types = describeOn(target.dataSource(), target.sql(), statement.parameterTypes(), result);
         }
         if (result.error() != null) {
             ErrorFields fields = ErrorFields.from(result.error());

@@ -531,7 +531,7 @@ public final class ShardedSession implements BackendSession {
                 direct.mirrorOnCatalog(plan.statement().sql());
             } else if (database.catalog().catalogDataSource() != null && (LogicalSession.changesTypes(plan.statement())
                     || transaction.state().inTransaction() && LogicalSession.shapesCatalog(plan.statement()))) {
-                direct.mirrorInTransaction(plan.statement().sql());
+                direct.mirrorDdlOnCatalog(plan.statement().sql());
             }
         }
         CommandTags.Effect text = plan.textEffect();
