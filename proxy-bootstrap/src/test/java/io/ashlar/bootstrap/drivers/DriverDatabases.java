@@ -3,6 +3,7 @@ package io.ashlar.bootstrap.drivers;
 import io.ashlar.backend.config.DataSourceConfig;
 import io.ashlar.backend.config.LogicalDatabaseConfig;
 import io.ashlar.bootstrap.ProxyRuntime;
+import io.ashlar.bootstrap.TempTrees;
 import io.ashlar.bootstrap.config.DemoConfiguration;
 import io.ashlar.bootstrap.config.ProxyConfiguration;
 import io.ashlar.bootstrap.config.ProxyConfigurationLoader;
@@ -159,15 +160,7 @@ final class DriverDatabases implements AutoCloseable {
             try {
                 postgres.close();
             } finally {
-                deleteTree(certificates.caCert.getParent()); // each run made one in /tmp, and none went
-            }
-        }
-    }
-
-    private static void deleteTree(java.nio.file.Path dir) throws IOException {
-        try (java.util.stream.Stream<java.nio.file.Path> paths = Files.walk(dir)) {
-            for (java.nio.file.Path each : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(each);
+                TempTrees.delete(certificates.caCert.getParent()); // each run made one in /tmp, and none went
             }
         }
     }

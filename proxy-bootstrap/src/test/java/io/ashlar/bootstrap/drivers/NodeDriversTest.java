@@ -2,6 +2,7 @@ package io.ashlar.bootstrap.drivers;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.ashlar.bootstrap.TempTrees;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -81,7 +82,7 @@ final class NodeDriversTest {
         Path stamp = WORK.resolve("lock.sha256");
         String wanted = DriverProcesses.sha256(Files.readString(lock, StandardCharsets.UTF_8));
         if (!Files.isDirectory(WORK.resolve("node_modules")) || !Files.exists(stamp) || !Files.readString(stamp).equals(wanted)) {
-            DriverProcesses.deleteTree(WORK);
+            TempTrees.delete(WORK);
             Files.createDirectories(WORK);
             Files.copy(SOURCES.resolve("package.json"), WORK.resolve("package.json"));
             Files.copy(lock, WORK.resolve("package-lock.json"));

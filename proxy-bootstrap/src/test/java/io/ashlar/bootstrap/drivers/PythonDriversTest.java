@@ -2,6 +2,7 @@ package io.ashlar.bootstrap.drivers;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.ashlar.bootstrap.TempTrees;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -84,7 +85,7 @@ final class PythonDriversTest {
         if (Files.isExecutable(python) && Files.exists(stamp) && Files.readString(stamp).equals(wanted)) {
             return python;
         }
-        DriverProcesses.deleteTree(VENV);
+        TempTrees.delete(VENV);
         Path log = Files.createDirectories(REPORTS).resolve("venv.log");
         DriverProcesses.run(List.of(interpreter, "-m", "venv", VENV.toAbsolutePath().toString()), log, VENV_TIMEOUT_SECONDS,
                 "making the Python virtual environment with '" + interpreter + " -m venv'"

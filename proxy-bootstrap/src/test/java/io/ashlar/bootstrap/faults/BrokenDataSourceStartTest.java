@@ -32,6 +32,7 @@ final class BrokenDataSourceStartTest {
     @Test
     void theProxyStartsAtOnceAndSaysWhyEachDataSourceIsDown() throws Exception {
         Path hba = Files.createTempFile("broken-hba", ".conf");
+        hba.toFile().deleteOnExit();
         Files.writeString(hba, String.join("\n", "host all scram_user 127.0.0.1/32 scram-sha-256",
                 "host all all 127.0.0.1/32 trust", "local all all trust", ""));
         // A port held by a socket that is bound and does not listen: connecting to it is refused, and nothing else

@@ -2,6 +2,7 @@ package io.ashlar.bootstrap.faults;
 
 import io.ashlar.backend.config.LogicalDatabaseConfig;
 import io.ashlar.bootstrap.ProxyRuntime;
+import io.ashlar.bootstrap.TempTrees;
 import io.ashlar.bootstrap.config.ProxyConfiguration;
 import io.ashlar.bootstrap.config.ProxyConfigurationLoader;
 import io.ashlar.bootstrap.config.ServerConfig;
@@ -72,13 +73,7 @@ final class FaultyServers implements AutoCloseable {
             try {
                 stop();
             } finally {
-                if (Files.exists(directory)) {
-                    try (java.util.stream.Stream<Path> paths = Files.walk(directory)) {
-                        for (Path each : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                            Files.deleteIfExists(each);
-                        }
-                    }
-                }
+                TempTrees.delete(directory);
             }
         }
 

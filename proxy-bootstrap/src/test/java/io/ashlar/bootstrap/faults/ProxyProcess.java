@@ -1,5 +1,6 @@
 package io.ashlar.bootstrap.faults;
 
+import io.ashlar.bootstrap.TempTrees;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -55,7 +56,7 @@ final class ProxyProcess implements AutoCloseable {
      * proxy on it with these JVM options (heap, GC), waiting until it says it is ready.
      */
     static ProxyProcess start(Map<String, String> files, List<String> jvmOptions) throws IOException, InterruptedException {
-        Path conf = Files.createTempDirectory("ashlar-conf");
+        Path conf = TempTrees.create("ashlar-conf");
         for (Map.Entry<String, String> each : files.entrySet()) {
             Files.writeString(conf.resolve(each.getKey()), each.getValue());
         }

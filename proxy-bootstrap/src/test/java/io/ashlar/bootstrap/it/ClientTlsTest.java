@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ashlar.bootstrap.TempTrees;
 import io.netty.handler.ssl.OpenSsl;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -50,7 +51,7 @@ final class ClientTlsTest {
     @BeforeAll
     static void start() throws Exception {
         assertTrue(OpenSsl.isAvailable(), () -> "netty-tcnative is not on the class path: " + OpenSsl.unavailabilityCause());
-        dir = Files.createTempDirectory("ashlar-client-tls");
+        dir = TempTrees.create("ashlar-client-tls");
         certificates = TestCertificates.create(dir);
         files = ProxiedPostgres.startWithServerYaml("""
                 authority:

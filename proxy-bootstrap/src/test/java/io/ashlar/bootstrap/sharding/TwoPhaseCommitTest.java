@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ashlar.backend.config.LogicalDatabaseConfig;
 import io.ashlar.bootstrap.ProxyRuntime;
+import io.ashlar.bootstrap.TempTrees;
 import io.ashlar.bootstrap.config.ProxyConfiguration;
 import io.ashlar.bootstrap.config.ProxyConfigurationLoader;
 import io.ashlar.bootstrap.config.ServerConfig;
@@ -478,7 +479,7 @@ class TwoPhaseCommitTest {
 
     /** {@link CrashableProxy} in a JVM of its own, on this test's data sources and log directory. */
     private Process startProcess(boolean halt) throws IOException {
-        Path conf = Files.createTempDirectory("ashlar-2pc-conf");
+        Path conf = TempTrees.create("ashlar-2pc-conf");
         Files.writeString(conf.resolve("server.yaml"), "props:\n  transaction-log-directory: " + logDirectory + "\n");
         Files.writeString(conf.resolve("config-sharding.yaml"),
                 CONFIG.replace("@DS0@", url(postgres, "ds_0")).replace("@DS1@", url(postgres, "ds_1")));
