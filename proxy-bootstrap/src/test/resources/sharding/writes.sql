@@ -150,6 +150,26 @@ UPDATE t_order SET user_id = 4 WHERE order_id = 1168;
 -- @may-refuse
 UPDATE t_order SET order_id = 1171 WHERE order_id = 1224;
 \contents t_order
+-- An ORM saving a whole row (Django's save(), Hibernate without @DynamicUpdate) sets the sharding column to the value
+-- the row has, with a WHERE on the key alone: the UPDATE runs where the WHERE leads, and as on PostgreSQL.
+UPDATE t_order SET user_id = 3, status = 'SAVED', amount = 2.00 WHERE order_id = 1091;
+-- @params int:4, text:SAVED2, long:1126
+UPDATE t_order SET user_id = ?, status = ? WHERE order_id = ?;
+UPDATE t_order SET user_id = 3, status = 'SAVED3' WHERE order_id = 1168 RETURNING order_id, user_id, status;
+UPDATE t_order SET user_id = 3, status = 'SAVED4' WHERE status = 'SAVED' OR order_id = 1224;
+UPDATE t_order SET user_id = 3, order_id = 1091, note = 'both' WHERE order_id = 1091;
+UPDATE t_order SET user_id = 4, status = 'none' WHERE order_id = 999999;
+\contents t_order
+-- A row the UPDATE would move to another shard is refused, and nothing changes: here order 1126 (user 4, ds_0) would
+-- move, and order 1091 (user 3, ds_1), which stays, is not changed either.
+-- @refused move t_order
+UPDATE t_order SET user_id = 3, status = 'MOVED' WHERE order_id IN (1091, 1126);
+-- @refused move t_order
+UPDATE t_order SET user_id = 4 WHERE order_id = 1091;
+-- @params int:4, long:1091
+-- @refused move t_order
+UPDATE t_order SET user_id = ?, status = 'MOVED' WHERE order_id = ?;
+\contents t_order
 UPDATE t_order SET amount = 'abc' WHERE user_id = 3;
 UPDATE t_order SET nonexistent = 1;
 -- @may-refuse

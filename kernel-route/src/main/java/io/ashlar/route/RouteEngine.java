@@ -21,8 +21,10 @@ import io.ashlar.parser.statement.StatementKind;
 import io.ashlar.parser.statement.TableReference;
 import io.ashlar.parser.statement.TableRole;
 import io.ashlar.parser.statement.UpdateStatement;
+import io.ashlar.route.rule.NodeSet;
 import io.ashlar.route.rule.ShardingRules;
 import io.ashlar.route.rule.ShardingTable;
+import io.ashlar.route.rule.ShardingValues;
 
 import java.util.List;
 import io.ashlar.route.rule.ValueComparison;
@@ -235,19 +237,51 @@ public final class RouteEngine {
     private static RouteResult routeUpdate(AnalyzedStatement statement, UpdateStatement update, RouteParameters parameters, ShardingRules rules) {
         StatementTables tables = new StatementTables(statement, rules, parameters, -1);
         int target = update.target();
-        if (tables.kinds[target] == StatementTables.SHARDED) {
-            checkAssignments(tables, update);
+        NodeSet stayOn = tables.kinds[target] == StatementTables.SHARDED ? checkAssignments(tables, update) : null;
+        RouteResult result = routeWrite(tables, target, "UPDATE");
+        return stayOn == null ? result : rowsStay(result, tables.shardingTable(target), stayOn, update);
+    }
+
+    /** The units of {@code result} on nodes outside {@code stayOn}, each of which must change no row. */
+    private static RouteResult rowsStay(RouteResult result, ShardingTable table, NodeSet stayOn, UpdateStatement update) {
+        List<RouteUnit> units = result.units();
+        int[] guarded = new int[units.size()];
+        int count = 0;
+        for (int i = 0; i < guarded.length; i++) {
+            int node = table.nodeOf(units.get(i));
+            if (node < 0 || !stayOn.contains(node)) {
+                guarded[count++] = i;
+            }
         }
-        return routeWrite(tables, target, "UPDATE");
+        if (count == 0) {
+            return result;
+        }
+        StringBuilder columns = new StringBuilder();
+        for (Assignment assignment : update.assignments()) {
+            for (String column : assignment.columns()) {
+                if (table.columnId(column) >= 0) {
+                    columns.append(columns.isEmpty() ? "" : ", ").append(column);
+                }
+            }
+        }
+        String message = "UPDATE of sharding column " + columns + " of " + table.logicTable()
+                + " would move a row to another shard, which is not supported: delete the row and insert it again";
+        return new RouteResult(result.kind(), units, result.generatedKeys(),
+                new RouteResult.RowsStay(java.util.Arrays.copyOf(guarded, count), message));
     }
 
     /**
      * SET of a sharding column could move the row to another node, which one UPDATE on that node cannot do. Allowed
-     * only when the new value is provably the one every WHERE disjunct already fixes.
+     * when the new value is provably the one every WHERE disjunct already fixes, and when it is a value (a literal or
+     * a parameter) whose nodes the rules tell: the UPDATE then runs where its WHERE leads, and the units on other nodes
+     * must change no row ({@link RouteResult.RowsStay}).
+     *
+     * @return the nodes rows may stay on, or null when no assignment can move a row
      */
-    private static void checkAssignments(StatementTables tables, UpdateStatement update) {
+    private static NodeSet checkAssignments(StatementTables tables, UpdateStatement update) {
         int target = update.target();
         ShardingTable table = tables.shardingTable(target);
+        Object[] set = null;
         for (Assignment assignment : update.assignments()) {
             for (String column : assignment.columns()) {
                 int id = table.columnId(column);
@@ -256,12 +290,45 @@ public final class RouteEngine {
                 }
                 Object value = assignment.columns().size() == 1 && assignment.value().isPresent()
                         ? SqlValues.value(assignment.value().get(), tables.parameters) : null;
-                if (value == null || !fixedByWhere(tables, target, table, id, value)) {
-                    throw new RouteException("0A000", "updating sharding column " + column + " of " + table.logicTable()
-                            + " is not supported: it could move the row to another shard");
+                if (value != null && fixedByWhere(tables, target, table, id, value)) {
+                    continue;
                 }
+                Object stored = value == null || value instanceof UnreadableValue ? null
+                        : SqlValues.isKnownText(assignment.value().get(), tables.parameters) ? value : ShardingValues.normaliseStored(value);
+                if (stored == null) {
+                    throw cannotUpdate(column, table);
+                }
+                if (set == null) {
+                    set = new Object[table.shardingColumns().size()];
+                }
+                if (set[id] != null && !ValueComparison.same(set[id], stored)) {
+                    throw cannotUpdate(column, table);
+                }
+                set[id] = stored;
             }
         }
+        if (set == null || table.nodeCount() == 1) {
+            return null;
+        }
+        NodeSet result = table.nodesAfterSetting(set);
+        if (result == null) {
+            throw cannotUpdate(table.shardingColumns().get(firstSet(set)), table);
+        }
+        return result.isFull() ? null : result;
+    }
+
+    private static int firstSet(Object[] set) {
+        for (int i = 0; i < set.length; i++) {
+            if (set[i] != null) {
+                return i;
+            }
+        }
+        return 0;
+    }
+
+    private static RouteException cannotUpdate(String column, ShardingTable table) {
+        return new RouteException("0A000", "updating sharding column " + column + " of " + table.logicTable()
+                + " is not supported: it could move the row to another shard");
     }
 
     private static boolean fixedByWhere(StatementTables tables, int target, ShardingTable table, int id, Object value) {

@@ -126,6 +126,7 @@ class RouteGoldenTest {
      * <pre>
      * KIND
      * ds_0: t_order -> t_order_0, t_item -> t_item_0 rows 0 2
+ * rows must stay on units 1
      * keys order_id: 2 Long
      * </pre>
      */
@@ -142,6 +143,13 @@ class RouteGoldenTest {
                 for (int row : unit.insertRows()) {
                     text.append(' ').append(row);
                 }
+            }
+            text.append('\n');
+        }
+        if (result.rowsStay() != null) {
+            text.append("rows must stay on units");
+            for (int unit : result.rowsStay().units()) {
+                text.append(' ').append(unit);
             }
             text.append('\n');
         }

@@ -307,6 +307,77 @@ public final class ShardingTable implements RuleTable {
     }
 
     /**
+     * The nodes a row may stay on once an UPDATE has set the sharding columns given in {@code values} (by column id;
+     * {@code null}: a column the UPDATE leaves as it is): a row on one of them is still where the rules place it, a
+     * row on any other node would have to move. {@code null} when that cannot be told: a strategy that reads both a
+     * set column and one left as it is (the row's other value decides, which the proxy does not see), an algorithm that
+     * cannot use a value, or values that place a row on no node.
+     */
+    public NodeSet nodesAfterSetting(Object[] values) {
+        if (!readsOnlySetOrOnlyKept(databaseStrategy, values)) {
+            return null;
+        }
+        for (CompiledStrategy each : tableStrategies) {
+            if (!readsOnlySetOrOnlyKept(each, values)) {
+                return null;
+            }
+        }
+        ColumnConstraint[] constraints = new ColumnConstraint[columns.size()];
+        for (int id = 0; id < constraints.length; id++) {
+            Object value = id < values.length ? values[id] : null;
+            if (value == null) {
+                constraints[id] = ColumnConstraint.UNRESTRICTED;
+            } else if (value instanceof Comparable<?> comparable) {
+                constraints[id] = ColumnConstraint.value(comparable);
+            } else {
+                return null;
+            }
+        }
+        NodeSet found = NodeSet.empty(nodes.size());
+        try {
+            TargetSet dataSources = databaseStrategy.route(constraints);
+            for (int i = 0, n = dataSources.size(); i < n; i++) {
+                int dataSource = dataSources.index(i);
+                TargetSet tables = tableStrategies[dataSource].route(constraints);
+                int[] nodesOfDataSource = nodeOf[dataSource];
+                for (int j = 0, m = tables.size(); j < m; j++) {
+                    found.add(nodesOfDataSource[tables.index(j)]);
+                }
+            }
+        } catch (CompiledStrategy.RangeRefusal | ShardingAlgorithmException e) {
+            return null;
+        }
+        return found.isEmpty() ? null : found;
+    }
+
+    private static boolean readsOnlySetOrOnlyKept(CompiledStrategy strategy, Object[] values) {
+        boolean set = false;
+        boolean kept = false;
+        for (int id = 0; id < values.length; id++) {
+            if (strategy.usesColumn(id)) {
+                if (values[id] != null) {
+                    set = true;
+                } else {
+                    kept = true;
+                }
+            }
+        }
+        return !(set && kept);
+    }
+
+    /** The index of the node {@code unit} stands for ({@code NO_NODE} if none of this table's): its data source and actual table. */
+    public int nodeOf(RouteUnit unit) {
+        String actual = unit.actualTable(logicTable);
+        for (int i = 0, n = nodes.size(); i < n; i++) {
+            DataNode node = nodes.get(i);
+            if (node.table().equals(actual) && node.dataSource().equals(unit.dataSource())) {
+                return i;
+            }
+        }
+        return NO_NODE;
+    }
+
+    /**
      * No node for values that PostgreSQL may still match (an INLINE algorithm given {@code 1.0} for an integer column
      * computes {@code ds_1.0}) means the algorithm cannot tell: every node. Only an INSERT, which must place its row,
      * treats it as an error ({@link #routeRow}).

@@ -389,7 +389,7 @@ public final class ShardedSession implements BackendSession {
             execution.streamRows();
         }
         int[] dataSources = execution.dataSources();
-        boolean atomic = execution.isWrite() && (dataSources.length > 1 || execution.unitCount() > 1)
+        boolean atomic = (execution.isWrite() && (dataSources.length > 1 || execution.unitCount() > 1) || execution.keepsRowsInPlace())
                 && !execution.refusesTransaction();
         boolean startedImplicit = atomic && transaction.beginImplicitIfIdle();
         BackendConnection[] held = new BackendConnection[dataSources.length];

@@ -188,7 +188,7 @@ public final class ShardedExecution {
 
     /** The statement's one unit, or null when it runs on several (or belongs to the session). */
     public SingleUnit singleUnit() {
-        if (unitDataSource.length != 1) {
+        if (unitDataSource.length != 1 || route.rowsStay() != null) {
             return null;
         }
         RewrittenUnit unit = rewrite.units().get(0);
@@ -269,6 +269,14 @@ public final class ShardedExecution {
 
     public int unitCount() {
         return unitDataSource.length;
+    }
+
+    /**
+     * Whether a unit of this UPDATE must change no row (its rows would belong on another shard): the statement then runs
+     * in one transaction, which its failure undoes, even on one unit.
+     */
+    public boolean keepsRowsInPlace() {
+        return route.rowsStay() != null;
     }
 
     /** Whether the statement changes data or schema (several units of it then run in one transaction). */
@@ -437,6 +445,17 @@ public final class ShardedExecution {
         for (int i = 0; i < results.length; i++) {
             if (results[i].error() != null) {
                 throw unitFailure(results[i].error(), i);
+            }
+        }
+        RouteResult.RowsStay rowsStay = route.rowsStay();
+        if (rowsStay != null) {
+            for (int unit : rowsStay.units()) {
+                String tag = results[unit].tag();
+                if (tag == null || CommandTags.rowCount(tag) != 0) {
+                    // Nothing reached the client yet (the results are buffered); the transaction the statement ran in
+                    // is rolled back, or the client's block is failed, as for a unit's own error.
+                    throw new StatementFailure(ErrorFields.error("0A000", rowsStay.message()));
+                }
             }
         }
         if (results.length == 1) {

@@ -80,6 +80,70 @@ final class ShardingWriteDifferentialTest {
         return result;
     }
 
+    /**
+     * An UPDATE that would move a row to another shard fails inside a transaction block as any failed statement does:
+     * the block is aborted, its COMMIT rolls back, and no shard keeps what the block or the statement changed (the
+     * statement's units that ran on other shards included). The corpus checks the same outside a block.
+     */
+    @Test
+    void anUpdateThatWouldMoveARowFailsItsBlockAndTheBlockLeavesNothing() throws SQLException {
+        databases.resetDirectly(DATA);
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            statement.execute("BEGIN");
+            assertEquals(1, statement.executeUpdate("UPDATE t_order SET status = 'in block' WHERE order_id = 1091"));
+            assertEquals(1, statement.executeUpdate("UPDATE t_order SET user_id = 3, note = 'stays' WHERE order_id = 1168"));
+            SQLException moved = assertThrows(SQLException.class,
+                    () -> statement.executeUpdate("UPDATE t_order SET user_id = 3, note = 'moved' WHERE order_id IN (1168, 1126)"));
+            assertEquals("0A000", moved.getSQLState(), moved.getMessage());
+            assertTrue(moved.getMessage().contains("would move a row to another shard"), moved.getMessage());
+            SQLException aborted = assertThrows(SQLException.class, () -> statement.executeQuery("SELECT 1"));
+            assertEquals("25P02", aborted.getSQLState(), aborted.getMessage());
+            statement.execute("COMMIT");
+            try (ResultSet rs = statement.executeQuery("SELECT count(*) FROM t_order WHERE status = 'in block' OR note IN ('stays', 'moved')")) {
+                assertTrue(rs.next());
+                assertEquals(0, rs.getInt(1), "the aborted block's COMMIT rolled back every shard");
+            }
+        }
+        databases.assertContents("t_order");
+    }
+
+    /**
+     * Hibernate saves entities in a JDBC batch of whole-row UPDATEs: rows that stay are updated, and a batch with a
+     * row that would move fails as one (pgjdbc's batch is one implicit transaction), leaving every row as it was.
+     */
+    @Test
+    void aBatchOfWholeRowUpdatesRunsAndOneThatWouldMoveARowChangesNothing() throws SQLException {
+        databases.resetDirectly(DATA);
+        String sql = "UPDATE t_order SET user_id = ?, status = ? WHERE order_id = ?";
+        try (Connection proxy = databases.proxy(""); Connection reference = databases.reference("");
+                PreparedStatement proxied = proxy.prepareStatement(sql); PreparedStatement direct = reference.prepareStatement(sql)) {
+            for (PreparedStatement each : new PreparedStatement[] {proxied, direct}) {
+                each.setInt(1, 3);
+                each.setString(2, "BATCHED");
+                each.setLong(3, 1091);
+                each.addBatch();
+                each.setInt(1, 4);
+                each.setString(2, "BATCHED");
+                each.setLong(3, 1126);
+                each.addBatch();
+            }
+            assertEquals(Arrays.toString(direct.executeBatch()), Arrays.toString(proxied.executeBatch()));
+            databases.assertContents("t_order");
+            proxied.setInt(1, 3);
+            proxied.setString(2, "MOVED");
+            proxied.setLong(3, 1091);
+            proxied.addBatch();
+            proxied.setInt(1, 3);
+            proxied.setString(2, "MOVED");
+            proxied.setLong(3, 1126);
+            proxied.addBatch();
+            BatchUpdateException failed = assertThrows(BatchUpdateException.class, proxied::executeBatch);
+            SQLException cause = failed.getNextException() != null ? failed.getNextException() : failed;
+            assertEquals("0A000", cause.getSQLState(), cause.getMessage());
+        }
+        databases.assertContents("t_order");
+    }
+
     @Test
     void omittedOrderIdIsGeneratedAndTheRowLandsWhereTheRulesPutIt() throws SQLException {
         databases.resetDirectly(DATA);
