@@ -335,15 +335,7 @@ public final class ShardingTable implements RuleTable {
         }
         NodeSet found = NodeSet.empty(nodes.size());
         try {
-            TargetSet dataSources = databaseStrategy.route(constraints);
-            for (int i = 0, n = dataSources.size(); i < n; i++) {
-                int dataSource = dataSources.index(i);
-                TargetSet tables = tableStrategies[dataSource].route(constraints);
-                int[] nodesOfDataSource = nodeOf[dataSource];
-                for (int j = 0, m = tables.size(); j < m; j++) {
-                    found.add(nodesOfDataSource[tables.index(j)]);
-                }
-            }
+            addNodes(constraints, found);
         } catch (CompiledStrategy.RangeRefusal | ShardingAlgorithmException e) {
             return null;
         }
@@ -393,19 +385,24 @@ public final class ShardingTable implements RuleTable {
 
     private void routeStrictly(ColumnConstraint[] constraints, NodeSet result) {
         try {
-            TargetSet dataSources = databaseStrategy.route(constraints);
-            for (int i = 0, n = dataSources.size(); i < n; i++) {
-                int dataSource = dataSources.index(i);
-                TargetSet tables = tableStrategies[dataSource].route(constraints);
-                int[] nodesOfDataSource = nodeOf[dataSource];
-                for (int j = 0, m = tables.size(); j < m; j++) {
-                    result.add(nodesOfDataSource[tables.index(j)]);
-                }
-            }
+            addNodes(constraints, result);
         } catch (CompiledStrategy.RangeRefusal e) {
             throw new RouteException("0A000", "a range condition on sharded table " + logicTable + " cannot be routed: " + e.getMessage(), false);
         } catch (ShardingAlgorithmException e) {
             result.addAll();
+        }
+    }
+
+    /** Adds the nodes the strategies pick for {@code constraints}; an algorithm's refusal propagates. */
+    private void addNodes(ColumnConstraint[] constraints, NodeSet result) {
+        TargetSet dataSources = databaseStrategy.route(constraints);
+        for (int i = 0, n = dataSources.size(); i < n; i++) {
+            int dataSource = dataSources.index(i);
+            TargetSet tables = tableStrategies[dataSource].route(constraints);
+            int[] nodesOfDataSource = nodeOf[dataSource];
+            for (int j = 0, m = tables.size(); j < m; j++) {
+                result.add(nodesOfDataSource[tables.index(j)]);
+            }
         }
     }
 

@@ -118,30 +118,25 @@ final class ShardingWriteDifferentialTest {
         try (Connection proxy = databases.proxy(""); Connection reference = databases.reference("");
                 PreparedStatement proxied = proxy.prepareStatement(sql); PreparedStatement direct = reference.prepareStatement(sql)) {
             for (PreparedStatement each : new PreparedStatement[] {proxied, direct}) {
-                each.setInt(1, 3);
-                each.setString(2, "BATCHED");
-                each.setLong(3, 1091);
-                each.addBatch();
-                each.setInt(1, 4);
-                each.setString(2, "BATCHED");
-                each.setLong(3, 1126);
-                each.addBatch();
+                addSave(each, 3, "BATCHED", 1091);
+                addSave(each, 4, "BATCHED", 1126);
             }
             assertEquals(Arrays.toString(direct.executeBatch()), Arrays.toString(proxied.executeBatch()));
             databases.assertContents("t_order");
-            proxied.setInt(1, 3);
-            proxied.setString(2, "MOVED");
-            proxied.setLong(3, 1091);
-            proxied.addBatch();
-            proxied.setInt(1, 3);
-            proxied.setString(2, "MOVED");
-            proxied.setLong(3, 1126);
-            proxied.addBatch();
+            addSave(proxied, 3, "MOVED", 1091);
+            addSave(proxied, 3, "MOVED", 1126);
             BatchUpdateException failed = assertThrows(BatchUpdateException.class, proxied::executeBatch);
             SQLException cause = failed.getNextException() != null ? failed.getNextException() : failed;
             assertEquals("0A000", cause.getSQLState(), cause.getMessage());
         }
         databases.assertContents("t_order");
+    }
+
+    private static void addSave(PreparedStatement statement, int userId, String status, long orderId) throws SQLException {
+        statement.setInt(1, userId);
+        statement.setString(2, status);
+        statement.setLong(3, orderId);
+        statement.addBatch();
     }
 
     @Test
