@@ -78,6 +78,30 @@ final class ShardedSessionEdgeTest {
         }
     }
 
+    /**
+     * An error the proxy raises itself in a simple query (a value the rules cannot route, an unknown prepared statement)
+     * aborts the transaction block as PostgreSQL's own errors do: the next statement gets 25P02 and COMMIT rolls back.
+     * The block's COMMIT committed the rows written before such an error (found with PHP's PDO and psql).
+     */
+    @Test
+    void anErrorOfTheProxysOwnAbortsTheBlockInTheSimpleProtocol() throws Exception {
+        for (String failing : new String[] {"INSERT INTO t_og (id, name) VALUES ('abc', 'no shard')", "DEALLOCATE no_such_statement"}) {
+            try (Connection c = server.proxy("preferQueryMode=simple"); Statement s = c.createStatement()) {
+                s.execute("BEGIN");
+                assertEquals(1, s.executeUpdate("INSERT INTO t_og (id, name) VALUES (901, 'rolled back')"));
+                SQLException own = assertThrows(SQLException.class, () -> s.execute(failing));
+                assertTrue(!own.getSQLState().equals("25P02"), own.getMessage());
+                SQLException aborted = assertThrows(SQLException.class, () -> s.executeQuery("SELECT 1"));
+                assertEquals("25P02", aborted.getSQLState(), failing + ": " + aborted.getMessage());
+                s.execute("COMMIT");
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM t_og WHERE id = 901")) {
+                    rs.next();
+                    assertEquals(0, rs.getInt(1), failing + ": the failed block's COMMIT kept its row");
+                }
+            }
+        }
+    }
+
     private static void awaitSleeping() throws SQLException, InterruptedException {
         // Both units are seen sleeping within milliseconds on a quiet machine; a loaded one took over 2 s once, when
         // this waited 2 s for units that slept 3: the wait stays well inside the sleep.

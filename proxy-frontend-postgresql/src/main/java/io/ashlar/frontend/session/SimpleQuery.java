@@ -85,6 +85,9 @@ final class SimpleQuery {
             try {
                 backend.executeSimple(sql, sink);
             } catch (StatementFailure failure) {
+                // As any error in a transaction block, it aborts the block: one the proxy raised itself (a route
+                // refused, an unknown prepared statement) too, which no backend saw (its COMMIT committed).
+                backend.abortTransaction();
                 out.error(failure.fields());
                 return true;
             }
