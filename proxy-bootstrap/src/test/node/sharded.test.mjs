@@ -118,3 +118,35 @@ test('pg: an error\'s position counts in the whole query string', TIMEOUT, async
   });
   assert.deepEqual(actual, expected);
 });
+
+// PHP's PDO and Perl's DBD::Pg drop the statements they parsed with a plain SQL DEALLOCATE (one namespace, in
+// PostgreSQL): through the proxy it said 26000 (the backend knows the statement under another name, or not at all),
+// which also failed the transaction block it ran in.
+for (const database of [SHARDED, POOLED]) {
+  test(`pg: SQL DEALLOCATE drops a statement the client parsed, in a block too (${database})`, TIMEOUT, async () => {
+    const [expected, actual] = await both(database, async (client) => {
+      const outcome = [];
+      const named = (value) => ({ name: 'ashlar_dealloc', text: 'SELECT $1::int AS v', values: [value] });
+      outcome.push((await client.query(named(1))).rows);
+      await client.query('BEGIN');
+      outcome.push((await client.query('DEALLOCATE ashlar_dealloc')).command);
+      outcome.push((await client.query('SELECT 42 AS answer')).rows);
+      outcome.push((await client.query('COMMIT')).command);
+      try {
+        await client.query(named(2)); // node-postgres binds its cached statement at once
+        outcome.push('still prepared');
+      } catch (error) {
+        outcome.push(error.code);
+      }
+      try {
+        await client.query('DEALLOCATE PREPARE ashlar_dealloc');
+        outcome.push('deallocated twice');
+      } catch (error) {
+        outcome.push(error.code);
+      }
+      return outcome;
+    });
+    assert.deepEqual(expected, [[{ v: 1 }], 'DEALLOCATE', [{ answer: 42 }], 'COMMIT', '26000', '26000']);
+    assert.deepEqual(actual, expected);
+  });
+}

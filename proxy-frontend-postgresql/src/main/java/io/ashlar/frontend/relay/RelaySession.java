@@ -11,11 +11,14 @@ import io.ashlar.frontend.relay.ExpectedAnswers.Expect;
 import io.ashlar.frontend.relay.ExpectedAnswers.Kind;
 import io.ashlar.frontend.server.ClientSession;
 import io.ashlar.frontend.server.MessageRefusals;
+import io.ashlar.frontend.session.Deallocation;
+import io.ashlar.parser.statement.DeallocateStatement;
 import io.ashlar.protocol.AfterError;
 import io.ashlar.protocol.BatchBind;
 import io.ashlar.protocol.Bind;
 import io.ashlar.protocol.Close;
 import io.ashlar.protocol.CloseComplete;
+import io.ashlar.protocol.CommandComplete;
 import io.ashlar.protocol.CopyData;
 import io.ashlar.protocol.CopyDone;
 import io.ashlar.protocol.CopyFail;
@@ -192,7 +195,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             forward(message); // the running query is a COPY FROM STDIN: its data goes on at once
             return;
         }
-        if (message instanceof Query query && admin != null && answeredByProxy(query)) {
+        if (message instanceof Query query && (admin != null && answeredByProxy(query) || deallocatedByProxy(query))) {
             return;
         }
         if (link == null || !waiting.isEmpty() || queryRunning) {
@@ -438,6 +441,31 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 output.write(each);
             }
         }
+        output.write(ReadyForQuery.of(status));
+        requests.ended(status, settings.loginUser());
+        output.flush(link);
+        return true;
+    }
+
+    /**
+     * SQL DEALLOCATE of a statement the client parsed ({@link Deallocation}; the backend knows it under another name, if
+     * at all): the session forgets it and answers itself, when nothing the client sent before is still being answered.
+     * In a failed transaction the backend answers (25P02), as PostgreSQL does.
+     */
+    private boolean deallocatedByProxy(Query query) {
+        if (!waiting.isEmpty() || queryRunning || !expected.isEmpty() || skipping || pendingFailure != null) {
+            return false;
+        }
+        DeallocateStatement deallocate = Deallocation.of(query.sql());
+        if (deallocate == null || deallocate.name().isEmpty()) {
+            return false;
+        }
+        char status = link == null ? 'I' : link.status();
+        if (status == 'E' || !statements.close(deallocate.name().get())) {
+            return false;
+        }
+        requests.shown(query.sql());
+        output.write(new CommandComplete("DEALLOCATE"));
         output.write(ReadyForQuery.of(status));
         requests.ended(status, settings.loginUser());
         output.flush(link);

@@ -523,6 +523,16 @@ final class ExtendedProtocol {
         portal.noticesSent = notices.size();
     }
 
+    /** SQL DEALLOCATE of a named statement the client parsed: whether the session had it (it has not now). */
+    boolean deallocate(String name) {
+        return !name.isEmpty() && statements.remove(name) != null;
+    }
+
+    /** DEALLOCATE ALL ran (a simple query, which dropped the unnamed statement already): the parsed ones are gone too. */
+    void deallocateAll() {
+        statements.clear();
+    }
+
     void close(Close close) {
         if (close.kind() == 'S') {
             statements.remove(close.name());

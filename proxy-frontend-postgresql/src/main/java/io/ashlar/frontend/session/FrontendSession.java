@@ -4,11 +4,13 @@ import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.ResultSink;
 import io.ashlar.backend.session.BackendSession;
 import io.ashlar.frontend.server.MessageRefusals;
+import io.ashlar.parser.statement.DeallocateStatement;
 import io.ashlar.protocol.AfterError;
 import io.ashlar.protocol.BatchBind;
 import io.ashlar.protocol.Bind;
 import io.ashlar.protocol.ClientDialect;
 import io.ashlar.protocol.Close;
+import io.ashlar.protocol.CommandComplete;
 import io.ashlar.protocol.CopyData;
 import io.ashlar.protocol.CopyDone;
 import io.ashlar.protocol.CopyFail;
@@ -336,7 +338,18 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
 
     private void simpleQuery(String sql) {
         extended.dropUnnamed();
+        DeallocateStatement deallocate = Deallocation.of(sql);
+        if (deallocate != null && deallocate.name().isPresent() && backend.transactionStatus() != 'E'
+                && extended.deallocate(deallocate.name().get())) {
+            // The client's protocol statement, which no backend holds under that name (Deallocation).
+            out.write(new CommandComplete("DEALLOCATE"));
+            readyForQuery();
+            return;
+        }
         boolean failed = simpleQuery.run(sql);
+        if (!failed && deallocate != null && deallocate.name().isEmpty()) {
+            extended.deallocateAll(); // DEALLOCATE ALL drops the protocol's statements too, as in PostgreSQL
+        }
         cursors.afterTransactionStep(failed, out.lastTag());
         readyForQuery();
     }
