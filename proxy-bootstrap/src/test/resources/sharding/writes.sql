@@ -74,6 +74,9 @@ INSERT INTO t_order (order_id, user_id) VALUES (6003, NULL);
 -- @may-refuse
 INSERT INTO t_order (order_id, status) VALUES (6004, 'no user_id');
 INSERT INTO t_order (order_id, user_id, amount) VALUES (6005, 0, 'abc');
+-- A sharding value that does not convert to its column's type: PostgreSQL's 22P02 at its position, not the route's 22023.
+INSERT INTO t_order (order_id, user_id) VALUES (6009, 'abc');
+INSERT INTO t_order (order_id, user_id, status) VALUES (6010, 1, 'a'), (6011, '1.5x', 'b');
 INSERT INTO t_order (order_id, user_id, amount) VALUES (6006, 0, 12345678901.00);
 INSERT INTO t_order (order_id, user_id, missing) VALUES (6007, 0, 1);
 INSERT INTO t_order (order_id, user_id) VALUES (6008);

@@ -99,16 +99,7 @@ final class ShardedDescribe {
      * 42601 "syntax error at end of input" was Ashlar's 0A000 "statement not understood".
      */
     StatementFailure postgresError(Plan plan, int[] declaredTypes) throws StatementFailure {
-        if (plan.statement().isComplete() || database.catalog().catalogDataSource() == null) {
-            return null;
-        }
-        BufferedResult result = new BufferedResult();
-        describeOn(database.catalogSlot(), plan.statement().sql(), declaredTypes, result);
-        if (result.error() == null) {
-            return null;
-        }
-        ErrorFields fields = ErrorFields.from(result.error());
-        return fields.sqlState().startsWith("42") ? logical.logical(new StatementFailure(fields, result.error())) : null;
+        return plan.statement().isComplete() ? null : catalogError(plan, declaredTypes, "42");
     }
 
     /**
@@ -121,6 +112,30 @@ final class ShardedDescribe {
      * to one shard. A Describe refused by the route (stand-in values) leaves the types unknown:
      * text is then considered both as text and as number, binary is unreadable.
      */
+    /**
+     * PostgreSQL's own data error for a statement whose sharding value the rules cannot use ({@code user_id = 'abc'} into
+     * an integer column): a literal that does not convert to its column's type fails PostgreSQL's Parse already (22P02
+     * with its position), which the catalog database, holding the logical tables, answers as any shard would. Null where
+     * its Parse succeeds (the value comes later, as a parameter) or fails otherwise.
+     */
+    StatementFailure dataError(Plan plan, int[] declaredTypes) throws StatementFailure {
+        return catalogError(plan, declaredTypes, "22");
+    }
+
+    /** The catalog database's error of the statement's Parse and Describe when it is of {@code errorClass}, else null. */
+    private StatementFailure catalogError(Plan plan, int[] declaredTypes, String errorClass) throws StatementFailure {
+        if (database.catalog().catalogDataSource() == null) {
+            return null;
+        }
+        BufferedResult result = new BufferedResult();
+        describeOn(database.catalogSlot(), plan.statement().sql(), declaredTypes, result);
+        if (result.error() == null) {
+            return null;
+        }
+        ErrorFields fields = ErrorFields.from(result.error());
+        return fields.sqlState().startsWith(errorClass) ? logical.logical(new StatementFailure(fields, result.error())) : null;
+    }
+
     int[] routeTypes(Prepared statement) throws StatementFailure {
         int[] declared = statement.parameterTypes();
         boolean unspecified = false;

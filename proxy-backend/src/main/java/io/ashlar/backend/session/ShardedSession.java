@@ -469,6 +469,12 @@ public final class ShardedSession implements BackendSession {
         if (e.crossShardKey().isPresent()) {
             return handOffs.foreignKeys().add(plan, e.crossShardKey().get(), e.getMessage(), sink);
         }
+        if ("22023".equals(e.sqlState())) {
+            StatementFailure data = describer.dataError(plan, parameters.types());
+            if (data != null) {
+                throw data;
+            }
+        }
         if (ShardedInsertSelect.applies(plan.statement(), database.rules(), e)) {
             return handOffs.insertSelect().run(plan, parameters, sink);
         }
