@@ -77,6 +77,8 @@ public final class ShardedCopyIn implements CopyStream.In {
 
     private final String table;
     private final ShardingTable rule;
+    /** Per sharding column: its number type's name, for PostgreSQL's input error ({@link #invalidNumber}); else null. */
+    private final String[] numericTypes;
     private final List<String> shardingColumns;
     private final String[] nodeSql;
     private final int[] nodeDataSource;
@@ -106,9 +108,10 @@ public final class ShardedCopyIn implements CopyStream.In {
 
     private ShardedCopyIn(String table, ShardingTable rule, String[] nodeSql, int[] nodeDataSource, int dataSourceCount,
                           CopyConnections connections, BackendConnection first, CopyStream.In firstCopy, CopyOptions options,
-                          CopyFieldReader reader, int[] binaryPositions, int[] binaryTypes) {
+                          CopyFieldReader reader, int[] binaryPositions, int[] binaryTypes, String[] numericTypes) {
         this.table = table;
         this.rule = rule;
+        this.numericTypes = numericTypes;
         this.shardingColumns = rule.shardingColumns();
         this.nodeSql = nodeSql;
         this.nodeDataSource = nodeDataSource;
@@ -245,7 +248,7 @@ public final class ShardedCopyIn implements CopyStream.In {
             throw problem;
         }
         return new ShardedCopyIn(table, rule, nodeSql, nodeDataSource, database.dataSources().size(), connections, first,
-                firstCopy, options, reader, binaryPositions, binaryTypes);
+                firstCopy, options, reader, binaryPositions, binaryTypes, numericTypes(database, reference, rule));
     }
 
     /** Whether the COPY ended with CopyDone and every shard COPY succeeded: the session may commit. */
@@ -436,6 +439,10 @@ public final class ShardedCopyIn implements CopyStream.In {
             throw CopyErrors.atLine("22023", "no data node of sharded table " + table + " takes " + describeValues(), "", where(line));
         }
         if (node == ShardingTable.UNUSABLE_VALUE) {
+            SQLException invalid = invalidNumber(line);
+            if (invalid != null) {
+                throw invalid;
+            }
             // As an INSERT of the row is refused: text the algorithm cannot use ('x' for MOD) is 22023, named by the algorithm.
             throw CopyErrors.atLine("22023", "cannot route sharded table " + table + " by " + describeValues() + ": "
                     + rule.unusableReason(values), "", where(line));
@@ -453,6 +460,48 @@ public final class ShardedCopyIn implements CopyStream.In {
             result.append(i == 0 ? "" : ", ").append(shardingColumns.get(i)).append(" = ").append(values[i]);
         }
         return result.toString();
+    }
+
+    /**
+     * Each sharding column's type where it is a number type PostgreSQL names in its input errors ({@code integer},
+     * {@code bigint}, {@code smallint}, {@code numeric}), else null; from the logical table's columns.
+     */
+    private static String[] numericTypes(LogicalDatabase database, TableReference reference, ShardingTable rule) {
+        List<String> columns = rule.shardingColumns();
+        String[] result = new String[columns.size()];
+        String schema = reference.name().schema().orElse("public");
+        io.ashlar.backend.metadata.LogicalTable logical = database.catalog().schema().table(schema + "." + reference.name().name());
+        if (logical == null) {
+            return result;
+        }
+        for (io.ashlar.backend.metadata.ColumnMetadata each : logical.metadata().columns()) {
+            for (int i = 0; i < result.length; i++) {
+                if (each.name().equalsIgnoreCase(columns.get(i))) {
+                    String type = each.type();
+                    int bracket = type.indexOf('(');
+                    type = bracket < 0 ? type : type.substring(0, bracket);
+                    result[i] = switch (type) {
+                        case "integer", "bigint", "smallint", "numeric" -> type;
+                        default -> null;
+                    };
+                }
+            }
+        }
+        return result;
+    }
+
+    /**
+     * PostgreSQL's error for text in a number column that is no number, as its COPY reports it (22P02, the column and
+     * value in the context); null when no sharding value is such.
+     */
+    private SQLException invalidNumber(long line) {
+        for (int i = 0; i < values.length; i++) {
+            if (numericTypes[i] != null && values[i] instanceof String text) {
+                return CopyErrors.atLine("22P02", "invalid input syntax for type " + numericTypes[i] + ": \"" + text + "\"", "",
+                        where(line) + ", column " + shardingColumns.get(i) + ": \"" + text + "\"");
+            }
+        }
+        return null;
     }
 
     private String where(long line) {

@@ -194,21 +194,26 @@ final class ShardedCopyTest {
     }
 
     /**
-     * A sharding value the algorithm cannot use ('x' for an INLINE MOD) is refused as an INSERT of it is, 22023 with the
-     * algorithm's reason and the line; it was 0A000 "whose strategies ... do not pick one data node".
+     * A sharding value that is no number in a number column ('x' for user_id) fails the COPY as PostgreSQL's own COPY
+     * does: 22P02 naming the type, the line, the column and the value (it was 22023 with the algorithm's reason, and
+     * 0A000 "whose strategies ... do not pick one data node" before that).
      */
     @Test
-    void unusableShardingValueFailsTheCopyWith22023() throws Exception {
+    void shardingValueThatIsNoNumberFailsTheCopyAsOnPostgresql() throws Exception {
         String rows = text(3);
         String[] lines = rows.split("\n", -1);
         String[] fields = lines[1].split("\t", -1);
         fields[1] = "x";
         lines[1] = String.join("\t", fields);
         String data = String.join("\n", lines);
-        try (Connection proxy = databases.proxy("")) {
-            PSQLException e = assertThrows(PSQLException.class, () -> copy(proxy, "COPY t_order (" + COLUMNS + ") FROM STDIN", data));
-            assertEquals("22023", e.getSQLState(), e.getMessage());
-            assertEquals("COPY t_order, line 2", e.getServerErrorMessage().getWhere());
+        String sql = "COPY t_order (" + COLUMNS + ") FROM STDIN";
+        try (Connection proxy = databases.proxy(""); Connection reference = databases.reference("")) {
+            PSQLException direct = assertThrows(PSQLException.class, () -> copy(reference, sql, data));
+            PSQLException proxied = assertThrows(PSQLException.class, () -> copy(proxy, sql, data));
+            assertEquals("22P02", direct.getSQLState(), direct.getMessage());
+            assertEquals(direct.getSQLState(), proxied.getSQLState(), proxied.getMessage());
+            assertEquals(direct.getServerErrorMessage().getMessage(), proxied.getServerErrorMessage().getMessage());
+            assertEquals(direct.getServerErrorMessage().getWhere(), proxied.getServerErrorMessage().getWhere());
             assertEquals(0, count(proxy), "rows left after a failed COPY");
         }
         databases.assertContents("t_order");
