@@ -1,5 +1,6 @@
 package io.ashlar.backend.session;
 
+import io.ashlar.backend.datasource.BackendConnection;
 import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.ResultSink;
@@ -164,6 +165,16 @@ final class ShardedHandOffs {
             @Override
             public boolean bound(int slot) {
                 return connections.bound(slot);
+            }
+
+            @Override
+            public BackendConnection held(int slot) {
+                return connections.held(slot);
+            }
+
+            @Override
+            public long transaction() {
+                return transaction.state().inTransaction() ? transaction.ended() : -1;
             }
 
             @Override

@@ -1,6 +1,7 @@
 package io.ashlar.backend.session;
 
 import io.ashlar.parser.SqlText;
+import io.ashlar.backend.datasource.BackendConnection;
 import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.QueryResult;
@@ -10,6 +11,7 @@ import io.ashlar.backend.sharding.Plan;
 import io.ashlar.backend.sharding.SequenceStatement;
 import io.ashlar.backend.sharding.TagResult;
 import io.ashlar.parser.lexer.SqlSyntaxException;
+import io.ashlar.parser.statement.InsertStatement;
 import io.ashlar.parser.statement.TableReference;
 import io.ashlar.parser.statement.TableRole;
 import io.ashlar.route.rule.DataNode;
@@ -56,6 +58,12 @@ final class ShardedSequences {
 
         /** The session keeps its connection of this data source for good (its sequence state: currval, lastval). */
         void keep(int slot) throws StatementFailure;
+
+        /** The connection the session holds for this data source now, or null. */
+        BackendConnection held(int slot);
+
+        /** The transaction in force (a number that stays while it lasts), or -1 outside one. */
+        long transaction();
     }
 
     /** A serial or identity column of a sharded table: the logical sequence is its actual tables' sequences. */
@@ -68,6 +76,18 @@ final class ShardedSequences {
     private int source = -1;
     /** Before an ALTER TABLE that may add serial or identity columns: each actual table's sequences (OIDs), or null. */
     private String[] ownedBefore;
+    /**
+     * The last {@value #KEPT_INSERTS} INSERTs of the transaction in force that ran on one data source, newest last (a
+     * ring): where a serial or identity DEFAULT may have called nextval for this session. Each with its data source
+     * and the connection it ran on (while the session still holds it, nobody else used it). Read only when the session
+     * asks currval or lastval; recording one costs three stores.
+     */
+    private static final int KEPT_INSERTS = 8;
+    private final Plan[] inserts = new Plan[KEPT_INSERTS];
+    private final int[] insertSlots = new int[KEPT_INSERTS];
+    private final BackendConnection[] insertedOn = new BackendConnection[KEPT_INSERTS];
+    private int insertCount;
+    private long insertTransaction = -1;
 
     ShardedSequences(LogicalDatabase database, Session session) {
         this.database = database;
@@ -443,6 +463,7 @@ final class ShardedSequences {
         QueryResult result = session.onSlot(chosen[0], sql, parameters, sink);
         session.keep(chosen[0]);
         source = chosen[0];
+        insertCount = 0; // newer than any DEFAULT's nextval so far
         return result;
     }
 
@@ -545,6 +566,11 @@ final class ShardedSequences {
      * the answer is PostgreSQL's "not yet defined in this session" and never another session's value.
      */
     private QueryResult currval(Plan plan, SequenceStatement sequence, ParameterValues parameters, ResultSink sink) throws StatementFailure {
+        int implicit = implicitSource(plan, sequence);
+        if (implicit >= 0) {
+            // The session's own nextval of this transaction, by a DEFAULT, on the connection it still holds: PostgreSQL's answer.
+            return session.onSlot(implicit, plan.statement().sql(), parameters, sink);
+        }
         int slot = source;
         if (slot < 0) {
             slot = defaultIndex();
@@ -557,6 +583,150 @@ final class ShardedSequences {
     }
 
     /**
+     * After an INSERT that ran on one data source in a transaction: a serial or identity column that took its DEFAULT
+     * (left out, DEFAULT, DEFAULT VALUES) had nextval run on that connection for this session, so that lastval, and
+     * currval of the serial sequences it advanced, are answered there until the transaction ends, as PostgreSQL
+     * answers them (outside a transaction the connection goes back to the pool, and they stay "not yet defined").
+     */
+    void afterInsert(Plan plan, int slot) {
+        long transaction = session.transaction();
+        if (transaction < 0) {
+            return;
+        }
+        if (transaction != insertTransaction) {
+            insertTransaction = transaction;
+            insertCount = 0;
+        }
+        int at = insertCount % KEPT_INSERTS;
+        inserts[at] = plan;
+        insertSlots[at] = slot;
+        insertedOn[at] = session.held(slot);
+        insertCount++;
+    }
+
+    /**
+     * Where a currval/lastval statement is answered after this transaction's INSERTs called nextval by a DEFAULT: lastval
+     * where the newest such INSERT ran, currval('s') where the newest one that advanced serial sequence s ran (every
+     * currval naming its sequence as a literal), provided the session still holds that connection. Else -1.
+     */
+    private int implicitSource(Plan plan, SequenceStatement sequence) {
+        if (insertCount == 0 || insertTransaction != session.transaction()) {
+            return -1;
+        }
+        String sql = plan.statement().sql();
+        String[] names = sequence.literalNames();
+        if (names.length != calls(sql, "currval")) {
+            return -1;
+        }
+        boolean lastval = calls(sql, "lastval") > 0;
+        for (int k = insertCount - 1; k >= 0 && k >= insertCount - KEPT_INSERTS; k--) {
+            int at = k % KEPT_INSERTS;
+            java.util.Set<String> advanced = advancedByDefault(inserts[at]);
+            if (advanced == null) {
+                continue;
+            }
+            boolean covers = true;
+            for (String each : names) {
+                covers &= !each.isEmpty() && advanced.contains(normalisedSequence(each));
+            }
+            if (covers) {
+                return session.held(insertSlots[at]) == insertedOn[at] ? insertSlots[at] : -1;
+            }
+            if (lastval) {
+                return -1; // lastval is the newest one's, which does not answer the currval too
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The serial sequences (normalised) an INSERT advanced by its columns' DEFAULTs, empty when only identity columns
+     * took theirs; null when no serial or identity column took its DEFAULT.
+     */
+    private java.util.Set<String> advancedByDefault(Plan plan) {
+        if (!(plan.statement().body() instanceof InsertStatement insert)) {
+            return null;
+        }
+        TableReference target = plan.statement().tables().get(insert.target());
+        io.ashlar.backend.metadata.LogicalTable table = database.catalog().schema()
+                .table(target.name().schema().orElse("public") + "." + target.name().name());
+        if (table == null) {
+            return null;
+        }
+        java.util.List<io.ashlar.backend.metadata.ColumnMetadata> columns = table.metadata().columns();
+        java.util.Set<String> result = null;
+        for (int c = 0; c < columns.size(); c++) {
+            io.ashlar.backend.metadata.ColumnMetadata column = columns.get(c);
+            String serial = serialSequence(column.defaultExpression());
+            if ((serial != null || !column.identity().isEmpty()) && takesDefault(insert, column.name(), c)) {
+                if (result == null) {
+                    result = new java.util.HashSet<>(2);
+                }
+                if (serial != null) {
+                    result.add(serial);
+                }
+            }
+        }
+        return result;
+    }
+
+    /** Whether column {@code name} (at {@code position} of the table) takes its DEFAULT in some row of the INSERT. */
+    private static boolean takesDefault(InsertStatement insert, String name, int position) {
+        if (insert.defaultValues()) {
+            return true;
+        }
+        int index = insert.columns().isEmpty() ? position : insert.columnIndex(name);
+        if (index < 0) {
+            return !insert.rows().isEmpty() || insert.query().isPresent();
+        }
+        for (io.ashlar.parser.statement.ValuesRow row : insert.rows()) {
+            if (index >= row.values().size() ? insert.columns().isEmpty()
+                    : row.values().get(index).kind() == io.ashlar.parser.statement.InsertValueKind.DEFAULT) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The sequence a serial column's default calls nextval of ({@code nextval('t_id_seq'::regclass)}), normalised; else null. */
+    private static String serialSequence(String defaultExpression) {
+        if (!defaultExpression.startsWith("nextval('")) {
+            return null;
+        }
+        int end = defaultExpression.indexOf('\'', 9);
+        return end < 0 ? null : normalisedSequence(defaultExpression.substring(9, end));
+    }
+
+    /** A sequence name as currval's text argument or a default names it: unquoted, lower case, without "public.". */
+    private static String normalisedSequence(String name) {
+        String result = name.strip();
+        if (result.indexOf('"') >= 0) {
+            result = result.replace("\"", "");
+        } else {
+            result = result.toLowerCase(java.util.Locale.ROOT);
+        }
+        return result.startsWith("public.") ? result.substring(7) : result;
+    }
+
+    /** How many times {@code function(} is called in the text (case-insensitive, spaces before the parenthesis allowed). */
+    private static int calls(String sql, String function) {
+        int count = 0;
+        int n = sql.length();
+        for (int i = 0; i < n; i++) {
+            if (sql.regionMatches(true, i, function, 0, function.length())) {
+                int j = i + function.length();
+                while (j < n && Character.isWhitespace(sql.charAt(j))) {
+                    j++;
+                }
+                if (j < n && sql.charAt(j) == '(') {
+                    count++;
+                }
+            }
+        }
+        return count;
+    }
+
+    /**
      * After a routed statement that used sequences: a nextval's data source is where currval is answered; a CREATE
      * TABLE of a sharded table with serial or identity columns interleaves the sequences of its actual tables, node j
      * of n as copy j of n (two actual tables on one data source have a sequence each).
@@ -564,6 +734,7 @@ final class ShardedSequences {
     void after(Plan plan, SequenceStatement sequence, int[] dataSources, QueryResult result) throws StatementFailure {
         if (sequence.kind() == SequenceStatement.Kind.NEXTVAL && dataSources.length > 0) {
             source = dataSources[dataSources.length - 1];
+            insertCount = 0; // newer than any DEFAULT's nextval so far
             return;
         }
         if (sequence.kind() == SequenceStatement.Kind.ALTER_TABLE) {

@@ -424,6 +424,9 @@ public final class ShardedSession implements BackendSession {
         connections.markJoined(dataSources, begin);
         if (transaction.state().inTransaction() && PreparedCommit.changesData(plan.statement())) {
             connections.markWritten(dataSources);
+            if (dataSources.length == 1 && plan.statement().kind() == StatementKind.INSERT && database.dataSources().size() > 1) {
+                handOffs.sequences().afterInsert(plan, dataSources[0]); // its DEFAULTs' nextval: lastval/currval in the transaction
+            }
         }
         if (plan.sequence() != null) {
             try {

@@ -40,6 +40,8 @@ final class ShardedTransaction {
     private final List<String> transactionSettings = new ArrayList<>();
     /** A data source whose connection ended inside the block (its COMMIT is an error). */
     private String lostDataSource;
+    /** How many transactions ended: the same number while one lasts. */
+    private long transactionsEnded;
 
     ShardedTransaction(ShardConnections connections, TwoPhaseCommit twoPhase) {
         this.connections = connections;
@@ -48,6 +50,11 @@ final class ShardedTransaction {
 
     TransactionState state() {
         return state;
+    }
+
+    /** How many transactions (blocks and implicit ones) ended: the same number while one lasts. */
+    long ended() {
+        return transactionsEnded;
     }
 
     /** A statement failed ({@link TransactionState#afterError}). */
@@ -212,6 +219,7 @@ final class ShardedTransaction {
         StatementFailure ended = writers != null ? PreparedCommit.commit(connections, twoPhase, writers)
                 : connections.endJoined(commit);
         state = state.end();
+        transactionsEnded++;
         lostDataSource = null;
         beginSql = null;
         savepoints.clear();
