@@ -150,3 +150,28 @@ for (const database of [SHARDED, POOLED]) {
     assert.deepEqual(actual, expected);
   });
 }
+
+// DISCARD ALL and DEALLOCATE ALL drop the statements the client parsed too (pgjdbc, seeing the tag, parses its own again).
+for (const database of [SHARDED, POOLED]) {
+  test(`pg: DISCARD ALL and DEALLOCATE ALL drop the statements the client parsed (${database})`, TIMEOUT, async () => {
+    const [expected, actual] = await both(database, async (client) => {
+      const outcome = [];
+      for (const drop of ['DISCARD ALL', 'DEALLOCATE ALL']) {
+        const named = { name: 'ashlar_dropped', text: 'SELECT $1::int AS v', values: [1] };
+        outcome.push((await client.query(named)).rows);
+        outcome.push((await client.query(drop)).command);
+        try {
+          await client.query(named); // node-postgres binds its cached statement at once
+          outcome.push('still prepared');
+        } catch (error) {
+          outcome.push(error.code);
+        }
+        client.connection.parsedStatements = {}; // node-postgres forgets it too, as pgjdbc does on the tag
+        client.connection.submittedNamedStatements = {};
+      }
+      return outcome;
+    });
+    assert.deepEqual(expected, [[{ v: 1 }], 'DISCARD', '26000', [{ v: 1 }], 'DEALLOCATE', '26000']);
+    assert.deepEqual(actual, expected);
+  });
+}

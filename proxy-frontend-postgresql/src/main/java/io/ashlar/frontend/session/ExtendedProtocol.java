@@ -474,6 +474,7 @@ final class ExtendedProtocol {
         }
         if (!result.hasRows()) {
             out.commandComplete(result.tag());
+            droppedStatements(result.tag());
             return;
         }
         ErrorFields miscounted = BindChecks.resultFormatCount(portal.resultFormats, result.columns().length);
@@ -528,9 +529,14 @@ final class ExtendedProtocol {
         return !name.isEmpty() && statements.remove(name) != null;
     }
 
-    /** DEALLOCATE ALL ran (a simple query, which dropped the unnamed statement already): the parsed ones are gone too. */
-    void deallocateAll() {
-        statements.clear();
+    /**
+     * A statement with this tag ran: DEALLOCATE ALL and DISCARD ALL drop the statements the client parsed too, as in
+     * PostgreSQL (pgjdbc, seeing the tag, parses its statements again under new names; those it had stayed here).
+     */
+    void droppedStatements(String tag) {
+        if (tag.equals("DEALLOCATE ALL") || tag.equals("DISCARD ALL")) {
+            statements.clear();
+        }
     }
 
     void close(Close close) {

@@ -346,9 +346,10 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
             readyForQuery();
             return;
         }
+        String tagBefore = out.lastTag();
         boolean failed = simpleQuery.run(sql);
-        if (!failed && deallocate != null && deallocate.name().isEmpty()) {
-            extended.deallocateAll(); // DEALLOCATE ALL drops the protocol's statements too, as in PostgreSQL
+        if (!failed && out.lastTag() != tagBefore) { // a tag of this query's (the last one stays until another comes)
+            extended.droppedStatements(out.lastTag());
         }
         cursors.afterTransactionStep(failed, out.lastTag());
         readyForQuery();
