@@ -70,16 +70,39 @@ public final class LogicalSession {
      * columns written out (an INSERT's column list, a star). A table the statement names that no rule knows is looked
      * for first.
      */
-    public Plan adjust(Plan plan) {
+    public Plan adjust(Plan plan) throws StatementFailure {
         LogicalPlan state = state(plan);
         if (state.plain()) {
             return plan;
+        }
+        if (state.withColumns() != null && changedTables != null) {
+            refuseStaleColumns(plan.statement(), changedTables);
         }
         Plan result = state.withColumns() != null ? state.withColumns() : plan;
         if (state.sessionValues() && !result.statement().sessionValues().isEmpty()) {
             result = database.plans().get(answers.answered(result.statement()));
         }
         return result;
+    }
+
+    /**
+     * A statement whose columns the proxy writes out (an INSERT without a column list, a star) from a table that DDL of
+     * this transaction changed: the schema the proxy keeps is the one before the transaction (it reads the table again
+     * when the transaction ends), so the written-out columns could be the old ones in the old order, and an INSERT's
+     * values would land in the wrong columns (Flyway's migrations run ALTER TABLE and INSERT in one transaction).
+     */
+    private static void refuseStaleColumns(AnalyzedStatement statement, Set<String> changed) throws StatementFailure {
+        for (TableReference each : statement.tables()) {
+            String name = each.name().schema().orElse(SchemaLoader.PUBLIC) + "." + each.name().name();
+            if (each.isAccess() && (changed.contains(ALL) || changed.contains(name))) {
+                String table = each.name().name();
+                boolean insert = statement.kind() == StatementKind.INSERT;
+                throw new StatementFailure(ErrorFields.error("0A000", (insert ? "INSERT without a column list into " : "SELECT * of ")
+                        + "table " + table + ", which DDL changed in this transaction, is not supported: Ashlar reads the table's"
+                        + " columns again when the transaction ends", insert ? "name the columns: INSERT INTO " + table + " (...) VALUES (...)"
+                        : "name the columns, or run the statement after the transaction"));
+            }
+        }
     }
 
     /** Whether the catalog database answers the statement (a query of the relation catalogs), when there is one. */

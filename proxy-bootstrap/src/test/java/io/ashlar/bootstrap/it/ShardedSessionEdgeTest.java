@@ -138,6 +138,36 @@ final class ShardedSessionEdgeTest {
         }
     }
 
+    /**
+     * The proxy writes out the columns of an INSERT without a column list (and of a star) from the schema it keeps, which
+     * it reads again when a transaction that changed the table ends: inside that transaction the written-out columns
+     * were the old ones, and values landed in the wrong columns with no error (Flyway runs a migration's ALTER TABLE and
+     * INSERT in one transaction). Such statements are refused there now (0A000); after the transaction they run.
+     */
+    @Test
+    void columnsWrittenOutFromATableDdlChangedInTheTransactionAreRefused() throws Exception {
+        try (Connection c = server.proxy(""); Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            try {
+                s.execute("ALTER TABLE t_og ADD COLUMN probe text");
+                s.execute("ALTER TABLE t_og DROP COLUMN probe");
+                s.execute("ALTER TABLE t_og DROP COLUMN name");
+                s.execute("ALTER TABLE t_og ADD COLUMN name text");
+                SQLException refused = assertThrows(SQLException.class, () -> s.execute("INSERT INTO t_og VALUES (11, 'eleven')"));
+                assertEquals("0A000", refused.getSQLState(), refused.getMessage());
+                assertTrue(refused.getMessage().contains("DDL changed in this transaction"), refused.getMessage());
+            } finally {
+                c.rollback();
+                c.setAutoCommit(true);
+            }
+            try (ResultSet rs = s.executeQuery("SELECT * FROM t_og WHERE id = 1")) {
+                assertEquals(2, rs.getMetaData().getColumnCount(), "the rolled-back DDL left the table as it was");
+                assertTrue(rs.next());
+                assertEquals("b", rs.getString("name"));
+            }
+        }
+    }
+
     private static long longOf(Statement statement, String sql) throws SQLException {
         try (ResultSet rs = statement.executeQuery(sql)) {
             assertTrue(rs.next(), sql);
