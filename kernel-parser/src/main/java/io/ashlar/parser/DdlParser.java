@@ -466,6 +466,32 @@ final class DdlParser {
         return new DdlStatement(kind, type, ifExists, false, Optional.empty());
     }
 
+    /**
+     * {@code COMMENT ON TABLE name IS ...} and {@code COMMENT ON COLUMN [schema.]table.column IS ...}: a change of the
+     * table (each of its actual tables takes the comment, and the logical schema reads it again). A comment on
+     * anything else is null: it runs as any other statement.
+     */
+    DdlStatement comment(int i, int to) {
+        if (!c.kw(i + 1, Keyword.ON)) {
+            return null;
+        }
+        int j = i + 2;
+        boolean column = c.kw(j, Keyword.COLUMN);
+        if (!column && !c.kw(j, Keyword.TABLE)) {
+            return null;
+        }
+        ParseContext.QualifiedName name = c.qualifiedName(j + 1, to);
+        if (name == null || column && name.parts().size() < 2 || !c.kw(name.next(), Keyword.IS)) {
+            return null;
+        }
+        if (column) {
+            java.util.List<String> parts = name.parts();
+            name = new ParseContext.QualifiedName(name.first(), name.lastToken() - 2, parts.subList(0, parts.size() - 1));
+        }
+        c.addTable(name, Optional.empty(), TableRole.DDL_TARGET, 0);
+        return new DdlStatement(DdlKind.ALTER_TABLE, "table", false, false, Optional.empty());
+    }
+
     DdlStatement truncate(int i, int to) {
         int j = i + 1;
         if (c.kw(j, Keyword.TABLE)) {

@@ -165,6 +165,10 @@ public final class StatementAnalyzer {
             case TRUNCATE -> {
                 return new Dispatch(StatementKind.DDL, ddl.truncate(i, to));
             }
+            case COMMENT -> {
+                DdlStatement comment = ddl.comment(i, to);
+                return comment != null ? new Dispatch(StatementKind.DDL, comment) : new Dispatch(StatementKind.OTHER, new OtherStatement());
+            }
             case BEGIN -> {
                 return new Dispatch(StatementKind.TRANSACTION, utility.begin(i, to));
             }

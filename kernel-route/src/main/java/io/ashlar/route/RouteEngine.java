@@ -21,7 +21,9 @@ import io.ashlar.parser.statement.StatementKind;
 import io.ashlar.parser.statement.TableReference;
 import io.ashlar.parser.statement.TableRole;
 import io.ashlar.parser.statement.UpdateStatement;
+import io.ashlar.route.rule.BroadcastTable;
 import io.ashlar.route.rule.NodeSet;
+import io.ashlar.route.rule.RuleTable;
 import io.ashlar.route.rule.ShardingRules;
 import io.ashlar.route.rule.ShardingTable;
 import io.ashlar.route.rule.ShardingValues;
@@ -88,6 +90,9 @@ public final class RouteEngine {
                 // routed below
             }
         }
+        if (!rules.isEmpty() && statement.kind() == StatementKind.OTHER && statement.command().equals("do")) {
+            checkDoBlock(statement, rules);
+        }
         if (rules.isEmpty() || statement.tables().isEmpty() && statement.kind() != StatementKind.DDL) {
             if (!rules.isEmpty() && (statement.command().equals("vacuum") || statement.command().equals("analyze"))) {
                 return rules.broadcastWrite(); // a bare VACUUM or ANALYZE is about every table: every data source
@@ -109,6 +114,54 @@ public final class RouteEngine {
             case CopyStatement copy -> routeCopy(statement, copy, parameters, rules);
             default -> routeOther(statement, parameters, rules);
         };
+    }
+
+    /**
+     * A {@code DO} block runs on the default data source as it is: a sharded table it names is not there under that
+     * name (PostgreSQL's 42P01 said so, as if the table did not exist), and a broadcast table's other copies would not
+     * see its writes. Such a block is refused by name instead. A sharded table whose one actual table is the default
+     * data source's table of the same name is there, and runs.
+     */
+    private static void checkDoBlock(AnalyzedStatement statement, ShardingRules rules) {
+        TokenList tokens;
+        try {
+            tokens = Lexer.tokenize(statement.sql());
+        } catch (SqlSyntaxException e) {
+            return;
+        }
+        for (int i = 0, n = tokens.size(); i < n; i++) {
+            if (tokens.kind(i) != TokenKind.DOLLAR_STRING && tokens.kind(i) != TokenKind.STRING) {
+                continue;
+            }
+            String quoted = tokens.text(i);
+            int open = tokens.kind(i) == TokenKind.STRING ? 1 : quoted.indexOf('$', 1) + 1;
+            int close = tokens.kind(i) == TokenKind.STRING ? quoted.length() - 1 : quoted.length() - open;
+            if (open <= 0 || close < open) {
+                continue;
+            }
+            TokenList body;
+            try {
+                body = Lexer.tokenize(quoted.substring(open, close));
+            } catch (SqlSyntaxException e) {
+                continue;
+            }
+            for (int k = 0, m = body.size(); k < m; k++) {
+                if (body.kind(k) != TokenKind.IDENTIFIER && body.kind(k) != TokenKind.QUOTED_IDENTIFIER) {
+                    continue;
+                }
+                RuleTable rule = rules.find(body.identifier(k)).orElse(null);
+                if (rule instanceof ShardingTable table && !onDefaultAsItself(table, rules)
+                        || rule instanceof BroadcastTable && rules.dataSources().size() > 1) {
+                    throw ShardedConstructs.refuse("a DO block naming " + (rule instanceof ShardingTable ? "sharded" : "broadcast")
+                            + " table " + body.identifier(k), "a DO block runs on one data source as it is; run its statements one by one");
+                }
+            }
+        }
+    }
+
+    private static boolean onDefaultAsItself(ShardingTable table, ShardingRules rules) {
+        return table.nodeCount() == 1 && table.node(0).table().equals(table.logicTable())
+                && table.node(0).dataSource().equals(rules.defaultDataSource());
     }
 
     /** {@code WHERE CURRENT OF cursor} names a cursor of one backend connection: it cannot span shards. */

@@ -168,6 +168,41 @@ final class ShardedSessionEdgeTest {
         }
     }
 
+    /**
+     * COMMENT ON TABLE and COMMENT ON COLUMN of a sharded table reach its actual tables and the catalog (they got 42P01
+     * from the default data source, which has no table of the logical name); a DO block naming a sharded table is
+     * refused by name (it got the same 42P01). Found running Flyway migrations.
+     */
+    @Test
+    void commentsOnAShardedTableReachItsActualTablesAndADoBlockNamingOneIsRefused() throws Exception {
+        try (Connection c = server.proxy(""); Statement s = c.createStatement()) {
+            s.execute("COMMENT ON TABLE t_og IS 'og rows'");
+            s.execute("COMMENT ON COLUMN t_og.name IS 'a name'");
+            try {
+                try (ResultSet rs = s.executeQuery("SELECT obj_description('t_og'::regclass), col_description('t_og'::regclass, 2)")) {
+                    assertTrue(rs.next());
+                    assertEquals("og rows", rs.getString(1));
+                    assertEquals("a name", rs.getString(2));
+                }
+                for (String dataSource : new String[] {"ds_0", "ds_1"}) {
+                    try (Connection shard = server.backend(dataSource); Statement direct = shard.createStatement();
+                            ResultSet rs = direct.executeQuery("SELECT count(*) FROM pg_class WHERE relname IN ('t_og_0', 't_og_1')"
+                                    + " AND obj_description(oid) = 'og rows' AND col_description(oid, 2) = 'a name'")) {
+                        rs.next();
+                        assertEquals(2, rs.getInt(1), dataSource);
+                    }
+                }
+                SQLException refused = assertThrows(SQLException.class,
+                        () -> s.execute("DO $$ BEGIN INSERT INTO t_og (id, name) VALUES (12, 'do'); END $$"));
+                assertEquals("0A000", refused.getSQLState(), refused.getMessage());
+                assertTrue(refused.getMessage().contains("DO block naming sharded table t_og"), refused.getMessage());
+            } finally {
+                s.execute("COMMENT ON TABLE t_og IS NULL");
+                s.execute("COMMENT ON COLUMN t_og.name IS NULL");
+            }
+        }
+    }
+
     private static long longOf(Statement statement, String sql) throws SQLException {
         try (ResultSet rs = statement.executeQuery(sql)) {
             assertTrue(rs.next(), sql);
