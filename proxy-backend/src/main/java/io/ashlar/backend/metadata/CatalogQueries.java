@@ -23,6 +23,12 @@ final class CatalogQueries {
             "pg_statio_user_tables", "pg_statio_all_tables", "pg_stat_user_indexes", "pg_stat_all_indexes",
             "pg_publication_tables");
 
+    /**
+     * Relation catalogs that describe any object, functions too ({@code pg_depend}: which functions belong to an
+     * extension, {@code pg_description}: their comments): a query of functions that reads them is still about functions.
+     */
+    private static final Set<String> ANY_OBJECT_CATALOGS = Set.of("pg_depend", "pg_description");
+
     /** The type catalogs: a query of them goes to the catalog database unless it reads a function catalog too. */
     private static final Set<String> TYPE_CATALOGS = Set.of("pg_type", "pg_enum", "pg_range");
 
@@ -42,6 +48,7 @@ final class CatalogQueries {
             return false;
         }
         boolean relations = statement.catalogFunctions();
+        boolean tableCatalogs = false;
         boolean namespacesOnly = true;
         boolean types = false;
         boolean functions = false;
@@ -56,6 +63,7 @@ final class CatalogQueries {
                 relations = true;
             } else if (schema.equals("pg_catalog") || schema.isEmpty() && name.startsWith("pg_")) {
                 relations |= RELATION_CATALOGS.contains(name);
+                tableCatalogs |= RELATION_CATALOGS.contains(name) && !ANY_OBJECT_CATALOGS.contains(name);
                 types |= TYPE_CATALOGS.contains(name);
                 functions |= FUNCTION_CATALOGS.contains(name);
                 namespacesOnly &= name.equals(NAMESPACES);
@@ -66,6 +74,11 @@ final class CatalogQueries {
         }
         // Schemas listed on their own (pgjdbc's getSchemas, DBeaver's navigator) carry the OIDs that the catalog
         // database's pg_class refers to; with functions they are the default data source's.
+        // Functions are the default data source's (the catalog database copies none): Flyway's clean lists them from
+        // pg_proc left-joined to pg_depend (to leave extensions' out), and found none there.
+        if (functions && !tableCatalogs) {
+            return false;
+        }
         return relations || types && !functions || catalogs > 0 && namespacesOnly;
     }
 }

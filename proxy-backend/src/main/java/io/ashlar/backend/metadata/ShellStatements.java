@@ -26,8 +26,13 @@ final class ShellStatements {
         if (!table.schema().equals(SchemaLoader.PUBLIC)) {
             first.append("CREATE SCHEMA IF NOT EXISTS ").append(Identifiers.write(table.schema(), false)).append("; ");
         }
+        for (String each : referencedSequences(table)) {
+            // A sequence a default calls nextval of that the table does not own (CREATE SEQUENCE s; ... DEFAULT
+            // nextval('s')): without it the shell could not be made, and the logical table was missing.
+            first.append("CREATE SEQUENCE IF NOT EXISTS ").append(each).append("; ");
+        }
         for (SequenceMetadata each : table.sequences()) {
-            first.append("CREATE SEQUENCE ").append(qualified(table.schema(), each.name()));
+            first.append("CREATE SEQUENCE IF NOT EXISTS ").append(qualified(table.schema(), each.name()));
             if (!each.options().isEmpty()) {
                 first.append(' ').append(each.options());
             }
@@ -83,6 +88,37 @@ final class ShellStatements {
             }
         }
         return result;
+    }
+
+    /**
+     * The sequences the columns' defaults call nextval of ({@code nextval('public.s1'::regclass)}, names as PostgreSQL
+     * prints them: schema-qualified and quoted where needed) that the table does not own.
+     */
+    static List<String> referencedSequences(TableMetadata table) {
+        List<String> result = new ArrayList<>(0);
+        for (ColumnMetadata column : table.columns()) {
+            String expression = column.defaultExpression();
+            for (int at = expression.indexOf("nextval('"); at >= 0; at = expression.indexOf("nextval('", at + 9)) {
+                int end = expression.indexOf("'::regclass)", at + 9);
+                if (end < 0) {
+                    break;
+                }
+                String name = expression.substring(at + 9, end);
+                if (name.indexOf('\'') < 0 && !owned(table, name) && !result.contains(name)) {
+                    result.add(name);
+                }
+            }
+        }
+        return result;
+    }
+
+    private static boolean owned(TableMetadata table, String name) {
+        for (SequenceMetadata each : table.sequences()) {
+            if (name.equals(qualified(table.schema(), each.name()))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static String addConstraint(TableMetadata table, ConstraintMetadata constraint) {

@@ -40,6 +40,14 @@ class CatalogQueriesTest {
     void otherQueriesDoNot() {
         assertFalse(answers("SELECT p.proname FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace"),
                 "functions");
+        assertFalse(answers("SELECT proname, oidvectortypes(proargtypes) AS args, pg_get_userbyid(proowner) FROM pg_proc"
+                + " INNER JOIN pg_namespace ns ON (pg_proc.pronamespace = ns.oid) LEFT JOIN pg_depend dep ON dep.objid = pg_proc.oid"
+                + " AND dep.deptype = 'e' WHERE ns.nspname = $1 AND dep.objid IS NULL AND pg_proc.prokind = 'f'"),
+                "functions with their dependencies (Flyway's clean): the catalog database holds no functions");
+        assertFalse(answers("SELECT p.proname, d.description FROM pg_proc p LEFT JOIN pg_description d ON d.objoid = p.oid"),
+                "functions with their comments");
+        assertTrue(answers("SELECT c.relname, p.proname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid"
+                + " JOIN pg_proc p ON p.oid = t.tgfoid"), "triggers of tables, with their functions: about tables");
         assertFalse(answers("SELECT name, setting FROM pg_settings"));
         assertFalse(answers("SELECT c.relname, o.order_id FROM pg_class c, t_order o"), "with a user table");
         assertFalse(answers("SELECT 1"));

@@ -203,6 +203,32 @@ final class ShardedSessionEdgeTest {
         }
     }
 
+    /**
+     * A column whose default calls nextval of a sequence the table does not own: the logical table's shell in the
+     * catalog database could not be made (its sequence was missing there), so the table vanished from the catalog
+     * (psql's \d found nothing, and Flyway's clean left its actual tables behind).
+     */
+    @Test
+    void aDefaultOnASequenceTheTableDoesNotOwnKeepsTheTableInTheCatalog() throws Exception {
+        try (Connection c = server.proxy(""); Statement s = c.createStatement()) {
+            s.execute("CREATE SEQUENCE edge_numbers");
+            try {
+                s.execute("ALTER TABLE t_og ADD COLUMN numbered bigint DEFAULT nextval('edge_numbers')");
+                try (ResultSet rs = s.executeQuery("SELECT a.attname FROM pg_catalog.pg_attribute a"
+                        + " WHERE a.attrelid = 'public.t_og'::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum")) {
+                    List<String> columns = new ArrayList<>();
+                    while (rs.next()) {
+                        columns.add(rs.getString(1));
+                    }
+                    assertEquals(List.of("id", "name", "numbered"), columns);
+                }
+            } finally {
+                s.execute("ALTER TABLE t_og DROP COLUMN IF EXISTS numbered");
+                s.execute("DROP SEQUENCE edge_numbers");
+            }
+        }
+    }
+
     private static long longOf(Statement statement, String sql) throws SQLException {
         try (ResultSet rs = statement.executeQuery(sql)) {
             assertTrue(rs.next(), sql);
