@@ -235,12 +235,30 @@ final class CatalogDatabase implements AutoCloseable {
                     runOne(connection, statement);
                 }
             }
+            dropUnusedSequences(connection);
             TextRows.run(connection, "COMMIT");
             committed = true;
         } finally {
             if (!committed && connection.status() != 'I') {
                 TextRows.run(connection, "ROLLBACK");
             }
+        }
+    }
+
+    /**
+     * Drops the sequences no shell uses any more. The catalog database holds a sequence only for a shell: one a
+     * column owns (serial, identity), or one a column's default calls nextval of without owning it
+     * ({@link ShellStatements#referencedSequences}), which stayed when its table was dropped; tools then found the
+     * schema not empty (Flyway's migrate after its clean) and listed a sequence the data sources no longer have.
+     */
+    private void dropUnusedSequences(BackendConnection connection) throws SQLException {
+        List<String[]> unused = TextRows.query(connection, "SELECT c.oid::pg_catalog.regclass::pg_catalog.text FROM pg_catalog.pg_class c"
+                + " WHERE c.relkind = 'S' AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d WHERE d.classid ="
+                + " 'pg_catalog.pg_class'::pg_catalog.regclass AND d.objid = c.oid AND d.deptype IN ('a', 'i', 'e'))"
+                + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d WHERE d.refclassid = 'pg_catalog.pg_class'::pg_catalog.regclass"
+                + " AND d.refobjid = c.oid AND d.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass)");
+        for (String[] each : unused) {
+            runOne(connection, "DROP SEQUENCE " + each[0]);
         }
     }
 
