@@ -11,8 +11,8 @@ public final class RouteException extends RuntimeException {
     private final boolean plannable;
     /** The foreign key refused because its rows may be on different data sources, which the proxy may enforce itself; or null. */
     private final io.ashlar.parser.statement.ForeignKey crossShardKey;
-    /** The logical table and sharding column of an INSERT row refused for its NULL sharding value; or null. */
-    private String[] nullShardingValue;
+    /** The INSERT row's NULL sharding value it was refused for; or null. */
+    private NullShardingValue nullShardingValue;
 
     public RouteException(String sqlState, String message) {
         this(sqlState, message, sqlState.equals("0A000"));
@@ -53,7 +53,7 @@ public final class RouteException extends RuntimeException {
     static RouteException nullShardingValue(String table, String column) {
         RouteException result = new RouteException("0A000", "NULL in sharding column " + column + " of INSERT into sharded table "
                 + table + " is not supported: a row without a sharding value has no shard");
-        result.nullShardingValue = new String[] {table, column, "null"};
+        result.nullShardingValue = new NullShardingValue(table, column, false);
         return result;
     }
 
@@ -61,16 +61,20 @@ public final class RouteException extends RuntimeException {
     static RouteException omittedShardingValue(String table, String column) {
         RouteException result = new RouteException("0A000", "INSERT into sharded table " + table
                 + " without a value for sharding column " + column + " is not supported");
-        result.nullShardingValue = new String[] {table, column, "omitted"};
+        result.nullShardingValue = new NullShardingValue(table, column, true);
         return result;
     }
 
+    /** The refused NULL sharding value, if that is why. */
+    public java.util.Optional<NullShardingValue> nullShardingValue() {
+        return java.util.Optional.ofNullable(nullShardingValue);
+    }
+
     /**
-     * The logical table and column of a refused NULL sharding value, and whether the row gave NULL or left the column
-     * out ({@code [table, column, "null" | "omitted"]}), if that is why.
+     * A row's sharding column without a value: the logical table, the column, and whether the row left the column out
+     * (its default would decide) rather than giving NULL.
      */
-    public java.util.Optional<java.util.List<String>> nullShardingValue() {
-        return nullShardingValue == null ? java.util.Optional.empty() : java.util.Optional.of(java.util.List.of(nullShardingValue));
+    public record NullShardingValue(String table, String column, boolean omitted) {
     }
 
     /** Whether the statement was refused because it spans shards: a read may then be planned recursively. */

@@ -43,15 +43,5 @@ public record RouteResult(RouteKind kind, List<RouteUnit> units, Optional<Genera
      * @param units indexes into {@link #units()}, ascending
      */
     public record RowsStay(int[] units, String message) {
-
-        /** Whether unit {@code index} must change no row. */
-        public boolean guards(int index) {
-            for (int each : units) {
-                if (each == index) {
-                    return true;
-                }
-            }
-            return false;
-        }
     }
 }

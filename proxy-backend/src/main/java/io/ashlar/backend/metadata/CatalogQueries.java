@@ -72,13 +72,13 @@ final class CatalogQueries {
                 return false; // a table of the user's: the statement is not about the catalog alone
             }
         }
-        // Schemas listed on their own (pgjdbc's getSchemas, DBeaver's navigator) carry the OIDs that the catalog
-        // database's pg_class refers to; with functions they are the default data source's.
         // Functions are the default data source's (the catalog database copies none): Flyway's clean lists them from
         // pg_proc left-joined to pg_depend (to leave extensions' out), and found none there.
         if (functions && !tableCatalogs) {
             return false;
         }
+        // Schemas listed on their own (pgjdbc's getSchemas, DBeaver's navigator) carry the OIDs that the catalog
+        // database's pg_class refers to; with functions they are the default data source's.
         return relations || types && !functions || catalogs > 0 && namespacesOnly;
     }
 }

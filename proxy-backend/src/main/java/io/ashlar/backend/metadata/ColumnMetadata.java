@@ -14,4 +14,25 @@ package io.ashlar.backend.metadata;
  */
 public record ColumnMetadata(String name, String type, boolean notNull, String defaultExpression, String identity,
                              String generated, String collation, String comment) {
+
+    /**
+     * The sequences the default calls nextval of, as PostgreSQL prints them ({@code nextval('public.s1'::regclass)}:
+     * schema-qualified where not on the search path, quoted where needed); empty for none.
+     */
+    public java.util.List<String> nextvalSequences() {
+        String expression = defaultExpression;
+        java.util.List<String> result = java.util.List.of();
+        for (int at = expression.indexOf("nextval('"); at >= 0; at = expression.indexOf("nextval('", at + 9)) {
+            int end = expression.indexOf("'::regclass)", at + 9);
+            if (end < 0) {
+                break;
+            }
+            String name = expression.substring(at + 9, end);
+            if (name.indexOf('\'') < 0) {
+                result = result.isEmpty() ? new java.util.ArrayList<>(1) : result;
+                result.add(name);
+            }
+        }
+        return result;
+    }
 }

@@ -97,14 +97,8 @@ final class ShellStatements {
     static List<String> referencedSequences(TableMetadata table) {
         List<String> result = new ArrayList<>(0);
         for (ColumnMetadata column : table.columns()) {
-            String expression = column.defaultExpression();
-            for (int at = expression.indexOf("nextval('"); at >= 0; at = expression.indexOf("nextval('", at + 9)) {
-                int end = expression.indexOf("'::regclass)", at + 9);
-                if (end < 0) {
-                    break;
-                }
-                String name = expression.substring(at + 9, end);
-                if (name.indexOf('\'') < 0 && !owned(table, name) && !result.contains(name)) {
+            for (String name : column.nextvalSequences()) {
+                if (!owned(table, name) && !result.contains(name)) {
                     result.add(name);
                 }
             }

@@ -55,7 +55,6 @@ final class ShardConnections {
         return held.length;
     }
 
-    /** The connection the session holds in a slot, or null. */
     /** The slot whose connection ran a SET in the transaction block in force, not read back yet; -1 for none. */
     private int settingsPending = -1;
 
@@ -77,6 +76,7 @@ final class ShardConnections {
         }
     }
 
+    /** The connection the session holds in a slot, or null. */
     BackendConnection held(int slot) {
         return held[slot];
     }

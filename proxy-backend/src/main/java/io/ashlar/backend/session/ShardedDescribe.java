@@ -103,16 +103,6 @@ final class ShardedDescribe {
     }
 
     /**
-     * The types the parameters' values are read with to route the statement: PostgreSQL's. The
-     * declared ones when the client declared every type; else what a backend's Describe of the
-     * statement reported (its ParameterDescription: for {@code user_id = $1} the column's type),
-     * learnt once per SQL text and declared types for all sessions, and asked for here when no
-     * Describe happened yet (a Bind of an unnamed statement with no Describe before it). Without
-     * this, asyncpg's binary int4 of unspecified type read as garbage text and its rows all went
-     * to one shard. A Describe refused by the route (stand-in values) leaves the types unknown:
-     * text is then considered both as text and as number, binary is unreadable.
-     */
-    /**
      * PostgreSQL's own data error for a statement whose sharding value the rules cannot use ({@code user_id = 'abc'} into
      * an integer column): a literal that does not convert to its column's type fails PostgreSQL's Parse already (22P02
      * with its position), which the catalog database, holding the logical tables, answers as any shard would. Null where
@@ -136,6 +126,16 @@ final class ShardedDescribe {
         return fields.sqlState().startsWith(errorClass) ? logical.logical(new StatementFailure(fields, result.error())) : null;
     }
 
+    /**
+     * The types the parameters' values are read with to route the statement: PostgreSQL's. The
+     * declared ones when the client declared every type; else what a backend's Describe of the
+     * statement reported (its ParameterDescription: for {@code user_id = $1} the column's type),
+     * learnt once per SQL text and declared types for all sessions, and asked for here when no
+     * Describe happened yet (a Bind of an unnamed statement with no Describe before it). Without
+     * this, asyncpg's binary int4 of unspecified type read as garbage text and its rows all went
+     * to one shard. A Describe refused by the route (stand-in values) leaves the types unknown:
+     * text is then considered both as text and as number, binary is unreadable.
+     */
     int[] routeTypes(Prepared statement) throws StatementFailure {
         int[] declared = statement.parameterTypes();
         boolean unspecified = false;

@@ -657,13 +657,13 @@ final class ShardedSequences {
         java.util.Set<String> result = null;
         for (int c = 0; c < columns.size(); c++) {
             io.ashlar.backend.metadata.ColumnMetadata column = columns.get(c);
-            String serial = serialSequence(column.defaultExpression());
-            if ((serial != null || !column.identity().isEmpty()) && takesDefault(insert, column.name(), c)) {
+            java.util.List<String> called = column.nextvalSequences();
+            if ((!called.isEmpty() || !column.identity().isEmpty()) && takesDefault(insert, column.name(), c)) {
                 if (result == null) {
                     result = new java.util.HashSet<>(2);
                 }
-                if (serial != null) {
-                    result.add(serial);
+                for (String each : called) {
+                    result.add(normalisedSequence(each));
                 }
             }
         }
@@ -686,15 +686,6 @@ final class ShardedSequences {
             }
         }
         return false;
-    }
-
-    /** The sequence a serial column's default calls nextval of ({@code nextval('t_id_seq'::regclass)}), normalised; else null. */
-    private static String serialSequence(String defaultExpression) {
-        if (!defaultExpression.startsWith("nextval('")) {
-            return null;
-        }
-        int end = defaultExpression.indexOf('\'', 9);
-        return end < 0 ? null : normalisedSequence(defaultExpression.substring(9, end));
     }
 
     /** A sequence name as currval's text argument or a default names it: unquoted, lower case, without "public.". */

@@ -463,8 +463,8 @@ public final class ShardedSession implements BackendSession {
     private QueryResult refused(Plan plan, ParameterValues parameters, int[] routeTypes, RouteException e, ResultSink sink)
             throws StatementFailure {
         if (e.nullShardingValue().isPresent()) {
-            java.util.List<String> what = e.nullShardingValue().get();
-            StatementFailure notNull = notNullViolation(what.get(0), what.get(1), what.get(2).equals("omitted"));
+            RouteException.NullShardingValue what = e.nullShardingValue().get();
+            StatementFailure notNull = notNullViolation(what.table(), what.column(), what.omitted());
             if (notNull != null) {
                 throw notNull;
             }
