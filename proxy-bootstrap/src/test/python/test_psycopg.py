@@ -12,6 +12,7 @@ import uuid
 import psycopg
 import pytest
 from psycopg.types.json import Jsonb
+from psycopg.types.string import TextLoader
 
 from support import HANG_SECONDS, Target, assert_rows_placed, run
 
@@ -87,40 +88,64 @@ STYLED = "select date '2024-01-31' as d, timestamp '2024-01-31 13:14:15.5' as ts
 @pytest.mark.parametrize("setting", ["DateStyle TO 'German'", "DateStyle TO 'SQL, DMY'", "DateStyle TO 'Postgres'",
                                      "IntervalStyle TO 'sql_standard'"])
 def test_date_and_interval_styles(target: Target, reference, setting):
-    """A pooled database relays any DateStyle and IntervalStyle, text and binary, as PostgreSQL answers. A sharded
-    one reads its backends' dates as ISO (its merges, routing and binary results need it): another DateStyle is
-    refused with 0A000 and undone, the field order kept, and values stay right. Under another IntervalStyle, text
-    intervals are relayed and so are binary ones that one shard answers (the shard's own binary); binary intervals
-    merged over several shards need IntervalStyle postgres and are refused with 0A000 under another."""
+    """Any DateStyle and IntervalStyle is relayed, text and binary, as PostgreSQL answers, by a pooled database and a
+    sharded one alike (what one data source answers goes on as it sent it). Binary intervals merged over several
+    shards are encoded by the proxy from postgres-style text only, and are refused with 0A000 under another
+    IntervalStyle."""
     with target.endpoint.connect() as conn, reference.connect() as ref:
         ref.execute(f"set {setting}")
-        if target.sharded and setting.startswith("IntervalStyle"):
-            # Relayed as text, and in binary as one shard sends it; a binary interval merged over the shards is
-            # encoded by the proxy from postgres-style text only.
-            conn.execute(f"set {setting}")
-            text = STYLED.replace(" as", "::text as")
-            assert conn.execute(text).fetchall() == ref.execute(text).fetchall()
-            assert conn.cursor(binary=True).execute(STYLED).fetchall() == ref.cursor(binary=True).execute(STYLED).fetchall()
-            with pytest.raises(psycopg.errors.FeatureNotSupported, match="IntervalStyle"):
-                conn.cursor(binary=True).execute("select interval '1 day 02:03:04' as i from t_order").fetchall()
-            return
-        if target.sharded:
-            with pytest.raises(psycopg.errors.FeatureNotSupported, match="not supported by Ashlar on a sharded"):
-                conn.execute(f"set {setting}")
-            shown = conn.execute("select current_setting('DateStyle'), current_setting('IntervalStyle')").fetchone()
-            assert shown == ("ISO, DMY" if "DMY" in setting or "German" in setting else "ISO, MDY", "postgres")
-            assert conn.info.parameter_status("DateStyle") == shown[0]
-            assert conn.info.parameter_status("IntervalStyle") == "postgres"
-            with reference.connect() as fresh:
-                expected = fresh.cursor(binary=True).execute(STYLED).fetchall()
-            assert conn.cursor(binary=True).execute(STYLED).fetchall() == expected
-            return
         conn.execute(f"set {setting}")
         for name in ("DateStyle", "IntervalStyle"):
             assert conn.info.parameter_status(name) == ref.info.parameter_status(name)
-        assert conn.execute(STYLED.replace(" as", "::text as")).fetchall() == \
-            ref.execute(STYLED.replace(" as", "::text as")).fetchall()
+        text = STYLED.replace(" as", "::text as")
+        assert conn.execute(text).fetchall() == ref.execute(text).fetchall()
         assert conn.cursor(binary=True).execute(STYLED).fetchall() == ref.cursor(binary=True).execute(STYLED).fetchall()
+        if target.sharded and setting.startswith("IntervalStyle"):
+            with pytest.raises(psycopg.errors.FeatureNotSupported, match="IntervalStyle"):
+                conn.cursor(binary=True).execute("select interval '1 day 02:03:04' as i from t_order").fetchall()
+
+
+#: Dates, timestamps and timestamps with time zone made from the fixture's rows of t_order (over every shard).
+DATED = ("select order_id, date '2024-01-01' + (order_id % 97)::int as d,"
+         " timestamp '2024-01-01 00:00' + order_id * interval '7 hours 1 second' as ts,"
+         " timestamptz '2024-01-01 00:00+00' + order_id * interval '5 hours' as tz from t_order")
+
+#: Reads over every shard under another DateStyle: passed on as the shards print them, or merged by their values.
+DATED_READS = [
+    f"{DATED} order by order_id",
+    f"{DATED} order by d desc, order_id",
+    f"{DATED} order by ts limit 5",
+    f"{DATED} order by tz desc, order_id limit 5",
+    "select min(date '2024-01-01' + (order_id % 97)::int), max(timestamp '2024-01-01' + order_id * interval '7 hours'),"
+    " count(distinct date '2024-01-01' + (order_id % 5)::int), count(*) from t_order",
+    "select date '2024-01-01' + (order_id % 5)::int as d, count(*) from t_order group by 1 order by 1",
+    "select distinct date '2024-01-01' + (order_id % 5)::int as d from t_order order by 1",
+]
+
+
+@pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)
+@pytest.mark.parametrize("style", ["German", "SQL, DMY", "Postgres, MDY"])
+@pytest.mark.parametrize("sql", DATED_READS, ids=[f"q{i}" for i in range(len(DATED_READS))])
+def test_reads_over_shards_under_another_date_style(target: Target, reference, style, sql):
+    """A DateStyle asked for at login holds for reads over every shard: rows passed on keep the shards' text, and a
+    merge that orders, groups or aggregates dates (which Ashlar reads in ISO only) is finished by PostgreSQL over
+    intermediate results, in the session's style, so that values and order are PostgreSQL's."""
+    login = {"options": f"-c DateStyle={style.replace(' ', '')}"}
+    with target.endpoint.connect(conninfo_extra=login) as conn, reference.connect(conninfo_extra=login) as ref:
+        for each in (conn, ref):
+            for type_name in ("date", "timestamp", "timestamptz"):
+                each.adapters.register_loader(type_name, TextLoader)  # compared as printed, byte for byte
+        assert conn.info.parameter_status("DateStyle") == ref.info.parameter_status("DateStyle")
+        expected = ref.execute(sql).fetchall()
+        assert len(expected) > 1 or "count(*)" in sql
+        assert conn.execute(sql).fetchall() == expected
+        if target.sharded:
+            # Binary rows merged over shards are encoded by the proxy, from ISO dates only.
+            with pytest.raises(psycopg.errors.FeatureNotSupported, match="DateStyle ISO"):
+                conn.cursor(binary=True).execute(f"{DATED} order by order_id").fetchall()
+        else:
+            assert conn.cursor(binary=True).execute(f"{DATED} order by order_id").fetchall() == \
+                ref.cursor(binary=True).execute(f"{DATED} order by order_id").fetchall()
 
 
 @pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)

@@ -242,28 +242,23 @@ public final class BackendConnection {
     }
 
     /**
-     * Undoes a client's change of client_encoding, DateStyle or standard_conforming_strings: the
-     * proxy writes statements and parameters in UTF-8 and reads the backends' text as UTF-8, its
-     * merges, routing and binary result encoders read dates in ISO style, and its lexer reads string
-     * literals as standard SQL does (a backslash is a plain character), so a connection in another
-     * would store garbage, send wrong binary values, or route a statement by a literal the backend
-     * reads otherwise. The client is told why instead (a pooled database relays any).
+     * Undoes a client's change of client_encoding or standard_conforming_strings: the proxy writes
+     * statements and parameters in UTF-8 and reads the backends' text as UTF-8, and its lexer reads
+     * string literals as standard SQL does (a backslash is a plain character), so a connection in
+     * another would store garbage or route a statement by a literal the backend reads otherwise. The
+     * client is told why instead (a pooled database relays any). DateStyle is the client's to choose.
      */
     private void checkEncoding() throws SQLException {
         if (link.plainText()) {
             return;
         }
         String encoding = link.parameters().getOrDefault("client_encoding", "UTF8");
-        String dateStyle = link.parameters().getOrDefault("DateStyle", "ISO");
         String standardStrings = link.parameters().getOrDefault("standard_conforming_strings", "on");
         StringBuilder undo = new StringBuilder();
         String message;
         String hint = null;
         if (!encoding.equals("UTF8")) {
             message = "client_encoding " + encoding + " is not supported by Ashlar yet: the session stays in UTF8";
-        } else if (!dateStyle.startsWith("ISO")) {
-            message = "DateStyle " + dateStyle + " is not supported by Ashlar on a sharded database yet: the session's"
-                    + " dates stay in ISO style";
         } else {
             message = "standard_conforming_strings off is not supported by Ashlar on a sharded database: the session's"
                     + " string literals stay standard (a backslash is a plain character)";
@@ -271,9 +266,6 @@ public final class BackendConnection {
         }
         if (!encoding.equals("UTF8")) {
             undo.append("SET client_encoding TO 'UTF8';");
-        }
-        if (!dateStyle.startsWith("ISO")) {
-            undo.append("SET DateStyle TO 'ISO';"); // keeps the field order the client chose
         }
         if (!standardStrings.equals("on")) {
             undo.append("SET standard_conforming_strings TO on;");

@@ -646,12 +646,10 @@ public final class ServerLink extends ByteToMessageDecoder {
         }
         String name = in.toString(body, nameEnd - body, StandardCharsets.UTF_8);
         parameters.put(name, in.toString(nameEnd + 1, valueEnd - nameEnd - 1, StandardCharsets.UTF_8));
-        if (name.equals("client_encoding") || name.equals("DateStyle") || name.equals("standard_conforming_strings")) {
+        if (name.equals("client_encoding") || name.equals("standard_conforming_strings")) {
             String encoding = parameters.get("client_encoding");
-            String dateStyle = parameters.get("DateStyle");
             String standardStrings = parameters.get("standard_conforming_strings");
-            plainText = (encoding == null || encoding.equals("UTF8")) && (dateStyle == null || dateStyle.startsWith("ISO"))
-                    && (standardStrings == null || standardStrings.equals("on"));
+            plainText = (encoding == null || encoding.equals("UTF8")) && (standardStrings == null || standardStrings.equals("on"));
         }
     }
 
@@ -833,8 +831,11 @@ public final class ServerLink extends ByteToMessageDecoder {
 
     /**
      * Whether the backend writes text as the proxy's decoders read it and reads SQL text as the
-     * proxy's lexer does: client_encoding UTF8, DateStyle ISO and standard_conforming_strings on (as
-     * reported by ParameterStatus; one field read per statement, no map lookup).
+     * proxy's lexer does: client_encoding UTF8 and standard_conforming_strings on (as reported by
+     * ParameterStatus; one field read per statement, no map lookup). DateStyle is not part of it: a
+     * session's dates are printed in any style, and what would have to read them in another than ISO
+     * (a merge comparing them, a binary value encoded from their text) is refused or done otherwise
+     * where it happens.
      */
     public boolean plainText() {
         return plainText;

@@ -136,6 +136,15 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
     }
 
     /**
+     * Whether the session prints dates and timestamps in ISO style (DateStyle {@code ISO, ...}), the only one the
+     * proxy's merges and binary encoders read: in another, what would have to read them is refused or done otherwise.
+     */
+    default boolean isoDates() {
+        String style = reportedValue("DateStyle");
+        return style == null || style.startsWith("ISO");
+    }
+
+    /**
      * For a result type the proxy has no binary encoder of: the enum it is ({@code typeOid} itself), or the enum an
      * array type holds (its element's OID, negated); 0 for any other. In the OIDs the session describes results in.
      */

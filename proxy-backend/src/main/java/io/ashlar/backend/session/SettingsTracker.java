@@ -34,6 +34,8 @@ public final class SettingsTracker {
     /** The user the client logged in as, reported as its session_authorization. */
     private String loginUser = "";
     private boolean applied;
+    /** Whether DateStyle, as the client was last told it, prints dates in ISO style (kept as reported values change). */
+    private boolean isoDates = true;
 
     SettingsTracker(SessionSettings startupSettings) {
         this.startupSettings = startupSettings;
@@ -58,6 +60,14 @@ public final class SettingsTracker {
         } catch (NumberFormatException e) {
             return true;
         }
+    }
+
+    /**
+     * Whether the session prints dates and timestamps in ISO style: the proxy's merges and binary encoders read no
+     * other ({@link BackendSession#isoDates()}). One field read, no lookup.
+     */
+    boolean isoDates() {
+        return isoDates;
     }
 
     /** Gives a connection the session's settings unless it carries them already. */
@@ -194,6 +204,9 @@ public final class SettingsTracker {
                 value = loginUser;
             }
             String before = reported.put(name, value);
+            if (name.equals("DateStyle")) {
+                isoDates = value.startsWith("ISO");
+            }
             if (before != null && !before.equals(value)) {
                 sink.parameterStatus(name, value);
             }
@@ -208,6 +221,9 @@ public final class SettingsTracker {
     /** Remembers what the client was told at login, so that later changes are reported once. */
     void reported(String name, String value) {
         reported.put(name, value);
+        if (name.equals("DateStyle")) {
+            isoDates = value.startsWith("ISO");
+        }
         if (name.equals("session_authorization")) {
             loginUser = value;
         }

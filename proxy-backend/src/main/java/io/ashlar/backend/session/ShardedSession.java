@@ -404,7 +404,7 @@ public final class ShardedSession implements BackendSession {
         running++;
         long runStarted = times.runStarted();
         try {
-            result = logical.logical(execution.run(held, begin, settings.shortestFloats()), dataSources[0]);
+            result = logical.logical(execution.run(held, begin, settings.shortestFloats(), settings.isoDates()), dataSources[0]);
             if (runStarted != 0) {
                 times.ran(runStarted);
             }
@@ -634,6 +634,11 @@ public final class ShardedSession implements BackendSession {
     @Override
     public boolean shortestFloats() {
         return settings.shortestFloats();
+    }
+
+    @Override
+    public boolean isoDates() {
+        return settings.isoDates();
     }
 
     @Override

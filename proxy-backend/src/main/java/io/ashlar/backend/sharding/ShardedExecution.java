@@ -53,6 +53,7 @@ public final class ShardedExecution {
     private final int[] dataSources;
     private final int[] unitDataSource;
     private boolean shortestFloats = true;
+    private boolean isoDates = true;
     private boolean simpleProtocol;
     private boolean streamRows;
     /** The client's result format codes (its Bind's), or null: see {@link #clientFormats(short[])}. */
@@ -370,16 +371,16 @@ public final class ShardedExecution {
      *
      * @param connections one per entry of {@link #dataSources()}
      * @param begin for each connection, whether its first statement opens the transaction
-     */
-    /**
-     * Runs every unit and makes the client's result.
-     *
      * @param shortestFloats whether the session prints floats in their shortest exact form
      *        ({@code extra_float_digits} 1 or more, PostgreSQL 12's default); the merge computes
      *        float sums and averages only in that form
+     * @param isoDates whether the session prints dates in ISO style (DateStyle {@code ISO, ...}); the
+     *        merge compares dates and timestamps only in that style
      */
-    public QueryResult run(BackendConnection[] connections, boolean[] begin, boolean shortestFloats) throws StatementFailure {
+    public QueryResult run(BackendConnection[] connections, boolean[] begin, boolean shortestFloats, boolean isoDates)
+            throws StatementFailure {
         this.shortestFloats = shortestFloats;
+        this.isoDates = isoDates;
         this.budget = new MemoryBudget(database.statementMemoryLimit(), MEMORY_LIMIT_SETTING);
         if (streamRows) {
             return runStreamed(connections, begin);
@@ -720,6 +721,57 @@ public final class ShardedExecution {
     }
 
     /**
+     * The first column holding dates or timestamps whose values the merge reads (to sort, group, take a MIN or MAX,
+     * count distinct values, filter by HAVING or drop duplicates), or -1: their text is read as DateStyle ISO prints
+     * it. A column only passed on, whatever it holds, is not read.
+     */
+    static int readsDates(io.ashlar.merge.plan.MergePlan plan, int[] types) {
+        if (plan.having().isPresent() || plan.distinct()) {
+            int columns = plan.having().isPresent() ? types.length : Math.min(plan.visibleColumnCount(), types.length);
+            for (int i = 0; i < columns; i++) {
+                if (printedByDateStyle(types[i])) {
+                    return i;
+                }
+            }
+        }
+        int key = datesAmong(plan.orderBy(), types);
+        if (key < 0) {
+            key = datesAmong(plan.groupBy(), types);
+        }
+        if (key >= 0) {
+            return key;
+        }
+        for (io.ashlar.merge.plan.Aggregate aggregate : plan.aggregates()) {
+            int read = switch (aggregate) {
+                case io.ashlar.merge.plan.Aggregate.Count count -> -1;
+                case io.ashlar.merge.plan.Aggregate.CountDistinct distinct -> distinct.argumentColumn();
+                case io.ashlar.merge.plan.Aggregate.SumDistinct distinct -> distinct.argumentColumn();
+                case io.ashlar.merge.plan.Aggregate.AvgDistinct distinct -> distinct.argumentColumn();
+                default -> aggregate.column();
+            };
+            if (read >= 0 && read < types.length && printedByDateStyle(types[read])) {
+                return read;
+            }
+        }
+        return -1;
+    }
+
+    private static int datesAmong(List<io.ashlar.merge.plan.SortKey> keys, int[] types) {
+        for (io.ashlar.merge.plan.SortKey each : keys) {
+            if (each.column() < types.length && printedByDateStyle(types[each.column()])) {
+                return each.column();
+            }
+        }
+        return -1;
+    }
+
+    /** date, timestamp and timestamptz: the types whose text DateStyle decides (time and timetz print alike in all). */
+    private static boolean printedByDateStyle(int type) {
+        return type == io.ashlar.merge.value.TypeOids.DATE || type == io.ashlar.merge.value.TypeOids.TIMESTAMP
+                || type == io.ashlar.merge.value.TypeOids.TIMESTAMPTZ;
+    }
+
+    /**
      * The RETURNING rows of a multi-row INSERT split over shards, put back in the order of its
      * VALUES rows, as PostgreSQL returns them (ORMs match generated keys to their objects by it);
      * null when a unit returned another number of rows than it inserted (ON CONFLICT DO NOTHING
@@ -791,6 +843,15 @@ public final class ShardedExecution {
                 if (!shortestFloats && computesFloats(template.get(), types)) {
                     throw new StatementFailure(ErrorFields.error("0A000", "float results merged across shards are printed"
                             + " with the shortest exact digits only", "Use extra_float_digits 1 or more (the default)."));
+                }
+                if (!isoDates) {
+                    int dates = readsDates(template.get().plan(types), types);
+                    if (dates >= 0) {
+                        // The message starts as a merge's refusal does: the session finishes such a read in PostgreSQL.
+                        throw new StatementFailure(ErrorFields.error("0A000", "cannot merge the shards' results of this"
+                                + " statement: its merge compares the " + columns[dates].name() + " column's dates, which"
+                                + " Ashlar reads in DateStyle ISO only", "SET DateStyle TO ISO."));
+                    }
                 }
                 MergeTemplate.Merge merge = template.get().merge(types);
                 visible = merge.visibleColumns();

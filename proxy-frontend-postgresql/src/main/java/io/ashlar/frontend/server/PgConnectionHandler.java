@@ -625,8 +625,8 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     private static final boolean JDBC_PATH_ONLY = "jdbc".equals(System.getProperty("ashlar.dataPath"));
 
     /**
-     * @param plainTextOnly whether DateStyle must be ISO (a sharded database's merges, routing and binary
-     *                      encoders read the backends' dates in that style; a relayed pooled database passes any)
+     * @param plainTextOnly whether standard_conforming_strings must be on (a sharded database's lexer reads string
+     *                      literals as standard SQL does; a relayed pooled database passes any)
      */
     static SessionSettings startupSettings(Map<String, String> parameters, boolean plainTextOnly) {
         List<String> names = new ArrayList<>();
@@ -644,10 +644,6 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     private static void add(List<String> names, List<String> values, String name, String value, boolean plainTextOnly) {
-        if (plainTextOnly && name.equalsIgnoreCase("DateStyle") && !dateStyle(value, "ISO, MDY").startsWith("ISO")) {
-            throw new UnsupportedOperationException("DateStyle \"" + value + "\" is not supported by Ashlar on a sharded"
-                    + " database yet: use ISO");
-        }
         if (plainTextOnly && name.equalsIgnoreCase("standard_conforming_strings") && !isOn(value)) {
             throw new UnsupportedOperationException("standard_conforming_strings \"" + value + "\" is not supported by Ashlar"
                     + " on a sharded database: its lexer reads string literals as standard SQL does");

@@ -70,6 +70,13 @@ final class ResultFormats {
                                 "Ask for this column in text format, or SET IntervalStyle TO postgres."));
                     }
                 }
+                if (BinaryEncoders.readsDateStyle(type) && !backend.isoDates()) {
+                    // The shards' text is in the session's DateStyle; the encoders read ISO's.
+                    throw new StatementFailure(ErrorFields.error("0A000", "binary output of dates and timestamps merged"
+                            + " across shards needs DateStyle ISO in Ashlar (column \"" + columns[i].name() + "\"; the session"
+                            + " has " + backend.reportedValue("DateStyle") + ")",
+                            "Ask for this column in text format, or SET DateStyle TO ISO."));
+                }
                 if ((type == TypeOids.FLOAT4 || type == TypeOids.FLOAT8 || type == TypeOids.FLOAT4_ARRAY
                         || type == TypeOids.FLOAT8_ARRAY) && !backend.shortestFloats()) {
                     // The shards' text is rounded to extra_float_digits: encoded from it, the binary value would not be theirs.
@@ -98,8 +105,8 @@ final class ResultFormats {
     /**
      * The binary encoder of a result type: the proxy's own for built-in types, the user's enums and composite types
      * (from their fields' encoders, as the session's catalog describes them) and arrays of those; null for a type it
-     * cannot write, or a composite one of whose fields it cannot (a float or interval field too, unless the session's
-     * settings make their text exact, as for columns).
+     * cannot write, or a composite one of whose fields it cannot (a float, interval or date field too, unless the
+     * session's settings make their text exact or ISO, as for columns).
      */
     private static ValueEncoder encoder(int type, BackendSession backend, int depth) {
         ValueEncoder result = BinaryEncoders.find(type).orElse(null);
@@ -125,7 +132,8 @@ final class ResultFormats {
             boolean inexact = (field == TypeOids.FLOAT4 || field == TypeOids.FLOAT8 || field == TypeOids.FLOAT4_ARRAY
                     || field == TypeOids.FLOAT8_ARRAY) && !backend.shortestFloats()
                     || (field == TypeOids.INTERVAL || field == TypeOids.INTERVAL_ARRAY)
-                    && !"postgres".equals(backend.reportedValue("IntervalStyle")) && backend.reportedValue("IntervalStyle") != null;
+                    && !"postgres".equals(backend.reportedValue("IntervalStyle")) && backend.reportedValue("IntervalStyle") != null
+                    || BinaryEncoders.readsDateStyle(field) && !backend.isoDates();
             fields[i] = inexact ? null : encoder(field, backend, depth + 1);
             if (fields[i] == null) {
                 return null;
