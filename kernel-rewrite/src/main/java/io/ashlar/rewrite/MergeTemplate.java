@@ -178,6 +178,14 @@ public final class MergeTemplate {
         return spec.describe();
     }
 
+    /**
+     * Whether the merge reads no value of the units' rows and adds no column: they go on one unit after another, cut
+     * by a LIMIT or OFFSET at most (which count rows), so that they may be in any format the client asked for.
+     */
+    public boolean readsNoValues() {
+        return spec.iteratesOnly();
+    }
+
     /** Whether the units' rows, one unit after another, are the result as it is: nothing to sort, group or cut. */
     public boolean iteratesOnly() {
         return spec.iteratesOnly() && offset == 0 && limit.isEmpty();

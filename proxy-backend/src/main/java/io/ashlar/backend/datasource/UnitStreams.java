@@ -39,7 +39,6 @@ public final class UnitStreams {
     static final int FETCH_BYTES = 1 << 20;
     private static final int FIRST_FETCH_ROWS = 256;
     private static final int MAX_FETCH_ROWS = 16_384;
-    private static final short[] TEXT = new short[0];
     /** What a stream given up early reads and drops before it cancels its statement instead. */
     private static final long CLOSE_DRAIN_BYTES = 1L << 20;
 
@@ -419,7 +418,7 @@ public final class UnitStreams {
                 keys[i] = key;
                 String name = connection.prepared(out, key);
                 BackendConnection.writeTo(out, new Bind(names[i], name, each.parameters().formats(),
-                        each.parameters().values(), TEXT));
+                        each.parameters().values(), each.bindFormats()));
                 BackendConnection.writeTo(out, new Describe((byte) 'P', names[i]));
                 BackendConnection.writeTo(out, new Execute(names[i], fetchRows[i]));
             }

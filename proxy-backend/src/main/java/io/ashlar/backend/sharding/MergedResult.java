@@ -19,11 +19,14 @@ final class MergedResult implements QueryResult, RowValues {
     private final RowCursor cursor;
     private final GatheredNotices notices;
     private final String verb;
+    /** The result format codes the units' rows were asked for, or null (text): see {@link QueryResult#rowFormats()}. */
+    private final short[] rowFormats;
     private long rows;
     private boolean closed;
 
-    MergedResult(ColumnDescription[] columns, RowCursor cursor, GatheredNotices notices, String verb) {
+    MergedResult(ColumnDescription[] columns, RowCursor cursor, GatheredNotices notices, String verb, short[] rowFormats) {
         this.columns = columns;
+        this.rowFormats = rowFormats;
         this.cursor = cursor;
         this.notices = notices;
         this.verb = verb;
@@ -84,6 +87,11 @@ final class MergedResult implements QueryResult, RowValues {
     @Override
     public String tag() {
         return verb + " " + rows;
+    }
+
+    @Override
+    public short[] rowFormats() {
+        return rowFormats;
     }
 
     @Override

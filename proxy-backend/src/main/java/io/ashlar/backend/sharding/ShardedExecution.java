@@ -58,6 +58,8 @@ public final class ShardedExecution {
     private boolean streamRows;
     /** The client's result format codes (its Bind's), or null: see {@link #clientFormats(short[])}. */
     private short[] clientFormats;
+    /** The result format codes the units are asked for, or null (text): see {@link #clientFormats(short[])}. */
+    private short[] unitFormats;
     /** What the statement may hold in memory (rows kept, in-memory merges); made per run. */
     private MemoryBudget budget;
     /** When an EXPLAIN over several units began (its ANALYZE reports the proxy's time); 0 for other statements. */
@@ -203,21 +205,36 @@ public final class ShardedExecution {
      */
     public void useSimpleProtocol() {
         simpleProtocol = true;
+        unitFormats = null;
     }
 
     /**
-     * The result format codes of the client's Bind. When the statement runs as one unit, its
-     * backend is asked for them and its rows go to the client as it sent them, binary included,
-     * for any type the backend can send in binary ({@link QueryResult#rowFormats()}); over several
-     * units the merges read text and the frontend converts what the client asked for in binary.
+     * The result format codes of the client's Bind. When the statement runs as one unit, or as a read whose merge
+     * reads no value (its units' rows one after another, a LIMIT or OFFSET at most), its backends are asked for them
+     * and its rows go to the client as they were sent, binary included, for any type a backend can send in binary
+     * ({@link QueryResult#rowFormats()}); where the merge reads values (to sort, group, aggregate) it reads text and
+     * the frontend converts what the client asked for in binary.
      */
     public void clientFormats(short[] codes) {
         clientFormats = codes;
+        unitFormats = codes != null && !simpleProtocol && (rewrite.units().size() == 1 || passesRowsOn()) ? codes : null;
     }
 
-    /** The result format codes the one unit is asked for, or null (text): see {@link #clientFormats(short[])}. */
+    /**
+     * Whether the rows of several units reach the client as the units sent them: a SELECT whose merge reads none of
+     * their values and adds no column (see {@link MergeTemplate#readsNoValues()}).
+     */
+    private boolean passesRowsOn() {
+        if (statement.kind() != StatementKind.SELECT) {
+            return false;
+        }
+        Optional<MergeTemplate> merge = rewrite.merge();
+        return merge.isEmpty() || merge.get().readsNoValues();
+    }
+
+    /** The result format codes the units are asked for, or null (text): see {@link #clientFormats(short[])}. */
     private short[] unitFormats() {
-        return clientFormats != null && !simpleProtocol && rewrite.units().size() == 1 ? clientFormats : null;
+        return unitFormats;
     }
 
     /**
@@ -459,8 +476,8 @@ public final class ShardedExecution {
                 }
             }
         }
-        if (results.length == 1) {
-            results[0].rowFormats(unitFormats());
+        for (BufferedResult each : results) {
+            each.rowFormats(unitFormats());
         }
         return combine(results);
     }
@@ -871,6 +888,7 @@ public final class ShardedExecution {
                     + e.getMessage()), e);
         }
         ColumnDescription[] visibleColumns = visible(columns, visible, resultTypes);
-        return new MergedResult(visibleColumns, cursor, notices, verb);
+        // Rows that no merge step read are still in the formats the units were asked for.
+        return new MergedResult(visibleColumns, cursor, notices, verb, unitFormats());
     }
 }

@@ -272,8 +272,9 @@ final class ShardedSessionEdgeTest {
      * A statement that one shard answers alone gets its result formats from the client's Bind: the
      * shard sends its rows in them and the proxy passes them on as they are, so binary works for any
      * type PostgreSQL sends in binary (asyncpg asks for binary for every column), byte for byte what
-     * the shard sends a client of its own. Over both shards the rows are merged from text and a type
-     * without a binary encoder in the proxy is still refused by name.
+     * the shard sends a client of its own. So are the rows of several shards that nothing merges (one shard's after
+     * another's); rows merged from text (sorted here) are encoded by the proxy, and a type without a binary encoder in
+     * the proxy is still refused by name.
      */
     @Test
     void binaryResultsOfOneShardAreTheShardsOwn() throws Exception {
@@ -305,6 +306,34 @@ final class ShardedSessionEdgeTest {
         assertTrue(direct.get(1).startsWith("D "), direct::toString);
         // The row description names the logical table's columns alike; the DataRow and its tag are the shard's bytes.
         assertEquals(direct.subList(1, 3), proxied.subList(1, 3));
+        // Over all four actual tables with nothing to sort: every unit is asked for the client's formats, and its
+        // DataRows are the shard's own bytes, as a client of each shard gets them.
+        String everyRow = UNENCODABLE.substring(0, UNENCODABLE.indexOf(" WHERE"));
+        List<String> concatenated;
+        try (RawConnection c = new RawConnection(server.proxyPort())) {
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            c.send(RawConnection.concat(RawConnection.parse("", everyRow), RawConnection.bind("", "", new short[0], new byte[0][], binary),
+                    RawConnection.execute("", 0), RawConnection.sync()));
+            concatenated = rows(c.readUntilReady());
+        }
+        List<String> shardRows = new java.util.ArrayList<>();
+        for (int id = 0; id < 4; id++) {
+            try (RawConnection c = new RawConnection(server.backendPort())) {
+                c.logIn(ProxiedPostgres.BACKEND_USER, "ds_" + id % 2, "");
+                c.send(RawConnection.concat(RawConnection.parse("", everyRow.replace("t_og", "t_og_" + id / 2 % 2)),
+                        RawConnection.bind("", "", new short[0], new byte[0][], binary), RawConnection.execute("", 0),
+                        RawConnection.sync()));
+                for (String each : rows(c.readUntilReady())) {
+                    if (each.startsWith("D ")) {
+                        shardRows.add(each);
+                    }
+                }
+            }
+        }
+        int count = shardRows.size(); // the fixture's four rows, and those other tests of this class left
+        assertTrue(count >= 4, shardRows::toString);
+        assertEquals("C SELECT " + count, concatenated.get(count), concatenated::toString);
+        assertEquals(shardRows.stream().sorted().toList(), concatenated.subList(0, count).stream().sorted().toList());
         try (RawConnection c = new RawConnection(server.proxyPort())) {
             c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
             c.send(RawConnection.concat(RawConnection.parse("", "SELECT '<a/>'::xml AS x, id FROM t_og ORDER BY id"),
