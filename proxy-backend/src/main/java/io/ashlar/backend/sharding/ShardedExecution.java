@@ -217,7 +217,79 @@ public final class ShardedExecution {
      */
     public void clientFormats(short[] codes) {
         clientFormats = codes;
-        unitFormats = codes != null && !simpleProtocol && (rewrite.units().size() == 1 || passesRowsOn()) ? codes : null;
+        if (codes == null || simpleProtocol) {
+            unitFormats = null;
+        } else if (rewrite.units().size() == 1 || passesRowsOn()) {
+            unitFormats = codes;
+        } else {
+            unitFormats = mergedFormats(codes);
+        }
+    }
+
+    /**
+     * The result format codes of a SELECT's units whose merge reads some of their columns, from the client's codes
+     * given per column: binary where the client asked for it and no merge step reads the column (to sort, group,
+     * aggregate or compare it), text for the rest and for the columns the merge adds; null (all text) when the client
+     * gave one code for every column (the units' column count is not known before their answer), or when no column
+     * would be binary.
+     */
+    private short[] mergedFormats(short[] codes) {
+        Optional<MergeTemplate> merge = rewrite.merge();
+        if (codes.length < 2 || statement.kind() != StatementKind.SELECT || merge.isEmpty()) {
+            return null;
+        }
+        int total = codes.length + merge.get().derivedColumns();
+        io.ashlar.merge.plan.MergePlan plan;
+        try {
+            plan = merge.get().plan(new int[total]); // the plan's columns do not depend on their types
+        } catch (RouteException e) {
+            return null; // the merge refuses the statement when it runs
+        }
+        boolean[] read = readColumns(plan, total);
+        short[] result = new short[total];
+        boolean binary = false;
+        for (int i = 0; i < codes.length; i++) {
+            if (codes[i] == 1 && !read[i]) {
+                result[i] = 1;
+                binary = true;
+            }
+        }
+        return binary ? result : null;
+    }
+
+    /** The columns whose values a merge step reads: its keys, its aggregates' columns, every one for HAVING or DISTINCT. */
+    private static boolean[] readColumns(io.ashlar.merge.plan.MergePlan plan, int total) {
+        boolean[] read = new boolean[total];
+        if (plan.having().isPresent() || plan.distinct()) {
+            java.util.Arrays.fill(read, true);
+            return read;
+        }
+        for (io.ashlar.merge.plan.SortKey each : plan.orderBy()) {
+            mark(read, each.column());
+        }
+        for (io.ashlar.merge.plan.SortKey each : plan.groupBy()) {
+            mark(read, each.column());
+        }
+        for (io.ashlar.merge.plan.Aggregate aggregate : plan.aggregates()) {
+            mark(read, aggregate.column());
+            switch (aggregate) {
+                case io.ashlar.merge.plan.Aggregate.Avg avg -> {
+                    mark(read, avg.sumColumn());
+                    mark(read, avg.countColumn());
+                }
+                case io.ashlar.merge.plan.Aggregate.CountDistinct distinct -> mark(read, distinct.argumentColumn());
+                case io.ashlar.merge.plan.Aggregate.SumDistinct distinct -> mark(read, distinct.argumentColumn());
+                case io.ashlar.merge.plan.Aggregate.AvgDistinct distinct -> mark(read, distinct.argumentColumn());
+                default -> { }
+            }
+        }
+        return read;
+    }
+
+    private static void mark(boolean[] read, int column) {
+        if (column >= 0 && column < read.length) {
+            read[column] = true;
+        }
     }
 
     /**

@@ -342,6 +342,15 @@ final class ShardedSessionEdgeTest {
             List<String> merged = rows(c.readUntilReady());
             assertTrue(merged.get(0).startsWith("E ERROR 0A000 binary output format is not supported by Ashlar for type oid 142"),
                     merged::toString);
+            // Codes given per column (pgjdbc's way) tell the proxy the columns' count before the shards answer: the
+            // column the merge sorts by comes in text and is encoded by the proxy, the other is the shards' own binary.
+            c.send(RawConnection.concat(RawConnection.parse("", "SELECT '<a/>'::xml AS x, id FROM t_og WHERE id < 4 ORDER BY id DESC"),
+                    RawConnection.bind("", "", new short[0], new byte[0][], new short[] {1, 1}), RawConnection.execute("", 0),
+                    RawConnection.sync()));
+            List<String> perColumn = rows(c.readUntilReady());
+            assertEquals(List.of("D 00020000000" + "43c612f3e0000000400000003", "D 00020000000" + "43c612f3e0000000400000002",
+                    "D 00020000000" + "43c612f3e0000000400000001", "D 00020000000" + "43c612f3e0000000400000000", "C SELECT 4"),
+                    perColumn);
             // Text over both shards, and binary of a type the proxy encodes, as before.
             c.send(RawConnection.concat(RawConnection.parse("", "SELECT id FROM t_og ORDER BY id"),
                     RawConnection.bind("", "", new short[0], new byte[0][], binary), RawConnection.execute("", 0),

@@ -42,14 +42,27 @@ final class ResultFormats {
     /**
      * What writes each column of a portal's rows: nothing when the result's rows already carry the
      * client's formats ({@link QueryResult#rowFormats()} is the portal's codes), else
-     * {@link #encoders(ColumnDescription[], short[], BackendSession)}.
+     * {@link #encoders(ColumnDescription[], short[], BackendSession)} for the columns whose rows are
+     * not yet in the format asked for (a merge over shards reads some columns in text and passes the
+     * others on in the client's formats).
      */
     static ValueEncoder[] encoders(QueryResult result, short[] requested, short[] formats, BackendSession backend)
             throws StatementFailure {
-        if (result.rowFormats() != null && result.rowFormats() == requested) {
+        short[] rows = result.rowFormats();
+        if (rows != null && rows == requested) {
             return null;
         }
-        return encoders(result.columns(), formats, backend);
+        if (rows == null || rows.length == 0) {
+            return encoders(result.columns(), formats, backend);
+        }
+        short[] toEncode = formats.clone();
+        for (int i = 0; i < toEncode.length; i++) {
+            short sent = rows.length == 1 ? rows[0] : i < rows.length ? rows[i] : 0;
+            if (sent == toEncode[i]) {
+                toEncode[i] = 0;
+            }
+        }
+        return encoders(result.columns(), toEncode, backend);
     }
 
     /**
