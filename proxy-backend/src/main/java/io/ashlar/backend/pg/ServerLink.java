@@ -1038,6 +1038,7 @@ public final class ServerLink extends ByteToMessageDecoder {
         }
         cancelPending = true;
         CancelRequest request = new CancelRequest(processId, secretKey);
+        CANCELS_IN_FLIGHT.incrementAndGet();
         new Bootstrap().group(channel.eventLoop()).channel(channel.getClass())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, spec.connectTimeoutMillis())
                 .handler(new ChannelInitializer<Channel>() {
@@ -1049,9 +1050,40 @@ public final class ServerLink extends ByteToMessageDecoder {
                     if (connected.isSuccess()) {
                         ByteBuf out = connected.channel().alloc().buffer(16);
                         request.encode(out);
-                        connected.channel().writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+                        connected.channel().writeAndFlush(out).addListener((ChannelFutureListener) written -> {
+                            CANCELS_IN_FLIGHT.decrementAndGet();
+                            written.channel().close();
+                        });
+                    } else {
+                        CANCELS_IN_FLIGHT.decrementAndGet();
                     }
                 });
+    }
+
+    /** Cancel requests connecting or being written: see {@link #awaitCancels}. */
+    private static final java.util.concurrent.atomic.AtomicInteger CANCELS_IN_FLIGHT = new java.util.concurrent.atomic.AtomicInteger();
+
+    /**
+     * Waits, up to {@code millis}, until every cancel request sent so far has reached its server (or failed to): the
+     * proxy's stop calls it before its event loops end, which would drop one still connecting, and leave the
+     * statement it was for running on its backend after the proxy is gone.
+     *
+     * @return whether none is left
+     */
+    public static boolean awaitCancels(long millis) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(millis);
+        while (CANCELS_IN_FLIGHT.get() > 0) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Ends the connection (Terminate, then close); the receiver hears {@link Receiver#closed}. */

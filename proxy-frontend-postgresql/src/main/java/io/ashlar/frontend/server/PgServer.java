@@ -237,6 +237,8 @@ public final class PgServer implements AutoCloseable {
             }
         }
         clients.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        // Sessions that ended with a statement running cancelled it on its backend: the requests go out on the loops.
+        io.ashlar.backend.pg.ServerLink.awaitCancels(2_000);
         if (workers != null) {
             workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
