@@ -127,6 +127,7 @@ final class CatalogDatabase implements AutoCloseable {
             Map<String, PhysicalTable> shells = MetadataReader.read(connection, scope);
             List<String> statements = new ArrayList<>();
             List<String> made = new ArrayList<>();
+            boolean dropsShells = false;
             if (schemas != null) {
                 List<String> present = MetadataReader.schemas(connection);
                 for (String each : schemas) {
@@ -142,6 +143,7 @@ final class CatalogDatabase implements AutoCloseable {
                         .equals(ShellStatements.withoutForeignKeys(each.getValue().metadata()))) {
                     statements.add("DROP TABLE " + ShellStatements.qualified(each.getValue().metadata().schema(),
                             each.getValue().metadata().name()) + " CASCADE");
+                    dropsShells = true;
                 }
             }
             if (schemas != null) {
@@ -161,7 +163,7 @@ final class CatalogDatabase implements AutoCloseable {
                     made.add(each.qualifiedName());
                 }
             }
-            run(connection, statements, wanted, made);
+            run(connection, statements, wanted, made, dropsShells);
             Map<String, PhysicalTable> now = MetadataReader.read(connection, null);
             List<String> keys = new ArrayList<>();
             for (LogicalTable each : wanted.values()) {
@@ -182,7 +184,7 @@ final class CatalogDatabase implements AutoCloseable {
                 }
             }
             if (!keys.isEmpty()) {
-                run(connection, keys, wanted, List.of());
+                run(connection, keys, wanted, List.of(), false);
             }
             Map<String, Integer> result = new HashMap<>();
             for (Map.Entry<String, PhysicalTable> each : now.entrySet()) {
@@ -200,7 +202,7 @@ final class CatalogDatabase implements AutoCloseable {
         try {
             List<String> statements = UserTypes.missing(connection, types);
             if (!statements.isEmpty()) {
-                run(connection, statements, Map.of(), List.of());
+                run(connection, statements, Map.of(), List.of(), false);
             }
         } finally {
             connection.release();
@@ -218,11 +220,18 @@ final class CatalogDatabase implements AutoCloseable {
     }
 
     /** Runs statements, then makes the shells {@code made}, in one transaction; a statement that fails is logged and skipped. */
-    private void run(BackendConnection connection, List<String> statements, Map<String, LogicalTable> wanted, List<String> made)
-            throws SQLException {
+    /**
+     * Runs the statements, then makes the shells {@code made}, in one transaction of the catalog database; with
+     * {@code keepViews} (shells are dropped, and their views with them), the views the catalog had are made again
+     * after. Only then: reading a view's definition waits for its lock, which a session's transaction holds while
+     * its DDL of the view is not committed, and such a session may be the one that asked for the refresh.
+     */
+    private void run(BackendConnection connection, List<String> statements, Map<String, LogicalTable> wanted, List<String> made,
+                     boolean keepViews) throws SQLException {
         TextRows.run(connection, "BEGIN; SET LOCAL search_path TO pg_catalog; SET LOCAL lock_timeout TO '10s'");
         boolean committed = false;
         try {
+            List<View> views = keepViews ? readViews(connection) : null;
             for (String each : statements) {
                 runOne(connection, each);
             }
@@ -236,6 +245,9 @@ final class CatalogDatabase implements AutoCloseable {
                 }
             }
             dropUnusedSequences(connection);
+            if (views != null) {
+                syncViews(connection, views);
+            }
             TextRows.run(connection, "COMMIT");
             committed = true;
         } finally {
@@ -259,6 +271,97 @@ final class CatalogDatabase implements AutoCloseable {
                 + " AND d.refobjid = c.oid AND d.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass)");
         for (String[] each : unused) {
             runOne(connection, "DROP SEQUENCE " + each[0]);
+        }
+    }
+
+    /** A view: its schema, name and definition as {@code pg_get_viewdef} prints it with only pg_catalog on the search path. */
+    record View(String schema, String name, String definition) {
+
+        String qualified() {
+            return ShellStatements.qualified(schema, name);
+        }
+    }
+
+    /**
+     * The views of the user's schemas, in the order they were made (a view's own views come after it), their
+     * definitions with every name qualified, as read with only pg_catalog on the search path.
+     */
+    private static final String VIEWS = "SELECT n.nspname, c.relname, pg_get_viewdef(c.oid) FROM pg_class c"
+            + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'v' AND n.nspname <> 'information_schema'"
+            + " AND n.nspname NOT LIKE 'pg\\_%' ORDER BY c.oid";
+
+    /**
+     * The views of a database's user schemas ({@link #VIEWS}), read in a transaction of their own that waits at most
+     * a second for a view's lock (an open transaction's DDL of it holds one).
+     */
+    static List<View> views(BackendConnection connection) throws SQLException {
+        TextRows.run(connection, "BEGIN READ ONLY; SET LOCAL search_path TO pg_catalog; SET LOCAL lock_timeout TO '1s'");
+        boolean ended = false;
+        try {
+            List<View> result = readViews(connection);
+            TextRows.run(connection, "COMMIT");
+            ended = true;
+            return result;
+        } finally {
+            if (!ended && connection.status() != 'I') {
+                TextRows.run(connection, "ROLLBACK");
+            }
+        }
+    }
+
+    private static List<View> readViews(BackendConnection connection) throws SQLException {
+        List<View> result = new ArrayList<>();
+        for (String[] row : TextRows.query(connection, VIEWS)) {
+            result.add(new View(row[0], row[1], row[2]));
+        }
+        return result;
+    }
+
+    /**
+     * Gives the catalog the default data source's views, so that {@code \dv}, {@code pg_views},
+     * {@code information_schema.views} and the tools that read them (Flyway's clean drops them by it) see them. Where
+     * the catalog's views differ from those wanted, all of them are made again in the order the data source made
+     * them (a view's dependants go with it). A view that cannot be made here (it reads an actual table, or a function
+     * the catalog database lacks) is left out: it still answers on the data source.
+     */
+    void syncViews(List<View> wanted) throws SQLException {
+        BackendConnection connection = dataSource.borrow();
+        try {
+            TextRows.run(connection, "BEGIN; SET LOCAL search_path TO pg_catalog; SET LOCAL lock_timeout TO '2s'");
+            boolean committed = false;
+            try {
+                syncViews(connection, wanted);
+                TextRows.run(connection, "COMMIT");
+                committed = true;
+            } finally {
+                if (!committed && connection.status() != 'I') {
+                    TextRows.run(connection, "ROLLBACK");
+                }
+            }
+        } finally {
+            connection.release();
+        }
+    }
+
+    private void syncViews(BackendConnection connection, List<View> wanted) throws SQLException {
+        List<View> present = readViews(connection);
+        if (present.equals(wanted)) {
+            return;
+        }
+        for (View each : present) {
+            TextRows.run(connection, "SAVEPOINT view; DROP VIEW IF EXISTS " + each.qualified() + " CASCADE; RELEASE SAVEPOINT view");
+        }
+        for (View each : wanted) {
+            String create = "CREATE VIEW " + each.qualified() + " AS " + each.definition();
+            try {
+                TextRows.run(connection, "SAVEPOINT view; " + create + "; RELEASE SAVEPOINT view");
+            } catch (SQLException e) {
+                if (connection.isBroken()) {
+                    throw e;
+                }
+                TextRows.run(connection, "ROLLBACK TO SAVEPOINT view; RELEASE SAVEPOINT view");
+                LOG.debug("catalog database {}: view {} left out: {}", name, each.qualified(), e.getMessage());
+            }
         }
     }
 

@@ -62,6 +62,7 @@ public final class LogicalCatalog implements AutoCloseable {
             catalogDatabase = CatalogDatabase.open(database.name(), database.defaultDataSource());
         }
         refresh(null);
+        refreshViews(); // and the views of the default data source, before clients come
         if (first) {
             for (BackendDataSource each : database.dataSources()) {
                 each.health().onUp(() -> dataSourceUp(each));
@@ -336,6 +337,47 @@ public final class LogicalCatalog implements AutoCloseable {
             }
         } catch (SQLException | RuntimeException e) {
             LOG.warn("logical database {}: {} of data source {} could not be read: {}", database.name(), what, source.name(),
+                    e.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * The views of the default data source are made again in the catalog database where they differ: at start, and
+     * when a {@code CREATE VIEW}, {@code ALTER VIEW} or {@code DROP VIEW} passed through the proxy, once the session is
+     * out of its transaction. Tables are not read. Reading a view's definition takes a lock on the view, which an open
+     * transaction's DDL of it holds: a session's transaction never waits for it (the tables' refresh keeps the views
+     * the catalog has), and a read that waits longer than a moment leaves the catalog's views as they are.
+     */
+    public void refreshViews() {
+        changes.lock();
+        try {
+            CatalogDatabase catalog = catalogDatabase;
+            List<CatalogDatabase.View> views = catalog == null ? null : views();
+            if (views != null) {
+                try {
+                    catalog.syncViews(views);
+                } catch (SQLException | RuntimeException e) {
+                    LOG.warn("logical database {}: the catalog database's views could not be brought in step: {}",
+                            database.name(), e.getMessage());
+                }
+            }
+        } finally {
+            changes.unlock();
+        }
+    }
+
+    /** The views of the default data source, for the catalog database; null (leave the catalog's) when they cannot be read. */
+    private List<CatalogDatabase.View> views() {
+        try {
+            BackendConnection connection = database.defaultDataSource().borrow();
+            try {
+                return CatalogDatabase.views(connection);
+            } finally {
+                connection.release();
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("logical database {}: the views could not be read for the catalog database: {}", database.name(),
                     e.getMessage());
             return null;
         }

@@ -37,12 +37,16 @@ public final class LogicalSession {
 
     /** The objects whose DDL changes the types clients are told of (the catalog database copies them). */
     private static final Set<String> TYPE_OBJECTS = Set.of("type", "domain", "extension");
+    /** DDL of views: the catalog database takes the default data source's views again ({@link LogicalCatalog#refreshViews}). */
+    private static final String VIEW = "view";
 
     private final LogicalDatabase database;
     private final SessionAnswers answers;
     private Set<String> changedTables;
     /** Whether the session's DDL changed types or extensions ({@link LogicalCatalog#refreshTypes}). */
     private boolean changedTypes;
+    /** Whether the session's DDL changed views ({@link LogicalCatalog#refreshViews}). */
+    private boolean changedViews;
     /** The temporary tables the session made through the proxy (null for none). */
     private Set<String> temporaryTables;
     /** The last columns mapped to logical ones, and the result: a statement run again maps the same columns. */
@@ -299,6 +303,10 @@ public final class LogicalSession {
                 changedTypes = true;
                 return false;
             }
+            if (ddl.objectType().equals(VIEW)) {
+                changedViews = true;
+                return false;
+            }
             if (!ddl.objectType().equals("schema")) {
                 return false;
             }
@@ -324,7 +332,7 @@ public final class LogicalSession {
 
     /**
      * Whether a DDL statement changes what the catalog database holds (tables, indexes, constraints, the user's types
-     * and extensions): in a transaction block its catalog queries are to see it before the block ends.
+     * and extensions, views): in a transaction block its catalog queries are to see it before the block ends.
      */
     public static boolean shapesCatalog(AnalyzedStatement statement) {
         if (!(statement.body() instanceof DdlStatement ddl)) {
@@ -333,7 +341,7 @@ public final class LogicalSession {
         return switch (ddl.kind()) {
             case CREATE_TABLE, ALTER_TABLE, DROP_TABLE, CREATE_INDEX, ALTER_INDEX, DROP_INDEX -> true;
             case TRUNCATE_TABLE -> false;
-            default -> TYPE_OBJECTS.contains(ddl.objectType());
+            default -> TYPE_OBJECTS.contains(ddl.objectType()) || ddl.objectType().equals(VIEW);
         };
     }
 
@@ -353,6 +361,10 @@ public final class LogicalSession {
         if (changedTypes) {
             changedTypes = false;
             database.catalog().refreshTypes();
+        }
+        if (changedViews) {
+            changedViews = false;
+            database.catalog().refreshViews();
         }
         Set<String> tables = changedTables;
         if (tables == null) {

@@ -127,6 +127,91 @@ final class CatalogJdbcTest {
         }
     }
 
+    /**
+     * Views made through the proxy are in the catalog as in one PostgreSQL database: DatabaseMetaData, pg_views and
+     * information_schema list them with their columns (psql's {@code \dv}, Flyway's clean drops what they list), in a
+     * transaction block before it commits, and still after a change of the table they read made its shell again.
+     * The catalog had none before: Flyway's migrate after its clean failed with 42P07 on a view left behind.
+     */
+    @Test
+    void viewsMadeThroughTheProxyAreInTheCatalog() throws SQLException {
+        String views = "SELECT table_name, view_definition FROM information_schema.views WHERE table_schema = 'public'"
+                + " ORDER BY table_name";
+        String columns = "SELECT table_name, column_name, data_type FROM information_schema.columns"
+                + " WHERE table_name LIKE 'v\\_dict%' ORDER BY table_name, ordinal_position";
+        List<Connection> both = List.of(databases.proxy(""), databases.reference(""));
+        try {
+            for (Connection each : both) {
+                try (Statement statement = each.createStatement()) {
+                    statement.execute("CREATE VIEW v_dict AS SELECT code, label FROM t_dict WHERE rank IS NOT NULL");
+                    statement.execute("CREATE VIEW v_dict_codes AS SELECT code FROM v_dict");
+                    statement.execute("CREATE OR REPLACE VIEW v_dict AS SELECT code, label, rank FROM t_dict WHERE rank IS NOT NULL");
+                }
+            }
+            Connection proxied = both.get(0);
+            Connection reference = both.get(1);
+            assertEquals(2, rows(reference, views).size());
+            assertEquals(rows(reference, views), rows(proxied, views));
+            assertEquals(rows(reference, columns), rows(proxied, columns));
+            assertEquals(dump(reference.getMetaData().getTables(null, "public", "v%", new String[] {"VIEW"})),
+                    dump(proxied.getMetaData().getTables(null, "public", "v%", new String[] {"VIEW"})));
+            // A change of the table makes its shell again (its views went with it), and they are made again.
+            for (Connection each : both) {
+                try (Statement statement = each.createStatement()) {
+                    statement.execute("ALTER TABLE t_dict ADD COLUMN note text");
+                    statement.execute("ALTER TABLE t_dict DROP COLUMN note");
+                }
+            }
+            assertEquals(rows(reference, views), rows(proxied, views));
+            // In a block, the block's own views are seen before it ends, and gone with its rollback. A table found on
+            // a data source meanwhile (made behind the proxy's back) gets its shell without waiting for the locks the
+            // block's view DDL holds: the catalog's views were once read there, and the session hung on itself.
+            try (Connection shard = databases.shard("ds_0"); Statement statement = shard.createStatement()) {
+                statement.execute("CREATE TABLE t_behind (id int)");
+            }
+            for (Connection each : both) {
+                each.setAutoCommit(false);
+                try (Statement statement = each.createStatement()) {
+                    statement.execute("DROP VIEW v_dict_codes");
+                    statement.execute("CREATE VIEW v_dict_ranked AS SELECT code FROM t_dict ORDER BY rank");
+                }
+            }
+            try (Statement statement = proxied.createStatement()) {
+                statement.setQueryTimeout(5);
+                try (ResultSet rs = statement.executeQuery("SELECT count(*) FROM t_behind")) {
+                    assertTrue(rs.next());
+                    assertEquals(0, rs.getInt(1));
+                }
+            }
+            assertEquals(rows(reference, views), rows(proxied, views));
+            for (Connection each : both) {
+                each.rollback();
+                each.setAutoCommit(true);
+            }
+            assertEquals(rows(reference, views), rows(proxied, views));
+            for (Connection each : both) {
+                try (Statement statement = each.createStatement()) {
+                    statement.execute("DROP VIEW v_dict_codes");
+                    statement.execute("DROP VIEW v_dict");
+                }
+            }
+            assertEquals(List.of(), rows(proxied, views));
+        } finally {
+            for (Connection each : both) {
+                try (each; Statement statement = each.createStatement()) {
+                    if (!each.getAutoCommit()) {
+                        each.rollback();
+                        each.setAutoCommit(true);
+                    }
+                    statement.execute("DROP VIEW IF EXISTS v_dict_ranked");
+                    statement.execute("DROP TABLE IF EXISTS t_behind");
+                    statement.execute("DROP VIEW IF EXISTS v_dict_codes");
+                    statement.execute("DROP VIEW IF EXISTS v_dict");
+                }
+            }
+        }
+    }
+
     private static List<String> columns(ResultSet rows) throws SQLException {
         List<String> result = new ArrayList<>();
         try (rows) {
