@@ -228,9 +228,7 @@ final class CatalogDatabase implements AutoCloseable {
      */
     private void run(BackendConnection connection, List<String> statements, Map<String, LogicalTable> wanted, List<String> made,
                      boolean keepViews) throws SQLException {
-        TextRows.run(connection, "BEGIN; SET LOCAL search_path TO pg_catalog; SET LOCAL lock_timeout TO '10s'");
-        boolean committed = false;
-        try {
+        inTransaction(connection, "10s", () -> {
             List<View> views = keepViews ? readViews(connection) : null;
             for (String each : statements) {
                 runOne(connection, each);
@@ -248,6 +246,24 @@ final class CatalogDatabase implements AutoCloseable {
             if (views != null) {
                 syncViews(connection, views);
             }
+        });
+    }
+
+    /** Work on the catalog database that must not half happen. */
+    private interface CatalogWork {
+        void run() throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} in one transaction of {@code connection}, with only pg_catalog on the search path (every name
+     * the work writes is qualified) and waiting at most {@code lockTimeout} for a lock; committed when it returns,
+     * rolled back when it throws.
+     */
+    private static void inTransaction(BackendConnection connection, String lockTimeout, CatalogWork work) throws SQLException {
+        TextRows.run(connection, "BEGIN; SET LOCAL search_path TO pg_catalog; SET LOCAL lock_timeout TO '" + lockTimeout + "'");
+        boolean committed = false;
+        try {
+            work.run();
             TextRows.run(connection, "COMMIT");
             committed = true;
         } finally {
@@ -327,17 +343,7 @@ final class CatalogDatabase implements AutoCloseable {
     void syncViews(List<View> wanted) throws SQLException {
         BackendConnection connection = dataSource.borrow();
         try {
-            TextRows.run(connection, "BEGIN; SET LOCAL search_path TO pg_catalog; SET LOCAL lock_timeout TO '2s'");
-            boolean committed = false;
-            try {
-                syncViews(connection, wanted);
-                TextRows.run(connection, "COMMIT");
-                committed = true;
-            } finally {
-                if (!committed && connection.status() != 'I') {
-                    TextRows.run(connection, "ROLLBACK");
-                }
-            }
+            inTransaction(connection, "2s", () -> syncViews(connection, wanted));
         } finally {
             connection.release();
         }

@@ -369,33 +369,32 @@ public final class LogicalCatalog implements AutoCloseable {
 
     /** The views of the default data source, for the catalog database; null (leave the catalog's) when they cannot be read. */
     private List<CatalogDatabase.View> views() {
-        try {
-            BackendConnection connection = database.defaultDataSource().borrow();
-            try {
-                return CatalogDatabase.views(connection);
-            } finally {
-                connection.release();
-            }
-        } catch (SQLException | RuntimeException e) {
-            LOG.warn("logical database {}: the views could not be read for the catalog database: {}", database.name(),
-                    e.getMessage());
-            return null;
-        }
+        return fromDefaultDataSource("views", CatalogDatabase::views, null);
     }
 
     /** The user's types on the default data source, for the shells that use them; none when it cannot be read. */
     private List<UserTypes.Definition> userTypes() {
+        return fromDefaultDataSource("user's types", UserTypes::read, List.of());
+    }
+
+    /** Reads something off the default data source. */
+    private interface Reader<T> {
+        T read(BackendConnection connection) throws SQLException;
+    }
+
+    /** What {@code reader} reads on a connection of the default data source; {@code otherwise}, logged, when it fails. */
+    private <T> T fromDefaultDataSource(String what, Reader<T> reader, T otherwise) {
         try {
             BackendConnection connection = database.defaultDataSource().borrow();
             try {
-                return UserTypes.read(connection);
+                return reader.read(connection);
             } finally {
                 connection.release();
             }
         } catch (SQLException | RuntimeException e) {
-            LOG.warn("logical database {}: the user's types could not be read for the catalog database: {}", database.name(),
+            LOG.warn("logical database {}: the {} could not be read for the catalog database: {}", database.name(), what,
                     e.getMessage());
-            return List.of();
+            return otherwise;
         }
     }
 
