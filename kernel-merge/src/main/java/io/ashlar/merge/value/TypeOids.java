@@ -137,4 +137,17 @@ public final class TypeOids {
 
     private TypeOids() {
     }
+
+    /**
+     * Whether PostgreSQL prints values of this built-in type by DateStyle: dates, timestamps and timestamps with time
+     * zone, and the arrays, ranges and multiranges of them (time and timetz print alike in every style).
+     */
+    public static boolean printedByDateStyle(int typeOid) {
+        return switch (typeOid) {
+            case DATE, TIMESTAMP, TIMESTAMPTZ, DATE_ARRAY, TIMESTAMP_ARRAY, TIMESTAMPTZ_ARRAY, DATERANGE, TSRANGE, TSTZRANGE,
+                 DATERANGE_ARRAY, TSRANGE_ARRAY, TSTZRANGE_ARRAY, DATEMULTIRANGE, TSMULTIRANGE, TSTZMULTIRANGE,
+                 DATEMULTIRANGE_ARRAY, TSMULTIRANGE_ARRAY, TSTZMULTIRANGE_ARRAY -> true;
+            default -> false;
+        };
+    }
 }

@@ -230,6 +230,9 @@ final class CatalogDatabase implements AutoCloseable {
                      boolean keepViews) throws SQLException {
         inTransaction(connection, "10s", () -> {
             List<View> views = keepViews ? readViews(connection) : null;
+            if (keepViews || !made.isEmpty()) {
+                leftOutViews = List.of(); // a view left out for want of a shell may be made now
+            }
             for (String each : statements) {
                 runOne(connection, each);
             }
@@ -351,25 +354,47 @@ final class CatalogDatabase implements AutoCloseable {
 
     private void syncViews(BackendConnection connection, List<View> wanted) throws SQLException {
         List<View> present = readViews(connection);
-        if (present.equals(wanted)) {
+        List<View> makeable = new ArrayList<>(wanted);
+        makeable.removeAll(leftOutViews);
+        if (present.equals(makeable)) {
             return;
         }
         for (View each : present) {
             TextRows.run(connection, "SAVEPOINT view; DROP VIEW IF EXISTS " + each.qualified() + " CASCADE; RELEASE SAVEPOINT view");
         }
-        for (View each : wanted) {
-            String create = "CREATE VIEW " + each.qualified() + " AS " + each.definition();
-            try {
-                TextRows.run(connection, "SAVEPOINT view; " + create + "; RELEASE SAVEPOINT view");
-            } catch (SQLException e) {
-                if (connection.isBroken()) {
-                    throw e;
+        // In the order the data source made them; a view that reads one made after it (CREATE OR REPLACE can do that)
+        // is tried again after the others, as long as a pass makes one more.
+        List<View> pending = new ArrayList<>(wanted);
+        Map<View, String> failures = new HashMap<>();
+        boolean progress = true;
+        while (!pending.isEmpty() && progress) {
+            progress = false;
+            for (java.util.Iterator<View> it = pending.iterator(); it.hasNext(); ) {
+                View each = it.next();
+                String create = "CREATE VIEW " + each.qualified() + " AS " + each.definition();
+                try {
+                    TextRows.run(connection, "SAVEPOINT view; " + create + "; RELEASE SAVEPOINT view");
+                    it.remove();
+                    failures.remove(each);
+                    progress = true;
+                } catch (SQLException e) {
+                    if (connection.isBroken()) {
+                        throw e;
+                    }
+                    TextRows.run(connection, "ROLLBACK TO SAVEPOINT view; RELEASE SAVEPOINT view");
+                    failures.put(each, e.getMessage());
                 }
-                TextRows.run(connection, "ROLLBACK TO SAVEPOINT view; RELEASE SAVEPOINT view");
-                LOG.debug("catalog database {}: view {} left out: {}", name, each.qualified(), e.getMessage());
             }
         }
+        for (Map.Entry<View, String> each : failures.entrySet()) {
+            LOG.debug("catalog database {}: view {} left out: {}", name, each.getKey().qualified(), each.getValue());
+        }
+        // Not tried again at every bringing in step while the data source's definition stays the same.
+        leftOutViews = List.copyOf(pending);
     }
+
+    /** The wanted views the catalog could not make at the last try ({@link #syncViews}). */
+    private volatile List<View> leftOutViews = List.of();
 
     private boolean runOne(BackendConnection connection, String statement) throws SQLException {
         try {

@@ -100,6 +100,7 @@ public final class LogicalCatalog implements AutoCloseable {
                     }
                 }
                 List<String> problems = refresh(null);
+                refreshViews();
                 LOG.info("logical database {}: read the tables of data source {}, which was down when they were read{}",
                         database.name(), dataSource.name(), problems.isEmpty() ? "" : " (" + problems.size() + " problems, said above)");
             } catch (RuntimeException e) {

@@ -362,16 +362,17 @@ public final class LogicalSession {
             changedTypes = false;
             database.catalog().refreshTypes();
         }
-        if (changedViews) {
+        Set<String> tables = changedTables;
+        if (tables != null) {
+            changedTables = null;
+            database.catalog().refresh(tables.contains(ALL) ? null : tables);
+        }
+        if (changedViews || tables != null) {
+            // After the tables' shells (a view of a table the transaction made needs its shell), and after table DDL
+            // (a shell made again took its views with it, and a renamed column or table changed their definitions).
             changedViews = false;
             database.catalog().refreshViews();
         }
-        Set<String> tables = changedTables;
-        if (tables == null) {
-            return;
-        }
-        changedTables = null;
-        database.catalog().refresh(tables.contains(ALL) ? null : tables);
     }
 
     // ------------------------------------------------------------------ REFRESH TABLE METADATA

@@ -1038,6 +1038,9 @@ public final class ServerLink extends ByteToMessageDecoder {
         }
         cancelPending = true;
         CancelRequest request = new CancelRequest(processId, secretKey);
+        if (channel.eventLoop().isShuttingDown()) {
+            return; // the loop would not connect, nor tell the count it did not
+        }
         CANCELS_IN_FLIGHT.incrementAndGet();
         new Bootstrap().group(channel.eventLoop()).channel(channel.getClass())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, spec.connectTimeoutMillis())

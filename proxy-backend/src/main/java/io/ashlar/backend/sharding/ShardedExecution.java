@@ -810,9 +810,9 @@ public final class ShardedExecution {
     }
 
     /**
-     * The first column holding dates or timestamps whose values the merge reads (to sort, group, take a MIN or MAX,
-     * count distinct values, filter by HAVING or drop duplicates), or -1: their text is read as DateStyle ISO prints
-     * it. A column only passed on, whatever it holds, is not read.
+     * The first column holding dates or timestamps (or arrays, ranges of them) whose values the merge reads (to sort,
+     * group, take a MIN or MAX, count distinct values, filter by HAVING or drop duplicates), or -1: their text is read
+     * as DateStyle ISO prints it. A column only passed on, whatever it holds, is not read.
      */
     static int readsDates(io.ashlar.merge.plan.MergePlan plan, int[] types) {
         if (plan.having().isPresent() || plan.distinct()) {
@@ -854,10 +854,9 @@ public final class ShardedExecution {
         return -1;
     }
 
-    /** date, timestamp and timestamptz: the types whose text DateStyle decides (time and timetz print alike in all). */
+    /** The types whose text DateStyle decides: dates and timestamps, and their arrays, ranges and multiranges. */
     private static boolean printedByDateStyle(int type) {
-        return type == io.ashlar.merge.value.TypeOids.DATE || type == io.ashlar.merge.value.TypeOids.TIMESTAMP
-                || type == io.ashlar.merge.value.TypeOids.TIMESTAMPTZ;
+        return io.ashlar.merge.value.TypeOids.printedByDateStyle(type);
     }
 
     /**

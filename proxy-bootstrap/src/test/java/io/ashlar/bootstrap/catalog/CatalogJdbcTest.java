@@ -189,8 +189,28 @@ final class CatalogJdbcTest {
                 each.setAutoCommit(true);
             }
             assertEquals(rows(reference, views), rows(proxied, views));
+            // A view of a table the same transaction made (Flyway runs a migration in one), and then a rename of the
+            // column it reads: PostgreSQL rewrites the view's definition, and so does the catalog.
+            for (Connection each : both) {
+                each.setAutoCommit(false);
+                try (Statement statement = each.createStatement()) {
+                    statement.execute("CREATE TABLE t_viewed (id int)");
+                    statement.execute("CREATE VIEW v_viewed AS SELECT id FROM t_viewed");
+                }
+                each.commit();
+                each.setAutoCommit(true);
+            }
+            assertEquals(rows(reference, views), rows(proxied, views));
             for (Connection each : both) {
                 try (Statement statement = each.createStatement()) {
+                    statement.execute("ALTER TABLE t_viewed RENAME COLUMN id TO ident");
+                }
+            }
+            assertEquals(rows(reference, views), rows(proxied, views));
+            for (Connection each : both) {
+                try (Statement statement = each.createStatement()) {
+                    statement.execute("DROP VIEW v_viewed");
+                    statement.execute("DROP TABLE t_viewed");
                     statement.execute("DROP VIEW v_dict_codes");
                     statement.execute("DROP VIEW v_dict");
                 }
@@ -205,6 +225,8 @@ final class CatalogJdbcTest {
                     }
                     statement.execute("DROP VIEW IF EXISTS v_dict_ranked");
                     statement.execute("DROP TABLE IF EXISTS t_behind");
+                    statement.execute("DROP VIEW IF EXISTS v_viewed");
+                    statement.execute("DROP TABLE IF EXISTS t_viewed");
                     statement.execute("DROP VIEW IF EXISTS v_dict_codes");
                     statement.execute("DROP VIEW IF EXISTS v_dict");
                 }

@@ -380,6 +380,13 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         boolean relayed = relays(database, startup.dialect());
         try {
             settings = startupSettings(parameters, !relayed);
+            String serverDateStyle = database.backendParameters().get("DateStyle");
+            if (!relayed && settings.value("DateStyle") == null && serverDateStyle != null) {
+                // Every data source's connections print dates in the style the client is told (the default data
+                // source's), whatever another one's own default is (ALTER DATABASE ... SET DateStyle on one shard):
+                // the merges and binary encoders read them by it.
+                settings = settings.with("DateStyle", serverDateStyle);
+            }
         } catch (UnsupportedOperationException e) {
             fatal(ctx, "0A000", e.getMessage());
             return;

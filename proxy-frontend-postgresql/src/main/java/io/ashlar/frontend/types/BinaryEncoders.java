@@ -204,17 +204,10 @@ public final class BinaryEncoders {
     }
 
     /**
-     * Whether the encoder of a built-in type reads text whose form DateStyle decides: dates, timestamps and timestamps
-     * with time zone, and the arrays, ranges and multiranges of them. The encoders read DateStyle ISO's.
+     * Whether the encoder of a built-in type reads text whose form DateStyle decides ({@link TypeOids#printedByDateStyle}):
+     * the encoders read DateStyle ISO's.
      */
     public static boolean readsDateStyle(int typeOid) {
-        return switch (typeOid) {
-            case TypeOids.DATE, TypeOids.TIMESTAMP, TypeOids.TIMESTAMPTZ, TypeOids.DATE_ARRAY, TypeOids.TIMESTAMP_ARRAY,
-                 TypeOids.TIMESTAMPTZ_ARRAY, TypeOids.DATERANGE, TypeOids.TSRANGE, TypeOids.TSTZRANGE,
-                 TypeOids.DATERANGE_ARRAY, TypeOids.TSRANGE_ARRAY, TypeOids.TSTZRANGE_ARRAY, TypeOids.DATEMULTIRANGE,
-                 TypeOids.TSMULTIRANGE, TypeOids.TSTZMULTIRANGE, TypeOids.DATEMULTIRANGE_ARRAY,
-                 TypeOids.TSMULTIRANGE_ARRAY, TypeOids.TSTZMULTIRANGE_ARRAY -> true;
-            default -> false;
-        };
+        return TypeOids.printedByDateStyle(typeOid);
     }
 }
