@@ -109,6 +109,28 @@ def test_date_and_interval_styles(target: Target, reference, setting):
                 conn.cursor(binary=True).execute(every_shard + " order by order_id").fetchall()
 
 
+#: Reads over every shard whose merge orders, adds up or takes the extremes of intervals.
+INTERVAL_READS = [
+    "select max(interval '1 day 2 hours' * order_id), min(interval '3 hours 1 minute' * (order_id % 5)) from t_order",
+    "select order_id, interval '1 day 1 hour' * (order_id % 7) as i from t_order order by i desc, order_id limit 5",
+    "select sum(interval '1 day 1 hour' * order_id), avg(interval '1 hour' * order_id) from t_order",
+]
+
+
+@pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)
+@pytest.mark.parametrize("style", ["sql_standard", "iso_8601", "postgres_verbose"])
+@pytest.mark.parametrize("sql", INTERVAL_READS, ids=[f"q{i}" for i in range(len(INTERVAL_READS))])
+def test_interval_merges_under_another_interval_style(target: Target, reference, style, sql):
+    """Under an IntervalStyle other than postgres, a merge over every shard that reads intervals (which Ashlar reads in
+    postgres style only) is finished by PostgreSQL over intermediate results: values, order and printing are
+    PostgreSQL's. Before, it failed (iso_8601), or printed a merged sum in postgres style."""
+    with target.endpoint.connect() as conn, reference.connect() as ref:
+        for each in (conn, ref):
+            each.adapters.register_loader("interval", TextLoader)  # compared as printed, byte for byte
+            each.execute(f"set IntervalStyle to {style}")
+        assert conn.execute(sql).fetchall() == ref.execute(sql).fetchall()
+
+
 #: Dates, timestamps and timestamps with time zone made from the fixture's rows of t_order (over every shard).
 DATED = ("select order_id, date '2024-01-01' + (order_id % 97)::int as d,"
          " timestamp '2024-01-01 00:00' + order_id * interval '7 hours 1 second' as ts,"

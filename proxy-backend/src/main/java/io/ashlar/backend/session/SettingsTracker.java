@@ -36,6 +36,8 @@ public final class SettingsTracker {
     private boolean applied;
     /** Whether DateStyle, as the client was last told it, prints dates in ISO style (kept as reported values change). */
     private boolean isoDates = true;
+    /** Whether IntervalStyle, as the client was last told it, is postgres (kept as reported values change). */
+    private boolean postgresIntervals = true;
 
     SettingsTracker(SessionSettings startupSettings) {
         this.startupSettings = startupSettings;
@@ -68,6 +70,24 @@ public final class SettingsTracker {
      */
     boolean isoDates() {
         return isoDates;
+    }
+
+    /**
+     * The styles the session prints values in that the proxy's merges read only in PostgreSQL's defaults, as
+     * {@link io.ashlar.backend.sharding.ShardedExecution#ISO_DATES} and
+     * {@link io.ashlar.backend.sharding.ShardedExecution#POSTGRES_INTERVALS} flags. One field read each, no lookup.
+     */
+    int mergeStyles() {
+        return (isoDates ? io.ashlar.backend.sharding.ShardedExecution.ISO_DATES : 0)
+                | (postgresIntervals ? io.ashlar.backend.sharding.ShardedExecution.POSTGRES_INTERVALS : 0);
+    }
+
+    private void styleReported(String name, String value) {
+        if (name.equals("DateStyle")) {
+            isoDates = value.startsWith("ISO");
+        } else if (name.equals("IntervalStyle")) {
+            postgresIntervals = value.equals("postgres");
+        }
     }
 
     /** Gives a connection the session's settings unless it carries them already. */
@@ -204,9 +224,7 @@ public final class SettingsTracker {
                 value = loginUser;
             }
             String before = reported.put(name, value);
-            if (name.equals("DateStyle")) {
-                isoDates = value.startsWith("ISO");
-            }
+            styleReported(name, value);
             if (before != null && !before.equals(value)) {
                 sink.parameterStatus(name, value);
             }
@@ -221,9 +239,7 @@ public final class SettingsTracker {
     /** Remembers what the client was told at login, so that later changes are reported once. */
     void reported(String name, String value) {
         reported.put(name, value);
-        if (name.equals("DateStyle")) {
-            isoDates = value.startsWith("ISO");
-        }
+        styleReported(name, value);
         if (name.equals("session_authorization")) {
             loginUser = value;
         }

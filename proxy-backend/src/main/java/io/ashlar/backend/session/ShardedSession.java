@@ -404,7 +404,7 @@ public final class ShardedSession implements BackendSession {
         running++;
         long runStarted = times.runStarted();
         try {
-            result = logical.logical(execution.run(held, begin, settings.shortestFloats(), settings.isoDates()), dataSources[0]);
+            result = logical.logical(execution.run(held, begin, settings.shortestFloats(), settings.mergeStyles()), dataSources[0]);
             if (runStarted != 0) {
                 times.ran(runStarted);
             }

@@ -13,6 +13,7 @@ import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.session.LogicalDatabase;
+import io.ashlar.merge.value.TypeOids;
 import io.ashlar.merge.RowCursor;
 import io.ashlar.parser.statement.AnalyzedStatement;
 import io.ashlar.parser.statement.DdlKind;
@@ -53,7 +54,11 @@ public final class ShardedExecution {
     private final int[] dataSources;
     private final int[] unitDataSource;
     private boolean shortestFloats = true;
-    private boolean isoDates = true;
+    /** The session prints dates in ISO style: see {@link #run}. */
+    public static final int ISO_DATES = 1;
+    /** The session prints intervals in IntervalStyle postgres: see {@link #run}. */
+    public static final int POSTGRES_INTERVALS = 2;
+    private int mergeStyles = ISO_DATES | POSTGRES_INTERVALS;
     private boolean simpleProtocol;
     private boolean streamRows;
     /** The client's result format codes (its Bind's), or null: see {@link #clientFormats(short[])}. */
@@ -463,13 +468,14 @@ public final class ShardedExecution {
      * @param shortestFloats whether the session prints floats in their shortest exact form
      *        ({@code extra_float_digits} 1 or more, PostgreSQL 12's default); the merge computes
      *        float sums and averages only in that form
-     * @param isoDates whether the session prints dates in ISO style (DateStyle {@code ISO, ...}); the
-     *        merge compares dates and timestamps only in that style
+     * @param mergeStyles {@link #ISO_DATES} when the session prints dates in ISO style (DateStyle {@code ISO, ...}),
+     *        {@link #POSTGRES_INTERVALS} when it prints intervals in IntervalStyle postgres: the merge reads dates,
+     *        timestamps and intervals only in those styles
      */
-    public QueryResult run(BackendConnection[] connections, boolean[] begin, boolean shortestFloats, boolean isoDates)
+    public QueryResult run(BackendConnection[] connections, boolean[] begin, boolean shortestFloats, int mergeStyles)
             throws StatementFailure {
         this.shortestFloats = shortestFloats;
-        this.isoDates = isoDates;
+        this.mergeStyles = mergeStyles;
         this.budget = new MemoryBudget(database.statementMemoryLimit(), MEMORY_LIMIT_SETTING);
         if (streamRows) {
             return runStreamed(connections, begin);
@@ -810,22 +816,23 @@ public final class ShardedExecution {
     }
 
     /**
-     * The first column holding dates or timestamps (or arrays, ranges of them) whose values the merge reads (to sort,
-     * group, take a MIN or MAX, count distinct values, filter by HAVING or drop duplicates), or -1: their text is read
-     * as DateStyle ISO prints it. A column only passed on, whatever it holds, is not read.
+     * The first column whose values the merge reads (to sort, group, add up, take a MIN or MAX, count distinct values,
+     * filter by HAVING or drop duplicates) and whose text a setting of the session prints otherwise than the merge reads
+     * it, or -1: dates and timestamps (and arrays, ranges of them) without {@link #ISO_DATES}, intervals without
+     * {@link #POSTGRES_INTERVALS}. A column only passed on, whatever it holds, is not read.
      */
-    static int readsDates(io.ashlar.merge.plan.MergePlan plan, int[] types) {
+    static int readsStyled(io.ashlar.merge.plan.MergePlan plan, int[] types, int mergeStyles) {
         if (plan.having().isPresent() || plan.distinct()) {
             int columns = plan.having().isPresent() ? types.length : Math.min(plan.visibleColumnCount(), types.length);
             for (int i = 0; i < columns; i++) {
-                if (printedByDateStyle(types[i])) {
+                if (styled(types[i], mergeStyles)) {
                     return i;
                 }
             }
         }
-        int key = datesAmong(plan.orderBy(), types);
+        int key = styledAmong(plan.orderBy(), types, mergeStyles);
         if (key < 0) {
-            key = datesAmong(plan.groupBy(), types);
+            key = styledAmong(plan.groupBy(), types, mergeStyles);
         }
         if (key >= 0) {
             return key;
@@ -833,30 +840,32 @@ public final class ShardedExecution {
         for (io.ashlar.merge.plan.Aggregate aggregate : plan.aggregates()) {
             int read = switch (aggregate) {
                 case io.ashlar.merge.plan.Aggregate.Count count -> -1;
+                case io.ashlar.merge.plan.Aggregate.Avg avg -> avg.sumColumn();
                 case io.ashlar.merge.plan.Aggregate.CountDistinct distinct -> distinct.argumentColumn();
                 case io.ashlar.merge.plan.Aggregate.SumDistinct distinct -> distinct.argumentColumn();
                 case io.ashlar.merge.plan.Aggregate.AvgDistinct distinct -> distinct.argumentColumn();
                 default -> aggregate.column();
             };
-            if (read >= 0 && read < types.length && printedByDateStyle(types[read])) {
+            if (read >= 0 && read < types.length && styled(types[read], mergeStyles)) {
                 return read;
             }
         }
         return -1;
     }
 
-    private static int datesAmong(List<io.ashlar.merge.plan.SortKey> keys, int[] types) {
+    private static int styledAmong(List<io.ashlar.merge.plan.SortKey> keys, int[] types, int mergeStyles) {
         for (io.ashlar.merge.plan.SortKey each : keys) {
-            if (each.column() < types.length && printedByDateStyle(types[each.column()])) {
+            if (each.column() < types.length && styled(types[each.column()], mergeStyles)) {
                 return each.column();
             }
         }
         return -1;
     }
 
-    /** The types whose text DateStyle decides: dates and timestamps, and their arrays, ranges and multiranges. */
-    private static boolean printedByDateStyle(int type) {
-        return io.ashlar.merge.value.TypeOids.printedByDateStyle(type);
+    /** Whether values of the type are printed by a setting the session has otherwise than the merge reads them. */
+    private static boolean styled(int type, int mergeStyles) {
+        return (mergeStyles & ISO_DATES) == 0 && TypeOids.printedByDateStyle(type)
+                || (mergeStyles & POSTGRES_INTERVALS) == 0 && (type == TypeOids.INTERVAL || type == TypeOids.INTERVAL_ARRAY);
     }
 
     /**
@@ -932,13 +941,15 @@ public final class ShardedExecution {
                     throw new StatementFailure(ErrorFields.error("0A000", "float results merged across shards are printed"
                             + " with the shortest exact digits only", "Use extra_float_digits 1 or more (the default)."));
                 }
-                if (!isoDates) {
-                    int dates = readsDates(template.get().plan(types), types);
-                    if (dates >= 0) {
+                if (mergeStyles != (ISO_DATES | POSTGRES_INTERVALS)) {
+                    int read = readsStyled(template.get().plan(types), types, mergeStyles);
+                    if (read >= 0) {
                         // The message starts as a merge's refusal does: the session finishes such a read in PostgreSQL.
+                        boolean dates = TypeOids.printedByDateStyle(types[read]);
                         throw new StatementFailure(ErrorFields.error("0A000", "cannot merge the shards' results of this"
-                                + " statement: its merge compares the " + columns[dates].name() + " column's dates, which"
-                                + " Ashlar reads in DateStyle ISO only", "SET DateStyle TO ISO."));
+                                + " statement: its merge reads the " + columns[read].name() + " column's "
+                                + (dates ? "dates, which Ashlar reads in DateStyle ISO only" : "intervals, which Ashlar reads"
+                                + " in IntervalStyle postgres only"), dates ? "SET DateStyle TO ISO." : "SET IntervalStyle TO postgres."));
                     }
                 }
                 MergeTemplate.Merge merge = template.get().merge(types);
