@@ -109,6 +109,13 @@ def test_date_and_interval_styles(target: Target, reference, setting):
                 conn.cursor(binary=True).execute(every_shard + " order by order_id").fetchall()
 
 
+def read_as_printed(connections, *type_names):
+    """Text values of these types come back as the server printed them, to be compared byte for byte."""
+    for each in connections:
+        for type_name in type_names:
+            each.adapters.register_loader(type_name, TextLoader)
+
+
 #: Reads over every shard whose merge orders, adds up or takes the extremes of intervals.
 INTERVAL_READS = [
     "select max(interval '1 day 2 hours' * order_id), min(interval '3 hours 1 minute' * (order_id % 5)) from t_order",
@@ -125,8 +132,8 @@ def test_interval_merges_under_another_interval_style(target: Target, reference,
     postgres style only) is finished by PostgreSQL over intermediate results: values, order and printing are
     PostgreSQL's. Before, it failed (iso_8601), or printed a merged sum in postgres style."""
     with target.endpoint.connect() as conn, reference.connect() as ref:
+        read_as_printed((conn, ref), "interval")
         for each in (conn, ref):
-            each.adapters.register_loader("interval", TextLoader)  # compared as printed, byte for byte
             each.execute(f"set IntervalStyle to {style}")
         assert conn.execute(sql).fetchall() == ref.execute(sql).fetchall()
 
@@ -158,9 +165,7 @@ def test_reads_over_shards_under_another_date_style(target: Target, reference, s
     intermediate results, in the session's style, so that values and order are PostgreSQL's."""
     login = {"options": f"-c DateStyle={style.replace(' ', '')}"}
     with target.endpoint.connect(conninfo_extra=login) as conn, reference.connect(conninfo_extra=login) as ref:
-        for each in (conn, ref):
-            for type_name in ("date", "timestamp", "timestamptz"):
-                each.adapters.register_loader(type_name, TextLoader)  # compared as printed, byte for byte
+        read_as_printed((conn, ref), "date", "timestamp", "timestamptz")
         assert conn.info.parameter_status("DateStyle") == ref.info.parameter_status("DateStyle")
         expected = ref.execute(sql).fetchall()
         assert len(expected) > 1 or "count(*)" in sql

@@ -249,26 +249,28 @@ final class CatalogDatabase implements AutoCloseable {
             if (views != null) {
                 syncViews(connection, views);
             }
+            return null;
         });
     }
 
-    /** Work on the catalog database that must not half happen. */
-    private interface CatalogWork {
-        void run() throws SQLException;
+    /** Work on a database that must not half happen. */
+    private interface Work<T> {
+        T run() throws SQLException;
     }
 
     /**
      * Runs {@code work} in one transaction of {@code connection}, with only pg_catalog on the search path (every name
-     * the work writes is qualified) and waiting at most {@code lockTimeout} for a lock; committed when it returns,
-     * rolled back when it throws.
+     * the work reads or writes is qualified) and waiting at most {@code lockTimeout} for a lock; committed when it
+     * returns, rolled back when it throws.
      */
-    private static void inTransaction(BackendConnection connection, String lockTimeout, CatalogWork work) throws SQLException {
+    private static <T> T inTransaction(BackendConnection connection, String lockTimeout, Work<T> work) throws SQLException {
         TextRows.run(connection, "BEGIN; SET LOCAL search_path TO pg_catalog; SET LOCAL lock_timeout TO '" + lockTimeout + "'");
         boolean committed = false;
         try {
-            work.run();
+            T result = work.run();
             TextRows.run(connection, "COMMIT");
             committed = true;
+            return result;
         } finally {
             if (!committed && connection.status() != 'I') {
                 TextRows.run(connection, "ROLLBACK");
@@ -314,18 +316,7 @@ final class CatalogDatabase implements AutoCloseable {
      * a second for a view's lock (an open transaction's DDL of it holds one).
      */
     static List<View> views(BackendConnection connection) throws SQLException {
-        TextRows.run(connection, "BEGIN READ ONLY; SET LOCAL search_path TO pg_catalog; SET LOCAL lock_timeout TO '1s'");
-        boolean ended = false;
-        try {
-            List<View> result = readViews(connection);
-            TextRows.run(connection, "COMMIT");
-            ended = true;
-            return result;
-        } finally {
-            if (!ended && connection.status() != 'I') {
-                TextRows.run(connection, "ROLLBACK");
-            }
-        }
+        return inTransaction(connection, "1s", () -> readViews(connection));
     }
 
     private static List<View> readViews(BackendConnection connection) throws SQLException {
@@ -346,7 +337,10 @@ final class CatalogDatabase implements AutoCloseable {
     void syncViews(List<View> wanted) throws SQLException {
         BackendConnection connection = dataSource.borrow();
         try {
-            inTransaction(connection, "2s", () -> syncViews(connection, wanted));
+            inTransaction(connection, "2s", () -> {
+                syncViews(connection, wanted);
+                return null;
+            });
         } finally {
             connection.release();
         }

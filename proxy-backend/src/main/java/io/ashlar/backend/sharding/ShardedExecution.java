@@ -61,8 +61,6 @@ public final class ShardedExecution {
     private int mergeStyles = ISO_DATES | POSTGRES_INTERVALS;
     private boolean simpleProtocol;
     private boolean streamRows;
-    /** The client's result format codes (its Bind's), or null: see {@link #clientFormats(short[])}. */
-    private short[] clientFormats;
     /** The result format codes the units are asked for, or null (text): see {@link #clientFormats(short[])}. */
     private short[] unitFormats;
     /** What the statement may hold in memory (rows kept, in-memory merges); made per run. */
@@ -221,7 +219,6 @@ public final class ShardedExecution {
      * the frontend converts what the client asked for in binary.
      */
     public void clientFormats(short[] codes) {
-        clientFormats = codes;
         if (codes == null || simpleProtocol) {
             unitFormats = null;
         } else if (rewrite.units().size() == 1 || passesRowsOn()) {
@@ -822,41 +819,10 @@ public final class ShardedExecution {
      * {@link #POSTGRES_INTERVALS}. A column only passed on, whatever it holds, is not read.
      */
     static int readsStyled(io.ashlar.merge.plan.MergePlan plan, int[] types, int mergeStyles) {
-        if (plan.having().isPresent() || plan.distinct()) {
-            int columns = plan.having().isPresent() ? types.length : Math.min(plan.visibleColumnCount(), types.length);
-            for (int i = 0; i < columns; i++) {
-                if (styled(types[i], mergeStyles)) {
-                    return i;
-                }
-            }
-        }
-        int key = styledAmong(plan.orderBy(), types, mergeStyles);
-        if (key < 0) {
-            key = styledAmong(plan.groupBy(), types, mergeStyles);
-        }
-        if (key >= 0) {
-            return key;
-        }
-        for (io.ashlar.merge.plan.Aggregate aggregate : plan.aggregates()) {
-            int read = switch (aggregate) {
-                case io.ashlar.merge.plan.Aggregate.Count count -> -1;
-                case io.ashlar.merge.plan.Aggregate.Avg avg -> avg.sumColumn();
-                case io.ashlar.merge.plan.Aggregate.CountDistinct distinct -> distinct.argumentColumn();
-                case io.ashlar.merge.plan.Aggregate.SumDistinct distinct -> distinct.argumentColumn();
-                case io.ashlar.merge.plan.Aggregate.AvgDistinct distinct -> distinct.argumentColumn();
-                default -> aggregate.column();
-            };
-            if (read >= 0 && read < types.length && styled(types[read], mergeStyles)) {
-                return read;
-            }
-        }
-        return -1;
-    }
-
-    private static int styledAmong(List<io.ashlar.merge.plan.SortKey> keys, int[] types, int mergeStyles) {
-        for (io.ashlar.merge.plan.SortKey each : keys) {
-            if (each.column() < types.length && styled(types[each.column()], mergeStyles)) {
-                return each.column();
+        boolean[] read = readColumns(plan, types.length);
+        for (int i = 0; i < types.length; i++) {
+            if (read[i] && styled(types[i], mergeStyles)) {
+                return i;
             }
         }
         return -1;
