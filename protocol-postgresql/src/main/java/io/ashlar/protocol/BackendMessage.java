@@ -21,4 +21,12 @@ public sealed interface BackendMessage
 
     /** Writes the message, type byte and length included. */
     void encode(ByteBuf out);
+
+    /**
+     * Writes the message with its strings in {@code text}, the session's client_encoding (messages
+     * without strings of a client's encoding ignore it).
+     */
+    default void encode(ByteBuf out, java.nio.charset.Charset text) {
+        encode(out);
+    }
 }

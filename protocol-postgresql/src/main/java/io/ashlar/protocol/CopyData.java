@@ -19,6 +19,11 @@ public record CopyData(byte[] data) implements FrontendMessage, BackendMessage {
     }
 
     @Override
+    public void encode(ByteBuf out, java.nio.charset.Charset text) {
+        encode(out); // bytes only: no text of an encoding
+    }
+
+    @Override
     public void encode(ByteBuf out) {
         encode(out, data, 0, data.length);
     }

@@ -17,6 +17,11 @@ public final class CopyDone implements FrontendMessage, BackendMessage {
     }
 
     @Override
+    public void encode(ByteBuf out, java.nio.charset.Charset text) {
+        encode(out); // bytes only: no text of an encoding
+    }
+
+    @Override
     public void encode(ByteBuf out) {
         out.writeBytes(BYTES);
     }

@@ -39,8 +39,13 @@ public record ErrorResponse(PgErrorFields fields) implements BackendMessage {
 
     @Override
     public void encode(ByteBuf out) {
+        encode(out, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void encode(ByteBuf out, java.nio.charset.Charset text) {
         int start = Wire.begin(out, TYPE);
-        fields.encode(out);
+        fields.encode(out, text);
         Wire.end(out, start);
     }
 

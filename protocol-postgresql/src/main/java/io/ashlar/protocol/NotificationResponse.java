@@ -22,10 +22,15 @@ public record NotificationResponse(int processId, String channel, String payload
 
     @Override
     public void encode(ByteBuf out) {
+        encode(out, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void encode(ByteBuf out, java.nio.charset.Charset text) {
         int start = Wire.begin(out, TYPE);
         out.writeInt(processId);
-        Wire.writeCString(out, channel);
-        Wire.writeCString(out, payload);
+        Wire.writeCString(out, channel, text);
+        Wire.writeCString(out, payload, text);
         Wire.end(out, start);
     }
 

@@ -28,9 +28,19 @@ public record ParameterStatus(String name, String value) implements BackendMessa
 
     /** Writes a ParameterStatus without a message object. */
     public static void encode(ByteBuf out, String name, String value) {
+        encode(out, name, value, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void encode(ByteBuf out, java.nio.charset.Charset text) {
+        encode(out, name, value, text);
+    }
+
+    /** Writes a ParameterStatus without a message object, its value in {@code text} (an application_name may be any text). */
+    public static void encode(ByteBuf out, String name, String value, java.nio.charset.Charset text) {
         int start = Wire.begin(out, TYPE);
         Wire.writeCString(out, name);
-        Wire.writeCString(out, value);
+        Wire.writeCString(out, value, text);
         Wire.end(out, start);
     }
 

@@ -114,11 +114,11 @@ public final class PgErrorFields {
         return get(MESSAGE).orElse("");
     }
 
-    /** Writes the fields and the terminating zero byte. */
-    void encode(ByteBuf out) {
+    /** Writes the fields, in {@code text}, and the terminating zero byte. */
+    void encode(ByteBuf out, java.nio.charset.Charset text) {
         for (int i = 0; i < codes.length; i++) {
             out.writeByte(codes[i]);
-            Wire.writeCString(out, values[i]);
+            Wire.writeCString(out, values[i], text);
         }
         out.writeByte(0);
     }

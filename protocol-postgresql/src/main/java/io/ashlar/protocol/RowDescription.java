@@ -65,11 +65,16 @@ public record RowDescription(List<Field> fields) implements BackendMessage {
 
     @Override
     public void encode(ByteBuf out) {
+        encode(out, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void encode(ByteBuf out, java.nio.charset.Charset text) {
         int start = Wire.begin(out, TYPE);
         out.writeShort(fields.size());
         for (int i = 0; i < fields.size(); i++) {
             Field each = fields.get(i);
-            writeField(out, each, each.format);
+            writeField(out, each, each.format, text);
         }
         Wire.end(out, start);
     }
@@ -79,16 +84,21 @@ public record RowDescription(List<Field> fields) implements BackendMessage {
      * formats: all text).
      */
     public static void encode(ByteBuf out, Column[] columns, short[] formats) {
+        encode(out, columns, formats, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** As {@link #encode(ByteBuf, Column[], short[])}, the column names in {@code text} (the session's client_encoding). */
+    public static void encode(ByteBuf out, Column[] columns, short[] formats, java.nio.charset.Charset text) {
         int start = Wire.begin(out, TYPE);
         out.writeShort(columns.length);
         for (int i = 0; i < columns.length; i++) {
-            writeField(out, columns[i], formats == null ? 0 : formats[i]);
+            writeField(out, columns[i], formats == null ? 0 : formats[i], text);
         }
         Wire.end(out, start);
     }
 
-    private static void writeField(ByteBuf out, Column column, short format) {
-        Wire.writeCString(out, column.name());
+    private static void writeField(ByteBuf out, Column column, short format, java.nio.charset.Charset text) {
+        Wire.writeCString(out, column.name(), text);
         out.writeInt(column.tableOid());
         out.writeShort(column.columnNumber());
         out.writeInt(column.typeOid());

@@ -26,6 +26,14 @@ public interface TextCollation {
      */
     int compare(byte[] a, int aLength, byte[] b, int bLength);
 
+    /**
+     * The charset of the values compared (the session's client_encoding, in which the shards send them): a constant
+     * compared with them (HAVING's) is written in it. UTF-8 unless the collation says otherwise.
+     */
+    default java.nio.charset.Charset charset() {
+        return java.nio.charset.StandardCharsets.UTF_8;
+    }
+
     /** Adapts a whole-array comparator; copies only when a length is shorter than its array. */
     static TextCollation of(Comparator<byte[]> comparator) {
         Objects.requireNonNull(comparator, "comparator");

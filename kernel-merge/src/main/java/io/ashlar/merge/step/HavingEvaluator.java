@@ -68,9 +68,10 @@ final class HavingEvaluator {
         int rightType = type(comparison.right(), comparison.left(), input);
         int collationColumn = comparison.left() instanceof HavingPredicate.Column column
                 ? column.index() : ((HavingPredicate.Column) comparison.right()).index();
-        TypedComparator comparator = TypedComparator.of(leftType, rightType, collations.get(collationColumn));
-        Operand left = operand(comparison.left());
-        Operand right = operand(comparison.right());
+        TextCollation collation = collations.get(collationColumn);
+        TypedComparator comparator = TypedComparator.of(leftType, rightType, collation);
+        Operand left = operand(comparison.left(), collation.charset());
+        Operand right = operand(comparison.right(), collation.charset());
         for (Operand each : new Operand[] {left, right}) {
             if (each.constant != null) {
                 try {
@@ -93,10 +94,10 @@ final class HavingEvaluator {
         };
     }
 
-    private static Operand operand(HavingPredicate.Operand operand) {
+    private static Operand operand(HavingPredicate.Operand operand, java.nio.charset.Charset text) {
         return switch (operand) {
             case HavingPredicate.Column column -> new Operand(column.index(), null);
-            case HavingPredicate.Constant constant -> new Operand(-1, constant.text().getBytes(StandardCharsets.UTF_8));
+            case HavingPredicate.Constant constant -> new Operand(-1, constant.text().getBytes(text));
         };
     }
 

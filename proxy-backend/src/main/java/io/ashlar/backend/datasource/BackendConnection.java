@@ -242,11 +242,11 @@ public final class BackendConnection {
     }
 
     /**
-     * Undoes a client's change of client_encoding or standard_conforming_strings: the proxy writes
-     * statements and parameters in UTF-8 and reads the backends' text as UTF-8, and its lexer reads
-     * string literals as standard SQL does (a backslash is a plain character), so a connection in
-     * another would store garbage or route a statement by a literal the backend reads otherwise. The
-     * client is told why instead (a pooled database relays any). DateStyle is the client's to choose.
+     * Undoes a client's change to a client_encoding no Java charset reads (MULE_INTERNAL, EUC_JIS_2004), or of
+     * standard_conforming_strings: the proxy reads and writes the backends' text in their client_encoding, and its
+     * lexer reads string literals as standard SQL does (a backslash is a plain character), so a connection in
+     * another would store garbage or route a statement by a literal the backend reads otherwise. The client is told
+     * why instead (a pooled database relays any). DateStyle and any other client_encoding are the client's to choose.
      */
     private void checkEncoding() throws SQLException {
         if (link.plainText()) {
@@ -254,18 +254,20 @@ public final class BackendConnection {
         }
         String encoding = link.parameters().getOrDefault("client_encoding", "UTF8");
         String standardStrings = link.parameters().getOrDefault("standard_conforming_strings", "on");
+        boolean unreadable = io.ashlar.backend.execute.ClientEncoding.find(encoding) == null;
         StringBuilder undo = new StringBuilder();
         String message;
         String hint = null;
-        if (!encoding.equals("UTF8")) {
-            message = "client_encoding " + encoding + " is not supported by Ashlar yet: the session stays in UTF8";
+        if (unreadable) {
+            message = "client_encoding " + encoding + " is not supported by Ashlar on a sharded database: the session stays in "
+                    + link.readableEncoding();
         } else {
             message = "standard_conforming_strings off is not supported by Ashlar on a sharded database: the session's"
                     + " string literals stay standard (a backslash is a plain character)";
             hint = "Write escapes in escape strings: E'a\\tb'.";
         }
-        if (!encoding.equals("UTF8")) {
-            undo.append("SET client_encoding TO 'UTF8';");
+        if (unreadable) {
+            undo.append("SET client_encoding TO '").append(link.readableEncoding()).append("';");
         }
         if (!standardStrings.equals("on")) {
             undo.append("SET standard_conforming_strings TO on;");
@@ -831,12 +833,23 @@ public final class BackendConnection {
 
     // ------------------------------------------------------------------ the exchange
 
-    private static void write(ByteBuf out, FrontendMessage message) {
-        message.encode(out);
+    /** Writes a message, its strings (SQL text, names) in the connection's client_encoding. */
+    private void write(ByteBuf out, FrontendMessage message) {
+        message.encode(out, link.textCharset());
+    }
+
+    /** The charset of the connection's client_encoding: what its text (rows, names, messages) is read in. */
+    public java.nio.charset.Charset textCharset() {
+        return link.textCharset();
+    }
+
+    /** The connection's client_encoding, PostgreSQL's canonical name (one a Java charset reads). */
+    public String readableEncoding() {
+        return link.readableEncoding();
     }
 
     /** A BEGIN of its own ahead of the statement (its answers are skipped); one more ReadyForQuery. */
-    private static int beginFirst(ByteBuf out) {
+    private int beginFirst(ByteBuf out) {
         write(out, new Query("BEGIN"));
         return 1;
     }
@@ -944,8 +957,8 @@ public final class BackendConnection {
         link.send(out);
     }
 
-    /** Writes a message into a request being built. */
-    static void writeTo(ByteBuf out, FrontendMessage message) {
+    /** Writes a message into a request being built for this connection. */
+    void writeTo(ByteBuf out, FrontendMessage message) {
         write(out, message);
     }
 
@@ -991,7 +1004,8 @@ public final class BackendConnection {
 
     /** The RowDescription at the position: decoded once per data source, the same array when it comes again. */
     ColumnDescription[] frameColumns() {
-        io.ashlar.backend.pg.RowDescriptionCache.Described described = dataSource.columns(batch, position, frameLength());
+        io.ashlar.backend.pg.RowDescriptionCache.Described described = dataSource.columns(batch, position, frameLength(),
+                link.textCharset());
         rowPatch = described.rowPatch();
         return described.columns();
     }
@@ -1111,11 +1125,11 @@ public final class BackendConnection {
     }
 
     private BackendError error() {
-        return new BackendError(BackendFrames.errorFields(batch, position, frameLength()));
+        return new BackendError(BackendFrames.errorFields(batch, position, frameLength(), link.textCharset()));
     }
 
     private ErrorFields notice() {
-        return BackendFrames.errorFields(batch, position, frameLength());
+        return BackendFrames.errorFields(batch, position, frameLength(), link.textCharset());
     }
 
     private BackendError broken(String reason) {
@@ -1133,8 +1147,9 @@ public final class BackendConnection {
         int nameStart = position + 9;
         int nameEnd = batch.indexOf(nameStart, batch.writerIndex(), (byte) 0);
         int payloadEnd = batch.indexOf(nameEnd + 1, batch.writerIndex(), (byte) 0);
-        notifications.add(new Notification(pid, batch.toString(nameStart, nameEnd - nameStart, java.nio.charset.StandardCharsets.UTF_8),
-                batch.toString(nameEnd + 1, payloadEnd - nameEnd - 1, java.nio.charset.StandardCharsets.UTF_8)));
+        java.nio.charset.Charset text = link.textCharset();
+        notifications.add(new Notification(pid, batch.toString(nameStart, nameEnd - nameStart, text),
+                batch.toString(nameEnd + 1, payloadEnd - nameEnd - 1, text)));
     }
 
     // ------------------------------------------------------------------ state

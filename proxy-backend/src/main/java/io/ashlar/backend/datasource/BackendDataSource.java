@@ -70,8 +70,9 @@ public final class BackendDataSource implements AutoCloseable {
     }
 
     /** A RowDescription its connection sent, its types as clients are told them; decoded once. */
-    io.ashlar.backend.pg.RowDescriptionCache.Described columns(io.netty.buffer.ByteBuf in, int start, int length) {
-        return rowDescriptions.describe(in, start, length);
+    io.ashlar.backend.pg.RowDescriptionCache.Described columns(io.netty.buffer.ByteBuf in, int start, int length,
+                                                               java.nio.charset.Charset text) {
+        return rowDescriptions.describe(in, start, length, text);
     }
 
     /** Its OIDs of user-defined types against those clients are told. */
@@ -115,9 +116,23 @@ public final class BackendDataSource implements AutoCloseable {
         return result;
     }
 
-    /** Borrows a connection on one of the proxy's loops (work off any session's loop). */
+    /**
+     * Borrows a connection on one of the proxy's loops (work off any session's loop), without a session's settings:
+     * a connection a session gave back keeps them (its client_encoding, DateStyle, search_path) until the next session
+     * replaces them, and the proxy's own queries run in the backend's defaults.
+     */
     public BackendConnection borrow() throws SQLException {
-        return borrow(loops.next());
+        BackendConnection result = borrow(loops.next());
+        if (!result.settings().isEmpty()) {
+            try {
+                io.ashlar.backend.execute.TextRows.run(result, io.ashlar.backend.session.SessionSettings.EMPTY.applySql(true));
+            } catch (SQLException e) {
+                result.discard();
+                throw e;
+            }
+            result.settings(io.ashlar.backend.session.SessionSettings.EMPTY);
+        }
+        return result;
     }
 
     /**

@@ -153,20 +153,20 @@ public final class UnitStreams {
             ByteBuf out = Unpooled.buffer(128 + statement.sql().length());
             int readies = 1;
             if (begin) {
-                BackendConnection.writeTo(out, new Query("BEGIN"));
+                connection.writeTo(out, new Query("BEGIN"));
                 readies++;
             }
             if (statement.simple()) {
                 key = null;
-                BackendConnection.writeTo(out, new Query(statement.sql()));
+                connection.writeTo(out, new Query(statement.sql()));
             } else {
                 key = new ServerLink.PreparedKey(statement.sql(), statement.parameters().types());
                 String name = connection.prepared(out, key);
-                BackendConnection.writeTo(out, new Bind("", name, statement.parameters().formats(),
+                connection.writeTo(out, new Bind("", name, statement.parameters().formats(),
                         statement.parameters().values(), statement.bindFormats()));
-                BackendConnection.writeTo(out, new Describe((byte) 'P', ""));
-                BackendConnection.writeTo(out, new Execute("", 0));
-                BackendConnection.writeTo(out, Sync.INSTANCE);
+                connection.writeTo(out, new Describe((byte) 'P', ""));
+                connection.writeTo(out, new Execute("", 0));
+                connection.writeTo(out, Sync.INSTANCE);
             }
             skippingBegin = begin;
             ended = false;
@@ -408,7 +408,7 @@ public final class UnitStreams {
             ByteBuf out = Unpooled.buffer(256);
             int terminals = units.length;
             if (begin) {
-                BackendConnection.writeTo(out, new Query("BEGIN"));
+                connection.writeTo(out, new Query("BEGIN"));
                 terminals++;
                 beginPending = true;
             }
@@ -417,12 +417,12 @@ public final class UnitStreams {
                 ServerLink.PreparedKey key = new ServerLink.PreparedKey(each.sql(), each.parameters().types());
                 keys[i] = key;
                 String name = connection.prepared(out, key);
-                BackendConnection.writeTo(out, new Bind(names[i], name, each.parameters().formats(),
+                connection.writeTo(out, new Bind(names[i], name, each.parameters().formats(),
                         each.parameters().values(), each.bindFormats()));
-                BackendConnection.writeTo(out, new Describe((byte) 'P', names[i]));
-                BackendConnection.writeTo(out, new Execute(names[i], fetchRows[i]));
+                connection.writeTo(out, new Describe((byte) 'P', names[i]));
+                connection.writeTo(out, new Execute(names[i], fetchRows[i]));
             }
-            BackendConnection.writeTo(out, Flush.INSTANCE);
+            connection.writeTo(out, Flush.INSTANCE);
             exchangeOver = false;
             connection.sendPortals(out, terminals);
             connection.stream(this);
@@ -573,8 +573,8 @@ public final class UnitStreams {
             }
             suspended[i] = false;
             ByteBuf out = Unpooled.buffer(64);
-            BackendConnection.writeTo(out, new Execute(names[i], rows));
-            BackendConnection.writeTo(out, Flush.INSTANCE);
+            connection.writeTo(out, new Execute(names[i], rows));
+            connection.writeTo(out, Flush.INSTANCE);
             connection.stream(null); // this request is the stream's own
             exchangeOver = false;
             try {
@@ -687,9 +687,9 @@ public final class UnitStreams {
             }
             ByteBuf out = Unpooled.buffer(64);
             for (String name : names) {
-                BackendConnection.writeTo(out, new Close((byte) 'P', name));
+                connection.writeTo(out, new Close((byte) 'P', name));
             }
-            BackendConnection.writeTo(out, Sync.INSTANCE);
+            connection.writeTo(out, Sync.INSTANCE);
             try {
                 connection.sendForStream(out, beginPending ? 2 : 1);
             } catch (SQLException e) {

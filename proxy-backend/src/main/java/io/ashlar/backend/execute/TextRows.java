@@ -1,7 +1,6 @@
 package io.ashlar.backend.execute;
 
 import io.ashlar.backend.datasource.BackendConnection;
-import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +17,7 @@ public final class TextRows {
     /** The rows of a simple query, each value as text ({@code null} for SQL NULL); throws the backend's error. */
     public static List<String[]> query(BackendConnection connection, String sql) throws SQLException {
         List<String[]> result = new ArrayList<>();
+        java.nio.charset.Charset text = connection.textCharset(); // what a session's client_encoding made it
         StreamingHandler handler = new StreamingHandler(new ResultSink() {
             @Override
             public void columns(ColumnDescription[] columns) {
@@ -28,7 +28,7 @@ public final class TextRows {
                 String[] values = new String[row.columnCount()];
                 for (int i = 0; i < values.length; i++) {
                     byte[] value = row.value(i);
-                    values[i] = value == null ? null : new String(value, StandardCharsets.UTF_8);
+                    values[i] = value == null ? null : new String(value, text);
                 }
                 result.add(values);
             }

@@ -19,13 +19,18 @@ public final class BackendFrames {
 
     /** RowDescription's fields. */
     public static ColumnDescription[] columns(ByteBuf in, int start) {
+        return columns(in, start, StandardCharsets.UTF_8);
+    }
+
+    /** RowDescription's fields, the names in {@code text} (the connection's client_encoding). */
+    public static ColumnDescription[] columns(ByteBuf in, int start, java.nio.charset.Charset text) {
         int at = start + 5;
         int count = in.getUnsignedShort(at);
         at += 2;
         ColumnDescription[] result = new ColumnDescription[count];
         for (int i = 0; i < count; i++) {
             int nameEnd = in.indexOf(at, in.writerIndex(), (byte) 0);
-            String name = in.toString(at, nameEnd - at, StandardCharsets.UTF_8);
+            String name = in.toString(at, nameEnd - at, text);
             at = nameEnd + 1;
             result[i] = new ColumnDescription(name, in.getInt(at), in.getShort(at + 4), in.getInt(at + 6),
                     in.getShort(at + 10), in.getInt(at + 12));
@@ -67,6 +72,11 @@ public final class BackendFrames {
 
     /** The fields of an ErrorResponse or NoticeResponse, in wire order. */
     public static ErrorFields errorFields(ByteBuf in, int start, int length) {
+        return errorFields(in, start, length, StandardCharsets.UTF_8);
+    }
+
+    /** The fields of an ErrorResponse or NoticeResponse, in wire order, read in {@code text} (the connection's client_encoding). */
+    public static ErrorFields errorFields(ByteBuf in, int start, int length, java.nio.charset.Charset text) {
         int end = start + length;
         int count = 0;
         for (int at = start + 5; at < end && in.getByte(at) != 0; ) {
@@ -83,7 +93,7 @@ public final class BackendFrames {
         for (int at = start + 5; i < count; i++) {
             int stringEnd = in.indexOf(at + 1, end, (byte) 0);
             codes[i] = in.getByte(at);
-            values[i] = in.toString(at + 1, stringEnd - at - 1, StandardCharsets.UTF_8);
+            values[i] = in.toString(at + 1, stringEnd - at - 1, text);
             at = stringEnd + 1;
         }
         return new ErrorFields(codes, values);

@@ -78,21 +78,30 @@ public final class RowDescriptionCache {
 
     /** The RowDescription frame of {@code length} bytes (type byte included) at {@code start}, decoded. */
     public Described describe(ByteBuf in, int start, int length) {
-        if (length > MAX_FRAME) {
-            return decode(null, in, start);
+        return describe(in, start, length, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /**
+     * As {@link #describe(ByteBuf, int, int)}, its names in {@code text} (the connection's client_encoding): only
+     * UTF-8 descriptions are kept, since the same bytes name other columns in another encoding.
+     */
+    public Described describe(ByteBuf in, int start, int length, java.nio.charset.Charset text) {
+        if (length > MAX_FRAME || text != java.nio.charset.StandardCharsets.UTF_8) {
+            return decode(null, in, start, text);
         }
         int slot = slot(in, start, length);
         Described known = entries[slot];
         if (known != null && known.frame.length == length && same(known.frame, in, start)) {
             return known;
         }
-        Described result = decode(ByteBufUtil.getBytes(in, start, length), in, start);
+        Described result = decode(ByteBufUtil.getBytes(in, start, length), in, start, text);
         entries[slot] = result;
         return result;
     }
 
-    private Described decode(byte[] frame, ByteBuf in, int start) {
-        return new Described(frame, decoded.apply(BackendFrames.columns(in, start)), rowPatch.apply(BackendFrames.binaryTypes(in, start)));
+    private Described decode(byte[] frame, ByteBuf in, int start, java.nio.charset.Charset text) {
+        return new Described(frame, decoded.apply(BackendFrames.columns(in, start, text)),
+                rowPatch.apply(BackendFrames.binaryTypes(in, start)));
     }
 
     private static int slot(ByteBuf in, int start, int length) {

@@ -94,6 +94,10 @@ public final class ServerLink extends ByteToMessageDecoder {
     private final Map<String, String> parameters = new HashMap<>();
     /** Whether the backend writes text as the proxy reads it: see {@link #plainText()}. */
     private boolean plainText = true;
+    /** The charset of the client_encoding the backend last reported: see {@link #textCharset()}. */
+    private java.nio.charset.Charset textCharset = StandardCharsets.UTF_8;
+    /** The last client_encoding reported that a Java charset reads (what a change to another one is undone to). */
+    private String readableEncoding = "UTF8";
     private char status = 'I';
     private Receiver receiver;
     private ByteBuf pending;
@@ -649,7 +653,15 @@ public final class ServerLink extends ByteToMessageDecoder {
         if (name.equals("client_encoding") || name.equals("standard_conforming_strings")) {
             String encoding = parameters.get("client_encoding");
             String standardStrings = parameters.get("standard_conforming_strings");
-            plainText = (encoding == null || encoding.equals("UTF8")) && (standardStrings == null || standardStrings.equals("on"));
+            io.ashlar.backend.execute.ClientEncoding known = encoding == null ? io.ashlar.backend.execute.ClientEncoding.UTF8
+                    : io.ashlar.backend.execute.ClientEncoding.find(encoding);
+            if (known != null) {
+                textCharset = known.charset();
+                readableEncoding = known.name();
+            } else {
+                textCharset = StandardCharsets.ISO_8859_1;
+            }
+            plainText = known != null && (standardStrings == null || standardStrings.equals("on"));
         }
     }
 
@@ -769,12 +781,12 @@ public final class ServerLink extends ByteToMessageDecoder {
      * byte, for an encoding Java has no charset for).
      */
     public java.nio.charset.Charset textCharset() {
-        String encoding = parameters.get("client_encoding");
-        if (encoding == null || encoding.equals("UTF8")) {
-            return java.nio.charset.StandardCharsets.UTF_8;
-        }
-        io.ashlar.backend.execute.ClientEncoding known = io.ashlar.backend.execute.ClientEncoding.find(encoding);
-        return known != null ? known.charset() : java.nio.charset.StandardCharsets.ISO_8859_1;
+        return textCharset;
+    }
+
+    /** The last client_encoding the backend reported that a Java charset reads (PostgreSQL's canonical name). */
+    public String readableEncoding() {
+        return readableEncoding;
     }
 
     /**
@@ -831,8 +843,8 @@ public final class ServerLink extends ByteToMessageDecoder {
 
     /**
      * Whether the backend writes text as the proxy's decoders read it and reads SQL text as the
-     * proxy's lexer does: client_encoding UTF8 and standard_conforming_strings on (as reported by
-     * ParameterStatus; one field read per statement, no map lookup). DateStyle is not part of it: a
+     * proxy's lexer does: a client_encoding a Java charset reads ({@link #textCharset()}) and
+     * standard_conforming_strings on (as reported by ParameterStatus; one field read per statement, no map lookup). DateStyle is not part of it: a
      * session's dates are printed in any style, and what would have to read them in another than ISO
      * (a merge comparing them, a binary value encoded from their text) is refused or done otherwise
      * where it happens.

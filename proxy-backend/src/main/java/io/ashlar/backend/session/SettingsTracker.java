@@ -38,6 +38,11 @@ public final class SettingsTracker {
     private boolean isoDates = true;
     /** Whether IntervalStyle, as the client was last told it, is postgres (kept as reported values change). */
     private boolean postgresIntervals = true;
+    /**
+     * The charset of the session's client_encoding, as the client was last told it: the session's connections carry
+     * it (the backends convert), so the text the proxy reads of them (routing values, merged text, names) is in it.
+     */
+    private io.ashlar.backend.execute.ClientEncoding encoding = io.ashlar.backend.execute.ClientEncoding.UTF8;
 
     SettingsTracker(SessionSettings startupSettings) {
         this.startupSettings = startupSettings;
@@ -82,11 +87,24 @@ public final class SettingsTracker {
                 | (postgresIntervals ? io.ashlar.backend.sharding.ShardedExecution.POSTGRES_INTERVALS : 0);
     }
 
+    /** The charset of the session's client_encoding (one field read, no lookup). */
+    java.nio.charset.Charset text() {
+        return encoding.charset();
+    }
+
+    /** The session's client_encoding as the client was last told it. */
+    io.ashlar.backend.execute.ClientEncoding encoding() {
+        return encoding;
+    }
+
     private void styleReported(String name, String value) {
         if (name.equals("DateStyle")) {
             isoDates = value.startsWith("ISO");
         } else if (name.equals("IntervalStyle")) {
             postgresIntervals = value.equals("postgres");
+        } else if (name.equals("client_encoding")) {
+            io.ashlar.backend.execute.ClientEncoding known = io.ashlar.backend.execute.ClientEncoding.find(value);
+            encoding = known != null ? known : io.ashlar.backend.execute.ClientEncoding.UTF8;
         }
     }
 
@@ -215,7 +233,7 @@ public final class SettingsTracker {
     void report(BackendConnection connection, ResultSink sink) {
         for (Map.Entry<String, String> e : connection.parameterStatuses().entrySet()) {
             String name = e.getKey();
-            if (name.equals("client_encoding") || name.equals("server_version") || name.equals("server_encoding")) {
+            if (name.equals("server_version") || name.equals("server_encoding")) {
                 continue;
             }
             String value = e.getValue();

@@ -39,14 +39,15 @@ final class ShardedBatch {
      * Routes the rows; null when one cannot run as part of a backend batch (it spans shards, or
      * its route fails: the rows then run one by one, and that row reports its own error).
      */
-    static ShardedBatch route(LogicalDatabase database, Plan plan, ParameterValues[] rows, int[] routeTypes) {
+    static ShardedBatch route(LogicalDatabase database, Plan plan, ParameterValues[] rows, int[] routeTypes,
+                              java.nio.charset.Charset text) {
         int dataSourceCount = database.dataSources().size();
         ShardedExecution.SingleUnit[] units = new ShardedExecution.SingleUnit[rows.length];
         int[] perDataSource = new int[dataSourceCount];
         for (int i = 0; i < rows.length; i++) {
             ShardedExecution execution;
             try {
-                execution = ShardedExecution.plan(database, plan, rows[i], new RouteValues(rows[i], routeTypes));
+                execution = ShardedExecution.plan(database, plan, rows[i], new RouteValues(rows[i], routeTypes, text));
             } catch (RouteException e) {
                 return null;
             }

@@ -40,6 +40,11 @@ final class ShardedCopy {
 
         /** Gives back the connections no transaction or session state keeps. */
         void afterStatement();
+
+        /** The session's client_encoding: the rows read are in it, and a COPY writes in it unless it names another. */
+        default io.ashlar.backend.execute.ClientEncoding encoding() {
+            return io.ashlar.backend.execute.ClientEncoding.UTF8;
+        }
     }
 
     private final LogicalDatabase database;
@@ -151,7 +156,7 @@ final class ShardedCopy {
         }
         QueryResult merged = session.query(select);
         try {
-            return MergedCopyOut.open(plan.statement().sql(), copy, merged, "UTF8");
+            return MergedCopyOut.open(plan.statement().sql(), copy, merged, session.encoding());
         } catch (SQLException e) {
             merged.close();
             throw new StatementFailure(ErrorFields.from(e), e);

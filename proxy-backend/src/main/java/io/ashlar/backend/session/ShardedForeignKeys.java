@@ -110,6 +110,11 @@ final class ShardedForeignKeys {
 
         /** DDL changed these logical tables: they are read again. */
         void ranDdl(AnalyzedStatement statement);
+
+        /** The charset of the session's client_encoding: its parameters' and rows' text is in it. */
+        default java.nio.charset.Charset text() {
+            return StandardCharsets.UTF_8;
+        }
     }
 
     private static final RouteEngine ROUTER = new RouteEngine();
@@ -179,7 +184,7 @@ final class ShardedForeignKeys {
             }
         }
         List<ChildKeys> childChecks = new ArrayList<>(asChild.size());
-        RouteValues values = new RouteValues(parameters, routeTypes);
+        RouteValues values = new RouteValues(parameters, routeTypes, session.text());
         for (ProxyForeignKey key : asChild) {
             ChildKeys keys = childKeys(statement, key, schema, List.of(parameters), List.of(values));
             if (keys != null) {
@@ -235,7 +240,7 @@ final class ShardedForeignKeys {
         List<ParameterValues> parameters = Arrays.asList(rows);
         List<RouteParameters> values = new ArrayList<>(rows.length);
         for (ParameterValues each : rows) {
-            values.add(new RouteValues(each, routeTypes));
+            values.add(new RouteValues(each, routeTypes, session.text()));
         }
         List<ChildKeys> checks = new ArrayList<>();
         for (ProxyForeignKey key : schema.referencing(qualified(target))) {
@@ -488,7 +493,7 @@ final class ShardedForeignKeys {
     }
 
     /** The text of a literal or parameter value, as PostgreSQL would read it; null for SQL NULL. */
-    private static String text(SqlValue value, ParameterValues parameters, RouteParameters values, ProxyForeignKey key) throws StatementFailure {
+    private String text(SqlValue value, ParameterValues parameters, RouteParameters values, ProxyForeignKey key) throws StatementFailure {
         if (value instanceof LiteralValue literal) {
             return literal.value();
         }
@@ -498,7 +503,7 @@ final class ShardedForeignKeys {
             return null;
         }
         if (parameters.formats()[index] == 0) {
-            return new String(raw, StandardCharsets.UTF_8);
+            return new String(raw, session.text());
         }
         Object read = values.value(index);
         if (read == null || read instanceof UnreadableValue) {
@@ -768,7 +773,7 @@ final class ShardedForeignKeys {
     }
 
     /** A row's first {@code count} values joined by NUL (which no text value holds); null if one is NULL. */
-    private static String joined(RowValues row, int count) {
+    private String joined(RowValues row, int count) {
         StringBuilder result = new StringBuilder();
         for (int c = 0; c < count; c++) {
             String value = text(row, c);
@@ -1039,9 +1044,9 @@ final class ShardedForeignKeys {
         return result;
     }
 
-    private static String text(RowValues row, int column) {
+    private String text(RowValues row, int column) {
         byte[] value = row.value(column);
-        return value == null ? null : new String(value, StandardCharsets.UTF_8);
+        return value == null ? null : new String(value, session.text());
     }
 
     /** The affected row count of a command tag ({@code INSERT 0 3}, {@code UPDATE 2}); 0 if none. */

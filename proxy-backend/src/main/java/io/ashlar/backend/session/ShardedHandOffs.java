@@ -61,6 +61,11 @@ final class ShardedHandOffs {
             public void failed() {
                 transaction.afterErrorInBlock();
             }
+
+            @Override
+            public java.nio.charset.Charset text() {
+                return session.textCharset();
+            }
         };
     }
 
@@ -115,6 +120,11 @@ final class ShardedHandOffs {
             public void ranDdl(AnalyzedStatement statement) {
                 database.plans().schemaChanged();
                 logical.ranDdl(statement, false);
+            }
+
+            @Override
+            public java.nio.charset.Charset text() {
+                return session.textCharset();
             }
         };
     }
@@ -182,6 +192,11 @@ final class ShardedHandOffs {
                 connections.markBound(slot);
                 connections.acquire(slot).keepsSessionState();
             }
+
+            @Override
+            public java.nio.charset.Charset text() {
+                return session.textCharset();
+            }
         };
     }
 
@@ -201,6 +216,11 @@ final class ShardedHandOffs {
             @Override
             public void afterStatement() {
                 ends.afterStatement();
+            }
+
+            @Override
+            public io.ashlar.backend.execute.ClientEncoding encoding() {
+                return session.clientEncoding();
             }
         };
     }

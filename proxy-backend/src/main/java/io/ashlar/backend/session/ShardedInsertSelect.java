@@ -44,6 +44,11 @@ final class ShardedInsertSelect {
 
         /** The statement failed: a transaction block in force fails. */
         void failed();
+
+        /** The charset of the session's client_encoding: the rows read are in it. */
+        default java.nio.charset.Charset text() {
+            return StandardCharsets.UTF_8;
+        }
     }
 
     private final LogicalDatabase database;
@@ -101,7 +106,7 @@ final class ShardedInsertSelect {
                         if (value == null) {
                             values.append("NULL");
                         } else {
-                            values.append(SqlText.literal(new String(value, StandardCharsets.UTF_8)));
+                            values.append(SqlText.literal(new String(value, session.text())));
                             String type = builtInType(columns[c].typeOid());
                             if (type != null) {
                                 values.append("::").append(type);

@@ -59,6 +59,11 @@ final class ShardedSequences {
         /** The session keeps its connection of this data source for good (its sequence state: currval, lastval). */
         void keep(int slot) throws StatementFailure;
 
+        /** The charset of the session's client_encoding: the rows read are in it. */
+        default java.nio.charset.Charset text() {
+            return StandardCharsets.UTF_8;
+        }
+
         /** The connection the session holds for this data source now, or null. */
         BackendConnection held(int slot);
 
@@ -393,8 +398,8 @@ final class ShardedSequences {
             if (!result.next() || result.row().value(0) == null || result.row().value(1) == null) {
                 return null;
             }
-            tableName = new String(result.row().value(0), StandardCharsets.UTF_8);
-            column = new String(result.row().value(1), StandardCharsets.UTF_8);
+            tableName = new String(result.row().value(0), session.text());
+            column = new String(result.row().value(1), session.text());
         } finally {
             result.close();
         }

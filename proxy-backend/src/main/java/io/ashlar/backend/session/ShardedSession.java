@@ -273,7 +273,7 @@ public final class ShardedSession implements BackendSession {
             }
             checked = transaction.state() != TransactionState.IDLE;
         }
-        ShardedBatch batch = ShardedBatch.route(database, plan, rows, batchTypes);
+        ShardedBatch batch = ShardedBatch.route(database, plan, rows, batchTypes, settings.text());
         if (batch == null) {
             return null;
         }
@@ -410,7 +410,7 @@ public final class ShardedSession implements BackendSession {
             }
         } catch (StatementFailure failure) {
             connections.markJoined(dataSources, begin);
-            RecursivePlan recursive = !startedImplicit && unmergeable(failure) ? intermediates.plan(plan, new RouteValues(parameters, routeTypes)) : null;
+            RecursivePlan recursive = !startedImplicit && unmergeable(failure) ? intermediates.plan(plan, new RouteValues(parameters, routeTypes, settings.text())) : null;
             if (recursive != null) {
                 // The merge refused the shards' answers by their column types (AVG of real, SUM of interval, floats
                 // at a low extra_float_digits) before anything reached the client: PostgreSQL finishes it instead.
@@ -448,7 +448,7 @@ public final class ShardedSession implements BackendSession {
     /** Routes a statement: its execution, timed for metrics and kept for the slow-query log. */
     private ShardedExecution route(Plan plan, ParameterValues parameters, int[] routeTypes) throws RouteException {
         long started = times.routeStarted();
-        ShardedExecution execution = ShardedExecution.plan(database, plan, parameters, new RouteValues(parameters, routeTypes));
+        ShardedExecution execution = ShardedExecution.plan(database, plan, parameters, new RouteValues(parameters, routeTypes, settings.text()));
         if (started != 0) {
             times.routed(started, plan, execution);
         }
@@ -481,7 +481,7 @@ public final class ShardedSession implements BackendSession {
         if (ShardedInsertSelect.applies(plan.statement(), database.rules(), e)) {
             return handOffs.insertSelect().run(plan, parameters, sink);
         }
-        RecursivePlan recursive = e.plannable() ? intermediates.plan(plan, new RouteValues(parameters, routeTypes)) : null;
+        RecursivePlan recursive = e.plannable() ? intermediates.plan(plan, new RouteValues(parameters, routeTypes, settings.text())) : null;
         if (recursive == null) {
             StatementFailure postgres = describer.postgresError(plan, parameters.types());
             throw postgres != null ? postgres : new StatementFailure(IntermediateResults.refusal(plan.statement(), e));
@@ -634,6 +634,16 @@ public final class ShardedSession implements BackendSession {
     @Override
     public boolean shortestFloats() {
         return settings.shortestFloats();
+    }
+
+    /** The charset of the session's client_encoding, which its connections carry: their text is read in it. */
+    java.nio.charset.Charset textCharset() {
+        return settings.text();
+    }
+
+    /** The session's client_encoding. */
+    io.ashlar.backend.execute.ClientEncoding clientEncoding() {
+        return settings.encoding();
     }
 
     @Override

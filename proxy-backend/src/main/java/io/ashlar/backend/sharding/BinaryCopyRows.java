@@ -42,6 +42,7 @@ final class BinaryCopyRows {
     private final Object[] values;
     private byte[] buffer = new byte[16 * 1024];
     private int length;
+    private final java.nio.charset.Charset text;
     private boolean headerRead;
     private boolean ended;
     private long count;
@@ -51,6 +52,12 @@ final class BinaryCopyRows {
      * @param types     the type OID of each sharding column
      */
     BinaryCopyRows(int[] positions, int[] types, Tuples tuples) {
+        this(positions, types, tuples, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** @param text the charset of text values (the session's client_encoding: binary COPY sends text in it) */
+    BinaryCopyRows(int[] positions, int[] types, Tuples tuples, java.nio.charset.Charset text) {
+        this.text = text;
         this.positions = positions;
         this.types = types;
         int last = -1;
@@ -151,7 +158,7 @@ final class BinaryCopyRows {
                 if (size >= 0 && field <= lastPosition) {
                     for (int i = 0; i < positions.length; i++) {
                         if (positions[i] == field) {
-                            values[i] = ParameterReader.read(types[i], true, Arrays.copyOfRange(buffer, end, end + size));
+                            values[i] = ParameterReader.read(types[i], true, Arrays.copyOfRange(buffer, end, end + size), text);
                         }
                     }
                 }

@@ -14,8 +14,8 @@ import java.util.Arrays;
  * with the escape character. NULL is the NULL string, unquoted. Every line ends with {@code \n}, as the protocol wants
  * whatever the platform.
  *
- * <p>Values arrive in UTF-8 (the backends' {@code client_encoding}); when the COPY's encoding is another one they are
- * converted to it. One instance serves one COPY on one thread: it reuses a buffer and returns a fresh array per line.
+ * <p>Values arrive in the session's client_encoding (its connections carry it); when the COPY's encoding is another
+ * one they are converted to it. One instance serves one COPY on one thread: it reuses a buffer and returns a fresh array per line.
  *
  * @see <a href="https://www.postgresql.org/docs/current/sql-copy.html#id-1.9.3.55.9.2">COPY: Text Format</a>
  * @see <a href="https://www.postgresql.org/docs/current/sql-copy.html#id-1.9.3.55.9.3">COPY: CSV Format</a>
@@ -30,6 +30,8 @@ final class CopyOutRowEncoder {
     private final boolean[] forceQuote;
     private final boolean singleColumn;
     private final Charset charset;
+    /** The charset the values arrive in. */
+    private final Charset rows;
     private final boolean transcode;
     private byte[] buffer = new byte[256];
     private int length;
@@ -39,6 +41,11 @@ final class CopyOutRowEncoder {
      * @param forceQuote per column, whether {@code FORCE_QUOTE} names it (CSV only; all false otherwise)
      */
     CopyOutRowEncoder(CopyOptions options, boolean[] forceQuote) {
+        this(options, forceQuote, StandardCharsets.UTF_8);
+    }
+
+    /** @param rows the charset the rows' values are in (the session's client_encoding, which its connections carry) */
+    CopyOutRowEncoder(CopyOptions options, boolean[] forceQuote, Charset rows) {
         this.csv = options.isCsv();
         this.delimiter = options.delimiter();
         this.quote = options.quote();
@@ -47,7 +54,8 @@ final class CopyOutRowEncoder {
         this.forceQuote = forceQuote.clone();
         this.singleColumn = forceQuote.length == 1;
         this.charset = options.charset();
-        this.transcode = !StandardCharsets.UTF_8.equals(charset);
+        this.rows = rows;
+        this.transcode = !rows.equals(charset);
     }
 
     /** The header line: the column names, written as values are (CSV quoting them only where needed). */
@@ -80,7 +88,7 @@ final class CopyOutRowEncoder {
                 continue;
             }
             if (transcode) {
-                value = new String(value, StandardCharsets.UTF_8).getBytes(charset);
+                value = new String(value, rows).getBytes(charset);
             }
             if (csv) {
                 csvValue(value, forceQuote[i]);

@@ -14,7 +14,6 @@ import io.ashlar.rewrite.RewrittenUnit;
 import io.ashlar.route.RouteEngine;
 import io.ashlar.route.RouteParameters;
 import io.ashlar.route.TableMapping;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 
@@ -40,9 +39,11 @@ final class ExplainPlan {
      * The units' plans as one, or null to leave them as they are (a format other than text).
      *
      * @param elapsedNanos how long the units took, from the first sent to the last answered
+     * @param text         the charset of the session's client_encoding: the units' lines are in it, and the labels
+     *                     are written in it
      */
     static BufferedResult labelled(LogicalDatabase database, String sql, List<RewrittenUnit> units, BufferedResult[] results,
-                                   List<ErrorFields> notices, long elapsedNanos) {
+                                   List<ErrorFields> notices, long elapsedNanos, java.nio.charset.Charset text) {
         Options options = options(sql);
         if (options == null || !options.text) {
             return null;
@@ -51,23 +52,23 @@ final class ExplainPlan {
         result.columns(results[0].columns());
         ArrayRowView view = new ArrayRowView();
         add(result, view, "Ashlar Merge  (" + merge(database, sql.substring(options.statementStart)) + ", " + units.size()
-                + " units)");
+                + " units)", text);
         for (int i = 0; i < units.size(); i++) {
             StringBuilder label = new StringBuilder("  ->  Unit ").append(i + 1).append(": ")
                     .append(units.get(i).unit().dataSource());
             for (TableMapping each : units.get(i).unit().tables()) {
                 label.append(", ").append(each.logicTable()).append(" -> ").append(each.actualTable());
             }
-            add(result, view, label.toString());
+            add(result, view, label.toString(), text);
             BufferedResult unit = results[i];
             for (int r = 0; r < unit.rowCount(); r++) {
                 byte[] line = unit.row(r).value(0);
-                add(result, view, "        " + (line == null ? "" : new String(line, StandardCharsets.UTF_8)));
+                add(result, view, "        " + (line == null ? "" : new String(line, text)), text);
             }
         }
         if (options.analyze) {
             add(result, view, "Proxy Time: " + String.format(Locale.ROOT, "%.3f", elapsedNanos / 1e6) + " ms"
-                    + " (every unit sent, answered and read)");
+                    + " (every unit sent, answered and read)", text);
         }
         for (ErrorFields each : notices) {
             result.notice(each);
@@ -76,8 +77,8 @@ final class ExplainPlan {
         return result;
     }
 
-    private static void add(BufferedResult result, ArrayRowView view, String line) {
-        result.row(view.of(new byte[][] {line.getBytes(StandardCharsets.UTF_8)}));
+    private static void add(BufferedResult result, ArrayRowView view, String line, java.nio.charset.Charset text) {
+        result.row(view.of(new byte[][] {line.getBytes(text)}));
     }
 
     /** How the proxy merges the explained statement's units, in the merge's own words. */

@@ -92,16 +92,18 @@ public final class MergedCopyOut implements CopyStream.Out {
      * @param sql            the COPY statement's text ({@code copy}'s ranges index into it)
      * @param copy           the analysed COPY TO
      * @param result         the merged rows, not yet read
-     * @param clientEncoding the encoding of the data when the statement names no {@code ENCODING}
+     * @param clientEncoding the session's client_encoding: the merged rows' text is in it, and the data's when the
+     *                       statement names no {@code ENCODING}
      * @throws SQLException 0A000 for binary format and for options COPY TO does not take, 42703 or 42P10 for a
      *                      FORCE_QUOTE column the COPY does not write, 22023 or 42601 for options PostgreSQL would refuse too
      */
-    public static MergedCopyOut open(String sql, CopyStatement copy, QueryResult result, String clientEncoding)
+    public static MergedCopyOut open(String sql, CopyStatement copy, QueryResult result,
+                                     io.ashlar.backend.execute.ClientEncoding clientEncoding)
             throws SQLException {
         if (!result.hasRows()) {
             throw CopyErrors.error("0A000", "COPY query must have a RETURNING clause");
         }
-        CopyOptions options = CopyOptions.parse(sql, copy, clientEncoding);
+        CopyOptions options = CopyOptions.parse(sql, copy, clientEncoding.name());
         if (options.format() == CopyOptions.Format.BINARY) {
             throw CopyErrors.error("0A000", "COPY TO in binary format over several shards is not supported",
                     "use FORMAT text or FORMAT csv");
@@ -115,7 +117,7 @@ public final class MergedCopyOut implements CopyStream.Out {
             names[i] = columns[i].name();
         }
         boolean[] forceQuote = forceQuote(sql, copy, names, options.isCsv());
-        CopyOutRowEncoder encoder = new CopyOutRowEncoder(options, forceQuote);
+        CopyOutRowEncoder encoder = new CopyOutRowEncoder(options, forceQuote, clientEncoding.charset());
         byte[] header = options.header() ? encoder.header(names) : null;
         return new MergedCopyOut(result, encoder, header);
     }

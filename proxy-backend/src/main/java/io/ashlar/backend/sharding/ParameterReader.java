@@ -77,7 +77,15 @@ final class ParameterReader {
      * @return the Java value, or an {@link UnreadableValue}
      */
     static Object read(int type, boolean binary, byte[] raw) {
-        return binary ? binary(type, raw) : text(type, raw);
+        return read(type, binary, raw, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The value of one non-NULL parameter, its text (of text types, in either format) in {@code text}: the session's
+     * client_encoding, in which PostgreSQL reads it.
+     */
+    static Object read(int type, boolean binary, byte[] raw, java.nio.charset.Charset text) {
+        return binary ? binary(type, raw, text) : text(type, raw, text);
     }
 
     /** Whether the router reads values of this type at all (else they are unreadable whatever their bytes). */
@@ -91,7 +99,7 @@ final class ParameterReader {
 
     // ------------------------------------------------------------------ text
 
-    private static Object text(int type, byte[] raw) {
+    private static Object text(int type, byte[] raw, java.nio.charset.Charset text) {
         switch (type) {
             case INT2 -> {
                 return integer(raw, Short.MIN_VALUE, Short.MAX_VALUE, "smallint");
@@ -119,15 +127,15 @@ final class ParameterReader {
                 return DateTimeInput.read(type, raw);
             }
             case UUID -> {
-                String text = utf8(raw);
-                String result = text == null ? null : ShardingValues.uuid(text);
+                String uuid = utf8(raw);
+                String result = uuid == null ? null : ShardingValues.uuid(uuid);
                 return result != null ? result : invalidText(raw, "uuid");
             }
             case TEXT, VARCHAR, NAME, CHAR, UNKNOWN, UNSPECIFIED -> {
-                return string(raw);
+                return string(raw, text);
             }
             case BPCHAR -> {
-                return bpchar(raw);
+                return bpchar(raw, text);
             }
             default -> {
                 return unknownType(type);
@@ -334,17 +342,33 @@ final class ParameterReader {
     }
 
     /** {@code bpchar}: trailing spaces do not count (PostgreSQL compares {@code 'ab'} and {@code 'ab  '} as equal). */
-    private static Object bpchar(byte[] raw) {
+    private static Object bpchar(byte[] raw, java.nio.charset.Charset text) {
         int to = raw.length;
         while (to > 0 && raw[to - 1] == ' ') {
             to--;
         }
-        return string(to == raw.length ? raw : java.util.Arrays.copyOf(raw, to));
+        return string(to == raw.length ? raw : java.util.Arrays.copyOf(raw, to), text);
     }
 
-    private static Object string(byte[] raw) {
-        String result = utf8(raw);
-        return result != null ? result : new UnreadableValue("22021", "is not valid UTF8 text (or holds a zero byte)");
+    private static Object string(byte[] raw, java.nio.charset.Charset text) {
+        String result = text == StandardCharsets.UTF_8 ? utf8(raw) : decoded(raw, text);
+        return result != null ? result
+                : new UnreadableValue("22021", "is not valid " + text.name() + " text (or holds a zero byte)");
+    }
+
+    /** Strict decoding in a client_encoding's charset, no zero byte; {@code null} when the bytes are not such text. */
+    private static String decoded(byte[] raw, java.nio.charset.Charset text) {
+        for (byte each : raw) {
+            if (each == 0) {
+                return null;
+            }
+        }
+        try {
+            return text.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(raw)).toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
     }
 
     /** Strict UTF-8 with no zero byte, as PostgreSQL's {@code pg_verify_mbstr} takes it; {@code null} when it is not. */
@@ -371,7 +395,7 @@ final class ParameterReader {
 
     // ------------------------------------------------------------------ binary
 
-    private static Object binary(int type, byte[] raw) {
+    private static Object binary(int type, byte[] raw, java.nio.charset.Charset text) {
         switch (type) {
             case INT2 -> {
                 return raw.length == 2 ? (Object) (int) (short) ((raw[0] << 8) | (raw[1] & 0xFF)) : wrongLength(raw, 2, "int2");
@@ -390,7 +414,7 @@ final class ParameterReader {
                 return value == (int) value ? (Object) (int) value : (Object) value;
             }
             default -> {
-                return binaryOther(type, raw);
+                return binaryOther(type, raw, text);
             }
         }
     }
@@ -403,7 +427,7 @@ final class ParameterReader {
         return (raw[offset] << 24) | ((raw[offset + 1] & 0xFF) << 16) | ((raw[offset + 2] & 0xFF) << 8) | (raw[offset + 3] & 0xFF);
     }
 
-    private static Object binaryOther(int type, byte[] raw) {
+    private static Object binaryOther(int type, byte[] raw, java.nio.charset.Charset text) {
         ByteBuffer b = ByteBuffer.wrap(raw);
         switch (type) {
             case FLOAT4 -> {
@@ -462,10 +486,10 @@ final class ParameterReader {
                 return numericBinary(b);
             }
             case TEXT, VARCHAR, NAME, CHAR, UNKNOWN -> {
-                return string(raw);
+                return string(raw, text);
             }
             case BPCHAR -> {
-                return bpchar(raw);
+                return bpchar(raw, text);
             }
             case UNSPECIFIED -> {
                 return new UnreadableValue("0A000", "is binary data of a parameter of unspecified type (0) that no backend described");

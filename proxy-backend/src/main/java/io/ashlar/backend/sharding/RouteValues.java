@@ -19,6 +19,7 @@ public final class RouteValues implements RouteParameters {
 
     private final ParameterValues values;
     private final int[] types;
+    private final java.nio.charset.Charset text;
     private final Object[] read;
 
     /** Values read by the types they were bound with (the client's declared types). */
@@ -32,8 +33,17 @@ public final class RouteValues implements RouteParameters {
      * client sent them whatever these types are.
      */
     public RouteValues(ParameterValues values, int[] types) {
+        this(values, types, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /**
+     * As {@link #RouteValues(ParameterValues, int[])}, the values of text types read in {@code text}: the session's
+     * client_encoding, in which PostgreSQL reads them.
+     */
+    public RouteValues(ParameterValues values, int[] types, java.nio.charset.Charset text) {
         this.values = values;
         this.types = types;
+        this.text = text;
         this.read = new Object[values.values().length];
     }
 
@@ -50,7 +60,7 @@ public final class RouteValues implements RouteParameters {
             if (raw == null) {
                 return null;
             }
-            result = ParameterReader.read(type(index), values.formats()[index] == 1, raw);
+            result = ParameterReader.read(type(index), values.formats()[index] == 1, raw, text);
             read[index] = result;
         }
         return result;

@@ -21,7 +21,6 @@ import io.ashlar.route.rule.RowRouter;
 import io.ashlar.route.rule.RuleTable;
 import io.ashlar.route.rule.ShardingRules;
 import io.ashlar.route.rule.ShardingTable;
-import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -132,7 +131,8 @@ public final class ShardedCopyIn implements CopyStream.In {
         if (binaryPositions != null) {
             this.parser = null;
             this.reader = null;
-            this.binaryRows = new BinaryCopyRows(binaryPositions, binaryTypes, new BinarySplitter());
+            this.binaryRows = new BinaryCopyRows(binaryPositions, binaryTypes, new BinarySplitter(),
+                    first.textCharset());
         } else {
             this.parser = new CopyRowParser(options, table, new Splitter());
             this.reader = reader;
@@ -661,14 +661,14 @@ public final class ShardedCopyIn implements CopyStream.In {
                 + " ORDER BY a.attnum";
         String name = reference.name().schema().map(schema -> SqlText.identifier(schema) + ".").orElse("") + SqlText.identifier(actualTable);
         BufferedResult result = new BufferedResult();
-        connection.execute(sql, ParameterValues.of(new int[] {0}, new short[0], new byte[][] {name.getBytes(StandardCharsets.UTF_8)}), result);
+        java.nio.charset.Charset text = connection.textCharset(); // the session's client_encoding
+        connection.execute(sql, ParameterValues.of(new int[] {0}, new short[0], new byte[][] {name.getBytes(text)}), result);
         if (result.error() != null) {
             throw result.error();
         }
         List<String[]> columns = new ArrayList<>(result.rowCount());
         for (int i = 0; i < result.rowCount(); i++) {
-            columns.add(new String[] {new String(result.row(i).value(0), StandardCharsets.UTF_8),
-                    new String(result.row(i).value(1), StandardCharsets.UTF_8)});
+            columns.add(new String[] {new String(result.row(i).value(0), text), new String(result.row(i).value(1), text)});
         }
         return columns;
     }

@@ -59,6 +59,8 @@ public final class ShardedExecution {
     /** The session prints intervals in IntervalStyle postgres: see {@link #run}. */
     public static final int POSTGRES_INTERVALS = 2;
     private int mergeStyles = ISO_DATES | POSTGRES_INTERVALS;
+    /** The charset of the connections' client_encoding (the session's): the text the merge compares is in it. */
+    private java.nio.charset.Charset text = java.nio.charset.StandardCharsets.UTF_8;
     private boolean simpleProtocol;
     private boolean streamRows;
     /** The result format codes the units are asked for, or null (text): see {@link #clientFormats(short[])}. */
@@ -473,6 +475,9 @@ public final class ShardedExecution {
             throws StatementFailure {
         this.shortestFloats = shortestFloats;
         this.mergeStyles = mergeStyles;
+        if (connections.length > 0 && connections[0] != null) {
+            this.text = connections[0].textCharset();
+        }
         this.budget = new MemoryBudget(database.statementMemoryLimit(), MEMORY_LIMIT_SETTING);
         if (streamRows) {
             return runStreamed(connections, begin);
@@ -756,7 +761,7 @@ public final class ShardedExecution {
         GatheredNotices notices = new GatheredNotices(results);
         if (explainStartedNanos != 0 && results[0].hasRows()) {
             QueryResult plan = ExplainPlan.labelled(database, statement.sql(), rewrite.units(), results, notices.now(),
-                    System.nanoTime() - explainStartedNanos);
+                    System.nanoTime() - explainStartedNanos, text);
             if (plan != null) {
                 return plan;
             }
@@ -880,6 +885,52 @@ public final class ShardedExecution {
         return merged(results[0].columns(), results[0].tag(), cursors, results, notices);
     }
 
+    /** Text of a session in ISO-8859-1 (LATIN1, or SQL_ASCII's bytes as the shards keep them): its bytes order as its characters. */
+    private static final io.ashlar.merge.plan.TextCollation ISO_8859_1_BYTES = new io.ashlar.merge.plan.TextCollation() {
+        @Override
+        public int compare(byte[] a, int aLength, byte[] b, int bLength) {
+            return io.ashlar.merge.plan.TextCollation.C.compare(a, aLength, b, bLength);
+        }
+
+        @Override
+        public java.nio.charset.Charset charset() {
+            return java.nio.charset.StandardCharsets.ISO_8859_1;
+        }
+    };
+
+    /**
+     * How the merge compares the text of a session in another client_encoding than UTF8, as the shards' "C" collation
+     * compares its characters in UTF-8 (whose byte order is theirs), and in which charset it writes HAVING's constants.
+     */
+    static io.ashlar.merge.plan.TextCollation collation(java.nio.charset.Charset text) {
+        return text == java.nio.charset.StandardCharsets.ISO_8859_1 ? ISO_8859_1_BYTES : new CodePointOrder(text);
+    }
+
+    /**
+     * Text in a client_encoding whose byte order is not its characters' (WIN1252's œ is 0x9C, below Ä's 0xC4; U+0153
+     * is above U+00C4): compared by code point, ties broken by the bytes (equal text stays equal bytes).
+     */
+    private record CodePointOrder(java.nio.charset.Charset charset) implements io.ashlar.merge.plan.TextCollation {
+        @Override
+        public int compare(byte[] a, int aLength, byte[] b, int bLength) {
+            String x = new String(a, 0, aLength, charset);
+            String y = new String(b, 0, bLength, charset);
+            int i = 0;
+            int j = 0;
+            while (i < x.length() && j < y.length()) {
+                int cx = x.codePointAt(i);
+                int cy = y.codePointAt(j);
+                if (cx != cy) {
+                    return Integer.compare(cx, cy);
+                }
+                i += Character.charCount(cx);
+                j += Character.charCount(cy);
+            }
+            int order = Integer.compare(x.length() - i, y.length() - j);
+            return order != 0 ? order : java.util.Arrays.compareUnsigned(a, 0, aLength, b, 0, bLength);
+        }
+    }
+
     /**
      * The merged result of the units' rows.
      *
@@ -918,7 +969,8 @@ public final class ShardedExecution {
                                 + " in IntervalStyle postgres only"), dates ? "SET DateStyle TO ISO." : "SET IntervalStyle TO postgres."));
                     }
                 }
-                MergeTemplate.Merge merge = template.get().merge(types);
+                MergeTemplate.Merge merge = text == java.nio.charset.StandardCharsets.UTF_8
+                        ? template.get().merge(types) : template.get().merge(types, collation(text));
                 visible = merge.visibleColumns();
                 resultTypes = merge.resultTypes();
                 cursor = merge.step().open(cursors, new MergeContext(budget, MERGE_CPU, OFFLOAD_ROWS));

@@ -194,7 +194,7 @@ class MergedCopyOutTest {
         assertNotNull(failed.error());
         QueryResult failing = new FailingAfterRows(rows, new StatementFailure(ErrorFields.from(failed.error())));
         String sql = "COPY (SELECT id, a FROM samples ORDER BY id) TO STDOUT";
-        MergedCopyOut copy = MergedCopyOut.open(sql, copyOf(sql), failing, "UTF8");
+        MergedCopyOut copy = MergedCopyOut.open(sql, copyOf(sql), failing, io.ashlar.backend.execute.ClientEncoding.UTF8);
         assertArrayEquals("0\tplain\n".getBytes(StandardCharsets.UTF_8), copy.readFromCopy());
         assertArrayEquals("1\ttab\\there\n".getBytes(StandardCharsets.UTF_8), copy.readFromCopy());
         BackendError e = assertThrows(BackendError.class, copy::readFromCopy);
@@ -278,7 +278,7 @@ class MergedCopyOutTest {
     private static long oursBytes(String sql, List<byte[]> lines) throws Exception {
         AnalyzedStatement statement = StatementAnalyzer.analyze(sql);
         BufferedResult result = run(MergedCopyOut.equivalentSelect(statement));
-        MergedCopyOut copy = MergedCopyOut.open(sql, (CopyStatement) statement.body(), result, "UTF8");
+        MergedCopyOut copy = MergedCopyOut.open(sql, (CopyStatement) statement.body(), result, io.ashlar.backend.execute.ClientEncoding.UTF8);
         assertEquals(result.columns().length, copy.getFieldCount());
         for (byte[] line = copy.readFromCopy(); line != null; line = copy.readFromCopy()) {
             lines.add(line);

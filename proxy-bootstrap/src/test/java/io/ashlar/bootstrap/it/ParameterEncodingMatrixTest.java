@@ -276,6 +276,70 @@ final class ParameterEncodingMatrixTest {
         }
     }
 
+    /**
+     * A session in another client_encoding (WIN1252: the euro sign is 0x80, which ISO-8859-1 reads otherwise) sends its
+     * keys in it, as a literal, as a text parameter and as a binary one (binary text is in the client_encoding too): each
+     * row lies where the same characters sent in UTF-8 would, holds those characters, and is read back from there
+     * alone. Merged over both nodes, keys order as the shards' "C" collation orders their characters, which is not
+     * WIN1252's byte order (œ is 0x9C, below Ä's 0xC4, but U+0153 is above U+00C4).
+     */
+    @Test
+    void textKeysInAnotherClientEncodingArePlacedAndReadAsTheirCharacters() throws Exception {
+        java.nio.charset.Charset win1252 = java.nio.charset.Charset.forName("windows-1252");
+        List<String> keys = List.of("café €1", "naïve €2", "Ärger €3", "œuvre €4");
+        try (RawConnection client = new RawConnection(proxy.port())) {
+            client.logIn(USER, DATABASE, PASSWORD, Map.of("client_encoding", "WIN1252"));
+            for (int i = 0; i < keys.size(); i++) {
+                String key = keys.get(i);
+                String label = "win1252 " + i;
+                byte[] insert = switch (i % 3) {
+                    case 0 -> RawConnection.message('Q', nulTerminated(("INSERT INTO t_text (k, v) VALUES ('" + key + "', '"
+                            + label + "')").getBytes(win1252)));
+                    case 1 -> concat(parse("", "INSERT INTO t_text (k, v) VALUES ($1, $2)", TEXT_OID, TEXT_OID),
+                            bind("", "", new short[0], new byte[][] {key.getBytes(win1252), text(label)}, new short[0]), execute("", 0), sync());
+                    default -> concat(parse("", "INSERT INTO t_text (k, v) VALUES ($1, $2)", TEXT_OID, TEXT_OID),
+                            bind("", "", new short[] {1, 0}, new byte[][] {key.getBytes(win1252), text(label)}, new short[0]),
+                            execute("", 0), sync());
+                };
+                assertEquals(null, error(send(client, insert)), label);
+                String node = hashMod(key, "t_text");
+                assertEquals(List.of(label), valuesOn(node, "k = '" + key + "'"), label + " where " + key + " belongs");
+                String other = otherNode(TYPES.get(4), node);
+                assertEquals(List.of(), valuesOn(other, "v = '" + label + "'"), label);
+                insertDirectly(other, TYPES.get(4), key, "decoy of " + label);
+                for (short format : new short[] {0, 1}) {
+                    List<RawConnection.Message> read = send(client, concat(parse("", "SELECT v FROM t_text WHERE k = $1", TEXT_OID),
+                            bind("", "", new short[] {format}, new byte[][] {key.getBytes(win1252)}, new short[0]), execute("", 0), sync()));
+                    assertEquals(List.of(label), dataRows(read), label + " read by its key, format " + format);
+                }
+            }
+            List<RawConnection.Message> ordered = send(client, RawConnection.query(
+                    "SELECT k FROM t_text WHERE v LIKE '%win1252%' ORDER BY k, v"));
+            assertEquals(null, error(ordered));
+            List<String> expected = new ArrayList<>();
+            for (String key : keys) {
+                expected.add(key);
+                expected.add(key); // and its decoy on the other node
+            }
+            assertEquals(expected, dataRows(ordered, win1252));
+            List<RawConnection.Message> max = send(client, RawConnection.query("SELECT max(k), min(k) FROM t_text WHERE v LIKE '%win1252%'"));
+            assertEquals(List.of("œuvre €4"), dataRows(max, win1252));
+            // A shard's error, read by the proxy, reaches the client in its encoding, as does a column name.
+            List<RawConnection.Message> refused = send(client, RawConnection.message('Q',
+                    nulTerminated("SELECT nöne FROM t_text".getBytes(win1252))));
+            assertEquals("42703", errorFields(refused).get('C'));
+            String message = refused.stream().filter(m -> m.type() == 'E').map(m -> new String(m.body(), win1252)).findFirst().orElseThrow();
+            assertTrue(message.contains("column \"nöne\" does not exist"), message);
+            List<RawConnection.Message> named = send(client, RawConnection.message('Q',
+                    nulTerminated("SELECT count(*) AS \"Zähler €\" FROM t_text".getBytes(win1252))));
+            assertTrue(new String(named.get(0).body(), win1252).startsWith("\u0000\u0001Zähler €\u0000"), named.toString());
+        }
+    }
+
+    private static byte[] nulTerminated(byte[] text) {
+        return java.util.Arrays.copyOf(text, text.length + 1);
+    }
+
     @Test
     void aValueTheProxyCannotReadRefusesTheWriteAndIsReadFromEveryNode() throws Exception {
         try (RawConnection client = logIn()) {
@@ -397,13 +461,18 @@ final class ParameterEncodingMatrixTest {
 
     /** The first column of each DataRow, as text. */
     private static List<String> dataRows(List<RawConnection.Message> answer) {
+        return dataRows(answer, StandardCharsets.UTF_8);
+    }
+
+    /** The first column of each DataRow, as text in {@code charset}. */
+    private static List<String> dataRows(List<RawConnection.Message> answer, java.nio.charset.Charset charset) {
         List<String> result = new ArrayList<>();
         for (RawConnection.Message each : answer) {
             if (each.type() == 'D') {
                 ByteBuffer body = ByteBuffer.wrap(each.body());
                 body.getShort();
                 int length = body.getInt();
-                result.add(new String(each.body(), body.position(), length, StandardCharsets.UTF_8));
+                result.add(new String(each.body(), body.position(), length, charset));
             }
         }
         return result;

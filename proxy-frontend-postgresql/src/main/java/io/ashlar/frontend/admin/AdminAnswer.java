@@ -100,6 +100,22 @@ public final class AdminAnswer {
         return rows;
     }
 
+    /** The rows with their text in {@code text}, a session's client_encoding (they are made in UTF-8). */
+    public List<byte[][]> rows(java.nio.charset.Charset text) {
+        if (text == StandardCharsets.UTF_8) {
+            return rows;
+        }
+        List<byte[][]> result = new ArrayList<>(rows.size());
+        for (byte[][] row : rows) {
+            byte[][] converted = new byte[row.length][];
+            for (int i = 0; i < row.length; i++) {
+                converted[i] = row[i] == null ? null : new String(row[i], StandardCharsets.UTF_8).getBytes(text);
+            }
+            result.add(converted);
+        }
+        return result;
+    }
+
     /** The command tag. */
     public String tag() {
         return tag.equals("SHOW") ? tag : tag + " " + rows.size();
@@ -107,10 +123,15 @@ public final class AdminAnswer {
 
     /** The messages of the result set up to its CommandComplete (an error is the caller's to write). */
     public List<BackendMessage> messages() {
+        return messages(StandardCharsets.UTF_8);
+    }
+
+    /** The same, the rows' text in {@code text} (the session's client_encoding). */
+    public List<BackendMessage> messages(java.nio.charset.Charset text) {
         List<BackendMessage> result = new ArrayList<>(rows.size() + 2);
         if (!fields.isEmpty()) {
             result.add(new RowDescription(fields));
-            for (byte[][] each : rows) {
+            for (byte[][] each : rows(text)) {
                 result.add(new DataRow(each));
             }
         }

@@ -366,14 +366,6 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             fatal(ctx, "3D000", "database \"" + databaseName + "\" does not exist");
             return;
         }
-        String encodingName = startup.clientEncoding().orElse("UTF8");
-        if (clientEncoding().converts() && !relays(database, startup.dialect())) {
-            // A relayed session passes its text on byte for byte and the backend converts it; a sharded
-            // one reads its text (routing values, merged rows) as UTF-8.
-            fatal(ctx, "0A000", "client_encoding \"" + encodingName + "\" is not supported by Ashlar on a sharded database"
-                    + " yet: use UTF8");
-            return;
-        }
         SessionSettings settings;
         Map<String, String> parameters = startup.parameters();
         String timeZone = parameterValue(parameters, "TimeZone");
@@ -399,12 +391,13 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         BackendSession backend = null;
         PgFrontendDecoder decoder = ctx.pipeline().get(PgFrontendDecoder.class);
         messageMemory = decoder.memory();
+        ClientEncoding encoding = clientEncoding();
+        if (!encoding.name().equals("UTF8")) {
+            // Every connection the session uses gets its client_encoding: the backend converts, and rows pass as the
+            // backend sent them.
+            settings = settings.with("client_encoding", encoding.name());
+        }
         if (relayed) {
-            ClientEncoding encoding = clientEncoding();
-            if (!encoding.name().equals("UTF8")) {
-                // Every connection the session uses gets its client_encoding: the backend converts.
-                settings = settings.with("client_encoding", encoding.name());
-            }
             decoder.textCharset(java.nio.charset.StandardCharsets.ISO_8859_1);
             relay = new io.ashlar.frontend.relay.RelaySession(ctx.channel(),
                     database.defaultDataSource().links().on(ctx.channel().eventLoop()), settings, processId,
@@ -421,6 +414,10 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             backend = BackendSession.open(database, settings, ctx.channel().eventLoop(), identity(ctx, database));
             session = new FrontendSession(ctx.channel(), backend, context.sessionThreads(ctx.channel().eventLoop()), processId,
                     () -> context.unregister(processId), startup.dialect());
+            // A session that reads its text (statements, routing values, merged rows) reads it in its client_encoding,
+            // and writes its own (messages, column names) in it.
+            decoder.textCharset(encoding.charset());
+            session.textCharset(encoding.charset());
             session.messageMemory(messageMemory);
             session.admin(adminConsole(ctx, database));
             if (database.statementLog() != null) {

@@ -18,6 +18,8 @@ final class ClientResultSink implements ResultSink {
 
     private final OutputBuffer out;
     private final int processId;
+    /** Told the charset of a client_encoding the session changed to. */
+    private final java.util.function.Consumer<java.nio.charset.Charset> encodingChanged;
     /** Settings changed since the last ReadyForQuery: name, value, name, value, ... (the last value of each). */
     private final java.util.ArrayList<String> changed = new java.util.ArrayList<>(0);
 
@@ -25,9 +27,10 @@ final class ClientResultSink implements ResultSink {
      * @param processId the process id the client knows for this session: a NOTIFY the session
      *        sent itself names it
      */
-    ClientResultSink(OutputBuffer out, int processId) {
+    ClientResultSink(OutputBuffer out, int processId, java.util.function.Consumer<java.nio.charset.Charset> encodingChanged) {
         this.out = out;
         this.processId = processId;
+        this.encodingChanged = encodingChanged;
     }
 
     @Override
@@ -57,6 +60,12 @@ final class ClientResultSink implements ResultSink {
 
     @Override
     public void parameterStatus(String name, String value) {
+        if (name.equals("client_encoding")) {
+            io.ashlar.backend.execute.ClientEncoding encoding = io.ashlar.backend.execute.ClientEncoding.find(value);
+            if (encoding != null) {
+                encodingChanged.accept(encoding.charset());
+            }
+        }
         for (int i = 0; i < changed.size(); i += 2) {
             if (changed.get(i).equals(name)) {
                 changed.set(i + 1, value);

@@ -152,7 +152,7 @@ final class ExtendedProtocol {
             fail(answer == null ? ErrorFields.error("42601", "not an admin command: " + sql) : answer.error());
             return null;
         }
-        return new CannedAnswer(answer.columns(), answer.rows(), answer.tag());
+        return new CannedAnswer(answer.columns(), answer.rows(out.text()), answer.tag());
     }
 
     void parse(Parse parse) {

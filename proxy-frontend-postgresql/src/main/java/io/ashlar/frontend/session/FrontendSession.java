@@ -99,7 +99,7 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         this.processId = processId;
         this.onClose = onClose;
         this.inbox = new SessionInbox(threads, this::loop);
-        ClientResultSink sink = new ClientResultSink(out, processId);
+        ClientResultSink sink = new ClientResultSink(out, processId, this::encodingChanged);
         this.sink = sink;
         // A NOTIFY for a session that LISTENs reaches it while it waits idle, as from PostgreSQL.
         backend.onAsync(inbox::signalAsync);
@@ -108,6 +108,29 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         CopyRelay copy = new CopyRelay(inbox, out, backend, this::lostSync);
         this.simpleQuery = new SimpleQuery(out, backend, sink, cursors, copy, openGauss);
         this.extended = new ExtendedProtocol(inbox, out, backend, sink, cursors, portals, copy, openGauss);
+    }
+
+    /**
+     * The charset of the session's client_encoding at login: the strings the proxy writes (messages, column names) are
+     * written in it. The client's decoder reads the client's strings in it (set by the caller).
+     */
+    public void textCharset(java.nio.charset.Charset charset) {
+        out.text(charset);
+    }
+
+    /**
+     * A SET (or RESET, or a ROLLBACK of one) changed the session's client_encoding: the strings written from now on
+     * are in the new one, and so are those the client sends after the statement (its decoder switches on the loop,
+     * for the messages it decodes next).
+     */
+    private void encodingChanged(java.nio.charset.Charset charset) {
+        out.text(charset);
+        channel.eventLoop().execute(() -> {
+            io.ashlar.protocol.PgFrontendDecoder decoder = channel.pipeline().get(io.ashlar.protocol.PgFrontendDecoder.class);
+            if (decoder != null) {
+                decoder.textCharset(charset);
+            }
+        });
     }
 
     /** Counts what the session does (before its first message); {@code metrics} null: nothing is counted. */

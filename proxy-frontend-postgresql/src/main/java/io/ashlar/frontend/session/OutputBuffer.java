@@ -34,6 +34,11 @@ final class OutputBuffer {
     private byte[] repeatedFrame;
 
     private final Channel channel;
+    /**
+     * The session's client_encoding: the charset of the strings the proxy writes (messages, column names, settings).
+     * Rows are the backends' bytes, which they convert themselves.
+     */
+    private java.nio.charset.Charset text = java.nio.charset.StandardCharsets.UTF_8;
     private ByteBuf buffer;
     private volatile Thread writableWaiter;
     /** Where statements, errors and bytes sent are counted; null while metrics are off. */
@@ -49,6 +54,15 @@ final class OutputBuffer {
         this.counters = counters;
     }
 
+    /** The charset strings are written in from now on (the session's client_encoding). */
+    void text(java.nio.charset.Charset charset) {
+        text = charset;
+    }
+
+    java.nio.charset.Charset text() {
+        return text;
+    }
+
     ByteBuf buffer() {
         ByteBuf result = buffer;
         if (result == null) {
@@ -59,18 +73,18 @@ final class OutputBuffer {
     }
 
     void write(BackendMessage message) {
-        message.encode(buffer());
+        message.encode(buffer(), text);
     }
 
     void error(ErrorFields fields) {
         if (metrics != null) {
             metrics.error(fields.sqlState());
         }
-        new ErrorResponse(PgErrorFields.of(fields.codes(), fields.values())).encode(buffer());
+        new ErrorResponse(PgErrorFields.of(fields.codes(), fields.values())).encode(buffer(), text);
     }
 
     void notice(ErrorFields fields) {
-        new NoticeResponse(PgErrorFields.of(fields.codes(), fields.values())).encode(buffer());
+        new NoticeResponse(PgErrorFields.of(fields.codes(), fields.values())).encode(buffer(), text);
     }
 
     void commandComplete(String tag) {
@@ -103,12 +117,12 @@ final class OutputBuffer {
     }
 
     void parameterStatus(String name, String value) {
-        ParameterStatus.encode(buffer(), name, value);
+        ParameterStatus.encode(buffer(), name, value, text);
     }
 
     /** RowDescription with each column in the given format (0 text, 1 binary; null: all text). */
     void rowDescription(ColumnDescription[] columns, short[] formats) {
-        RowDescription.encode(buffer(), columns, formats);
+        RowDescription.encode(buffer(), columns, formats, text);
     }
 
     /**

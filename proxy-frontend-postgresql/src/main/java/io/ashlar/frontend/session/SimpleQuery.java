@@ -74,7 +74,7 @@ final class SimpleQuery {
                 out.error(adminAnswer.error());
                 return true;
             }
-            for (io.ashlar.protocol.BackendMessage each : adminAnswer.messages()) {
+            for (io.ashlar.protocol.BackendMessage each : adminAnswer.messages(out.text())) {
                 out.write(each);
             }
         } else if (CopyRelay.isClientCopy(sql)) {
