@@ -210,6 +210,23 @@ final class IntermediateResults {
      */
     private long relay(BackendConnection shard, DataNode node, BackendConnection target, RecursivePlan.Intermediate intermediate, String columns, long relayed,
                        long limit) throws StatementFailure {
+        if (shard.textCharset() == java.nio.charset.StandardCharsets.UTF_8) {
+            return relayRows(shard, node, target, intermediate, columns, relayed, limit);
+        }
+        // A session in another client_encoding: binary COPY sends text in it, and a row of the actual table that it
+        // cannot spell (which the statement may never read) would fail the COPY. The rows go across in UTF-8, as the
+        // shards keep them, and both connections are given the session's encoding back.
+        String restore = "SET client_encoding TO '" + shard.readableEncoding() + "'";
+        ShardConnections.runOn(shard, "SET client_encoding TO 'UTF8'");
+        ShardConnections.runOn(target, "SET client_encoding TO 'UTF8'");
+        long result = relayRows(shard, node, target, intermediate, columns, relayed, limit);
+        ShardConnections.runOn(shard, restore);
+        ShardConnections.runOn(target, restore);
+        return result;
+    }
+
+    private long relayRows(BackendConnection shard, DataNode node, BackendConnection target, RecursivePlan.Intermediate intermediate,
+                           String columns, long relayed, long limit) throws StatementFailure {
         CopyStream.Out out;
         try {
             out = (CopyStream.Out) shard.startCopy(intermediate.copyOutSql(node, columns));
