@@ -52,11 +52,14 @@ public final class RowDescriptionCache {
      */
     public static final class Described {
         private final byte[] frame;
+        /** The charset its names were read in. */
+        private final java.nio.charset.Charset text;
         private final ColumnDescription[] columns;
         private final int[] rowPatch;
 
-        private Described(byte[] frame, ColumnDescription[] columns, int[] rowPatch) {
+        private Described(byte[] frame, java.nio.charset.Charset text, ColumnDescription[] columns, int[] rowPatch) {
             this.frame = frame;
+            this.text = text;
             this.columns = columns;
             this.rowPatch = rowPatch;
         }
@@ -82,16 +85,16 @@ public final class RowDescriptionCache {
     }
 
     /**
-     * As {@link #describe(ByteBuf, int, int)}, its names in {@code text} (the connection's client_encoding): only
-     * UTF-8 descriptions are kept, since the same bytes name other columns in another encoding.
+     * As {@link #describe(ByteBuf, int, int)}, its names in {@code text} (the connection's client_encoding): a kept
+     * description serves only the charset it was decoded in, since the same bytes name other columns in another.
      */
     public Described describe(ByteBuf in, int start, int length, java.nio.charset.Charset text) {
-        if (length > MAX_FRAME || text != java.nio.charset.StandardCharsets.UTF_8) {
+        if (length > MAX_FRAME) {
             return decode(null, in, start, text);
         }
         int slot = slot(in, start, length);
         Described known = entries[slot];
-        if (known != null && known.frame.length == length && same(known.frame, in, start)) {
+        if (known != null && known.frame.length == length && known.text == text && same(known.frame, in, start)) {
             return known;
         }
         Described result = decode(ByteBufUtil.getBytes(in, start, length), in, start, text);
@@ -100,7 +103,7 @@ public final class RowDescriptionCache {
     }
 
     private Described decode(byte[] frame, ByteBuf in, int start, java.nio.charset.Charset text) {
-        return new Described(frame, decoded.apply(BackendFrames.columns(in, start, text)),
+        return new Described(frame, text, decoded.apply(BackendFrames.columns(in, start, text)),
                 rowPatch.apply(BackendFrames.binaryTypes(in, start)));
     }
 

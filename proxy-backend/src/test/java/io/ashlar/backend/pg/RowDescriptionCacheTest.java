@@ -40,6 +40,26 @@ final class RowDescriptionCacheTest {
     }
 
     @Test
+    void theSameBytesInAnotherClientEncodingNameOtherColumns() {
+        RowDescriptionCache cache = new RowDescriptionCache();
+        java.nio.charset.Charset win1252 = java.nio.charset.Charset.forName("windows-1252");
+        ByteBuf latin = Unpooled.buffer();
+        latin.writeBytes(new byte[] {'Z', 0, 0, 0, 5, 'I'});
+        // "Zähler €" as a backend in WIN1252 sends it: read as UTF-8, these bytes are no such name.
+        RowDescription.encode(latin, new ColumnDescription[] {column("Zähler €", 20, -1)}, null, win1252);
+        int length = latin.writerIndex() - 6;
+        ColumnDescription[] inWin1252 = cache.describe(latin, 6, length, win1252).columns();
+        assertEquals("Zähler €", inWin1252[0].name());
+        ColumnDescription[] inUtf8 = cache.describe(latin, 6, length, java.nio.charset.StandardCharsets.UTF_8).columns();
+        assertNotSame(inWin1252, inUtf8);
+        assertEquals(new String("Zähler €".getBytes(win1252), java.nio.charset.StandardCharsets.UTF_8), inUtf8[0].name());
+        // Each kept for its own charset: the WIN1252 session's next statement hits again.
+        ColumnDescription[] again = cache.describe(latin, 6, length, win1252).columns();
+        assertArrayEquals(inWin1252, again);
+        assertSame(again, cache.describe(latin, 6, length, win1252).columns());
+    }
+
+    @Test
     void aByteThatDiffersIsDecodedAnew() {
         RowDescriptionCache cache = new RowDescriptionCache();
         // Same length, same first and last words: only one column's name differs.
