@@ -372,12 +372,15 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         boolean relayed = relays(database, startup.dialect());
         try {
             settings = startupSettings(parameters, !relayed);
-            String serverDateStyle = database.backendParameters().get("DateStyle");
-            if (!relayed && settings.value("DateStyle") == null && serverDateStyle != null) {
-                // Every data source's connections print dates in the style the client is told (the default data
-                // source's), whatever another one's own default is (ALTER DATABASE ... SET DateStyle on one shard):
-                // the merges and binary encoders read them by it.
-                settings = settings.with("DateStyle", serverDateStyle);
+            for (String style : PRINTING_STYLES) {
+                String serverStyle = database.backendParameters().get(style);
+                if (!relayed && settings.value(style) == null && serverStyle != null) {
+                    // Every data source's connections print dates and intervals in the style the client is told (the
+                    // default data source's), whatever another one's own default is (ALTER DATABASE ... SET DateStyle
+                    // on one shard): rows of several shards pass on alike, and the merges and binary encoders read
+                    // them by it.
+                    settings = settings.with(style, serverStyle);
+                }
             }
         } catch (UnsupportedOperationException e) {
             fatal(ctx, "0A000", e.getMessage());
@@ -627,6 +630,9 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     private static final boolean JDBC_PATH_ONLY = "jdbc".equals(System.getProperty("ashlar.dataPath"));
+
+    /** The settings by which a backend prints values, which every data source of a sharded session must share. */
+    private static final String[] PRINTING_STYLES = {"DateStyle", "IntervalStyle"};
 
     /**
      * @param plainTextOnly whether standard_conforming_strings must be on (a sharded database's lexer reads string
