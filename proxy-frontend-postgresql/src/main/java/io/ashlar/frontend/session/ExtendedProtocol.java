@@ -436,7 +436,7 @@ final class ExtendedProtocol {
             boolean implicit = !transactionControl
                     && (backend.inImplicitTransaction() || executesBeforeSync() > (describing ? 1 : 0));
             portal.result = backend.execute(portal.statement.prepared, portal.parameters,
-                    ResultFormats.forBackend(portal.resultFormats), sink, implicit);
+                    portal.statement.perColumn(ResultFormats.forBackend(portal.resultFormats)), sink, implicit);
             return true;
         } catch (StatementFailure failure) {
             fail(failure.fields());

@@ -21,6 +21,8 @@ final class PreparedStatement {
     /** Whether its rows may run as a backend batch (see {@link #returnsNoRows()}); null until asked. */
     private Boolean returnsNoRows;
     private BackendSession.Description description;
+    /** {@link #perColumn}'s codes: binary for every described column, made once. */
+    private short[] allBinary;
 
     PreparedStatement(BackendSession.Prepared prepared, int[] declaredTypes) {
         this.prepared = prepared;
@@ -60,5 +62,29 @@ final class PreparedStatement {
 
     void description(BackendSession.Description description) {
         this.description = description;
+        this.allBinary = null;
+    }
+
+    /**
+     * A Bind's result format codes as the backend session is given them: one code for every column (asyncpg's Bind
+     * when each column has a binary decoder) made one per column when a Describe of the statement told the columns,
+     * so that a merge over shards that reads some columns asks the shards for binary for the others (for any type a
+     * backend sends in binary, which the proxy would otherwise have to encode from text itself). Other codes as given.
+     */
+    short[] perColumn(short[] codes) {
+        if (codes == null || codes.length != 1 || codes[0] != 1 || description == null || description.columns().isEmpty()) {
+            return codes;
+        }
+        short[] result = allBinary;
+        if (result == null) {
+            int count = description.columns().get().length;
+            if (count < 2) {
+                return codes;
+            }
+            result = new short[count];
+            java.util.Arrays.fill(result, (short) 1);
+            allBinary = result;
+        }
+        return result;
     }
 }

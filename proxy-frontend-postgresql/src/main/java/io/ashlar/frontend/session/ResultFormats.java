@@ -49,7 +49,7 @@ final class ResultFormats {
     static ValueEncoder[] encoders(QueryResult result, short[] requested, short[] formats, BackendSession backend)
             throws StatementFailure {
         short[] rows = result.rowFormats();
-        if (rows != null && rows == requested) {
+        if (rows != null && (rows == requested || requested.length == 1 && uniform(rows, requested[0]))) {
             return null;
         }
         if (rows == null || rows.length == 0) {
@@ -63,6 +63,16 @@ final class ResultFormats {
             }
         }
         return encoders(result.columns(), toEncode, backend);
+    }
+
+    /** Whether every code is {@code code} (one code given for all columns, the rows sent with it per column). */
+    private static boolean uniform(short[] codes, short code) {
+        for (short each : codes) {
+            if (each != code) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
