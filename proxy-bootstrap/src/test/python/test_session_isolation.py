@@ -463,6 +463,11 @@ def test_client_encoding_changes_as_on_postgresql(target: Target, reference):
                                      "'client_encoding') as show_me) s", ("ü", "çà")).fetchone())
             counted = conn.execute("select count(*) as \"Zähler\" from t_order where status <> %s", ("né",))
             seen.append((counted.description[0].name, counted.fetchone()))
+        # A SET that its statement's failure rolls back: the session stays in the encoding it had, and says so.
+        with pytest.raises(psycopg.errors.DivisionByZero):
+            conn.execute("SET client_encoding TO 'WIN1251'; SELECT 1/0")
+        seen.append(conn.info.parameter_status("client_encoding"))
+        seen.append(conn.execute("select 'é' || %s, current_setting('client_encoding')", ("ж",)).fetchone())
         conn.execute("RESET client_encoding")
         seen.append(conn.info.parameter_status("client_encoding"))
         return seen

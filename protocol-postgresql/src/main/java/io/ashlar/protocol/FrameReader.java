@@ -28,14 +28,25 @@ final class FrameReader {
     private final byte[][] cachedBytes = new byte[NAME_CACHE_SLOTS][];
     private final String[] cachedNames = new String[NAME_CACHE_SLOTS];
     private java.nio.charset.Charset text = StandardCharsets.UTF_8;
+    /** PostgreSQL's name of {@link #text}'s encoding, for the error of bytes that are not text in it. */
+    private String encodingName = "UTF8";
+    /**
+     * Whether text that is not in {@link #text} is refused (22021) rather than read with replacement characters: once
+     * a session that reads its text is told its encoding. Not in a startup packet, whose names PostgreSQL takes as
+     * bytes (an application_name in the client's locale).
+     */
+    private boolean strict;
     private ByteBuf buf;
     private int position;
     private int end;
     private boolean failed;
     private String reason = "";
+    private String sqlState = FrontendMessage.Malformed.PROTOCOL_VIOLATION;
 
     /** The charset strings are read in from now on (see {@link PgFrontendDecoder#textCharset}). */
-    void text(java.nio.charset.Charset charset) {
+    void text(java.nio.charset.Charset charset, String name) {
+        encodingName = name;
+        strict = true;
         if (charset != text) {
             text = charset;
             java.util.Arrays.fill(cachedBytes, null);
@@ -49,6 +60,7 @@ final class FrameReader {
         end = limit;
         failed = false;
         reason = "";
+        sqlState = FrontendMessage.Malformed.PROTOCOL_VIOLATION;
     }
 
     boolean failed() {
@@ -60,9 +72,14 @@ final class FrameReader {
     }
 
     void fail(String why) {
+        fail(why, FrontendMessage.Malformed.PROTOCOL_VIOLATION);
+    }
+
+    private void fail(String why, String state) {
         if (!failed) {
             failed = true;
             reason = why;
+            sqlState = state;
             position = end;
         }
     }
@@ -116,6 +133,15 @@ final class FrameReader {
             return "";
         }
         String result = nul == position ? "" : buf.toString(position, nul - position, text);
+        if (strict && result.indexOf('\uFFFD') >= 0 && text != StandardCharsets.ISO_8859_1) {
+            // What the charset could not read became U+FFFD (a compact Latin-1 String answers this at once): unless the
+            // client sent U+FFFD itself, the text is refused as PostgreSQL refuses it, never passed on altered.
+            String invalid = invalidSequence(position, nul);
+            if (invalid != null) {
+                fail(invalid, invalid.startsWith("character") ? "22P05" : "22021");
+                return "";
+            }
+        }
         position = nul + 1;
         return result;
     }
@@ -291,9 +317,49 @@ final class FrameReader {
      * The decoded message, or {@link FrontendMessage.Malformed} when a read failed or bytes are
      * left over (PostgreSQL's {@code pq_getmsgend}).
      */
+    /**
+     * PostgreSQL's error for the first byte sequence in {@code [from, to)} that is not text in the session's encoding,
+     * or null when all of it is.
+     */
+    private String invalidSequence(int from, int to) {
+        java.nio.ByteBuffer bytes = buf.nioBuffer(from, to - from);
+        java.nio.charset.CoderResult result = text.newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                .decode(bytes, java.nio.CharBuffer.allocate(to - from), true);
+        if (!result.isError()) {
+            return null;
+        }
+        int at = from + bytes.position();
+        if (result.isUnmappable()) {
+            // Valid in the encoding, but a character UTF-8 (the database's) has none for: PostgreSQL's conversion error.
+            StringBuilder message = new StringBuilder("character with byte sequence");
+            for (int i = 0; i < Math.max(1, result.length()) && at + i < to; i++) {
+                int b = buf.getByte(at + i) & 0xff;
+                message.append(" 0x").append(Character.forDigit(b >> 4, 16)).append(Character.forDigit(b & 0xf, 16));
+            }
+            return message.append(" in encoding \"").append(encodingName).append("\" has no equivalent in encoding \"UTF8\"")
+                    .toString();
+        }
+        StringBuilder message = new StringBuilder("invalid byte sequence for encoding \"").append(encodingName).append("\":");
+        // As PostgreSQL's report_invalid_encoding: the bytes of the character the first byte starts, 8 at most.
+        int shown = text == StandardCharsets.UTF_8 ? utf8Length(buf.getByte(at)) : Math.max(1, result.length());
+        for (int i = 0; i < Math.min(shown, 8) && at + i < to; i++) {
+            int b = buf.getByte(at + i) & 0xff;
+            message.append(" 0x").append(Character.forDigit(b >> 4, 16)).append(Character.forDigit(b & 0xf, 16));
+        }
+        return message.toString();
+    }
+
+    /** PostgreSQL's {@code pg_utf_mblen}: the length of the UTF-8 character a lead byte starts. */
+    private static int utf8Length(byte lead) {
+        int b = lead & 0xff;
+        return (b & 0x80) == 0 ? 1 : (b & 0xe0) == 0xc0 ? 2 : (b & 0xf0) == 0xe0 ? 3 : (b & 0xf8) == 0xf0 ? 4 : 1;
+    }
+
     FrontendMessage finish(FrontendMessage message) {
         if (failed) {
-            return new FrontendMessage.Malformed(reason);
+            return new FrontendMessage.Malformed(reason, sqlState);
         }
         if (position != end) {
             return new FrontendMessage.Malformed(INVALID_FORMAT);

@@ -92,6 +92,11 @@ public sealed interface FrontendMessage
             return new Malformed(reason, PROTOCOL_VIOLATION, false, type, frame);
         }
 
+        /** A body that does not read for another reason than its framing (22021: text not in the session's encoding). */
+        public static Malformed body(byte type, String reason, String sqlState, byte[] frame) {
+            return new Malformed(reason, sqlState, false, type, frame);
+        }
+
         /** Whether the framing is broken: the session answers FATAL and closes. */
         public boolean fatal() {
             return type == 0;

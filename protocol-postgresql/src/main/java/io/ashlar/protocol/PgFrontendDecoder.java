@@ -132,7 +132,15 @@ public final class PgFrontendDecoder extends ByteToMessageDecoder {
      * whatever its client_encoding, and PostgreSQL judges them, as it judges a direct client's.
      */
     public void textCharset(java.nio.charset.Charset charset) {
-        reader.text(charset);
+        reader.text(charset, charset == java.nio.charset.StandardCharsets.UTF_8 ? "UTF8" : charset.name());
+    }
+
+    /**
+     * As {@link #textCharset(java.nio.charset.Charset)}, with PostgreSQL's name of the encoding ({@code WIN1252}), which
+     * the error of bytes that are not text in it names (22021, as PostgreSQL's).
+     */
+    public void textCharset(java.nio.charset.Charset charset, String name) {
+        reader.text(charset, name);
     }
 
     /**
@@ -275,7 +283,8 @@ public final class PgFrontendDecoder extends ByteToMessageDecoder {
         reader.reset(in, start + TYPED_HEADER, start + frame);
         FrontendMessage message = decodeBody(type, reader);
         if (message instanceof FrontendMessage.Malformed malformed) {
-            message = FrontendMessage.Malformed.body(type, malformed.reason(), ByteBufUtil.getBytes(in, start, frame));
+            message = FrontendMessage.Malformed.body(type, malformed.reason(), malformed.sqlState(),
+                    ByteBufUtil.getBytes(in, start, frame));
         }
         in.readerIndex(start + frame);
         if (countedFrame != 0) {

@@ -336,4 +336,38 @@ final class MalformedInputTest {
         assertEquals(0, decoder.bufferedBytes());
         assertFalse(channel.finishAndReleaseAll());
     }
+
+    /** A Query of {@code body} bytes (its terminator included), framed. */
+    private static byte[] query(byte[] body) {
+        return concat(b('Q'), int32(4 + body.length), body);
+    }
+
+    @Test
+    void textThatIsNotInTheSessionsEncodingIsRefusedAsPostgresqlRefusesIt() {
+        // 0xE9 starts a three-byte UTF-8 character; PostgreSQL shows the bytes it would take.
+        Supplier<PgFrontendDecoder> utf8Session = () -> {
+            PgFrontendDecoder decoder = afterStartup().get();
+            decoder.textCharset(java.nio.charset.StandardCharsets.UTF_8, "UTF8");
+            return decoder;
+        };
+        byte[] notUtf8 = query(concat(ascii("SELECT 'caf"), b(0xE9), ascii("' AS x"), b(0)));
+        assertEquals(List.of(FrontendMessage.Malformed.body((byte) 'Q', "invalid byte sequence for encoding \"UTF8\": 0xe9 0x27 0x20",
+                "22021", notUtf8)), everyWay(utf8Session, notUtf8));
+        // U+FFFD sent as such is text like any other.
+        byte[] replacement = query(concat(ascii("SELECT '"), b(0xEF, 0xBF, 0xBD), ascii("'"), b(0)));
+        assertEquals(List.of(new Query("SELECT '\uFFFD'")), everyWay(utf8Session, replacement));
+        // Before a session is told its encoding (a startup packet's names), bytes are read with replacements, not refused.
+        assertEquals(List.of(new Query("SELECT 'caf\uFFFD' AS x")), everyWay(afterStartup(), notUtf8));
+        // In WIN1252, 0x81 is no character: PostgreSQL's conversion error.
+        byte[] win1252 = query(concat(ascii("SELECT 'a"), b(0x81), ascii("b'"), b(0)));
+        PgFrontendDecoder decoder = new PgFrontendDecoder(PgFrontendDecoder.State.MESSAGES, ClientDialect.POSTGRESQL);
+        decoder.textCharset(java.nio.charset.Charset.forName("windows-1252"), "WIN1252");
+        assertEquals(List.of(FrontendMessage.Malformed.body((byte) 'Q',
+                "character with byte sequence 0x81 in encoding \"WIN1252\" has no equivalent in encoding \"UTF8\"", "22P05", win1252)),
+                DecoderHarness.feed(decoder, List.of(win1252)));
+        // A relayed session reads bytes as ISO-8859-1: every byte passes, for the backend to judge.
+        PgFrontendDecoder relayed = new PgFrontendDecoder(PgFrontendDecoder.State.MESSAGES, ClientDialect.POSTGRESQL);
+        relayed.textCharset(java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertEquals(List.of(new Query("SELECT 'caf\u00e9' AS x")), DecoderHarness.feed(relayed, List.of(notUtf8)));
+    }
 }

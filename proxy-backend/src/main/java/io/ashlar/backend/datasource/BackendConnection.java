@@ -242,7 +242,8 @@ public final class BackendConnection {
     }
 
     /**
-     * Undoes a client's change to a client_encoding no Java charset reads (MULE_INTERNAL, EUC_JIS_2004), or of
+     * Undoes a client's change to a client_encoding no Java charset reads as PostgreSQL does (MULE_INTERNAL, EUC_JP:
+     * see {@link io.ashlar.backend.execute.ClientEncoding#exact()}), or of
      * standard_conforming_strings: the proxy reads and writes the backends' text in their client_encoding, and its
      * lexer reads string literals as standard SQL does (a backslash is a plain character), so a connection in
      * another would store garbage or route a statement by a literal the backend reads otherwise. The client is told
@@ -254,7 +255,8 @@ public final class BackendConnection {
         }
         String encoding = link.parameters().getOrDefault("client_encoding", "UTF8");
         String standardStrings = link.parameters().getOrDefault("standard_conforming_strings", "on");
-        boolean unreadable = io.ashlar.backend.execute.ClientEncoding.find(encoding) == null;
+        io.ashlar.backend.execute.ClientEncoding known = io.ashlar.backend.execute.ClientEncoding.find(encoding);
+        boolean unreadable = known == null || !known.exact();
         StringBuilder undo = new StringBuilder();
         String message;
         String hint = null;

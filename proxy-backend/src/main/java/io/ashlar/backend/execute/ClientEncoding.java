@@ -17,18 +17,28 @@ import java.util.Map;
  * @param asciiSafe  whether every byte below 0x80 is the ASCII character (false for encodings
  *                   whose multi-byte characters may hold such bytes: SJIS, BIG5, GBK, UHC,
  *                   GB18030, JOHAB)
+ * @param exact      whether the Java charset reads every character as PostgreSQL's conversion to UTF-8 does (both
+ *                   built from the same mapping tables: the single-byte encodings, SJIS and UHC from Microsoft's CP932
+ *                   and CP949): a sharded session reads routing values and merged text by it, so it takes no other.
+ *                   Java's EUC-JP, for one, reads 0xA1C1 as U+301C where PostgreSQL reads U+FF5E, and has no
+ *                   character for NEC's row 13 (0xADA1, ①), which PostgreSQL takes from CP932
  * @see <a href="https://www.postgresql.org/docs/current/multibyte.html#MULTIBYTE-CHARSET-SUPPORTED">Supported Character Sets</a>
  */
-public record ClientEncoding(String name, Charset charset, boolean asciiSafe) {
+public record ClientEncoding(String name, Charset charset, boolean asciiSafe, boolean exact) {
 
-    public static final ClientEncoding UTF8 = new ClientEncoding("UTF8", StandardCharsets.UTF_8, true);
+    public static final ClientEncoding UTF8 = new ClientEncoding("UTF8", StandardCharsets.UTF_8, true, true);
+
+    /** PostgreSQL's multi-byte encodings whose Java charset is not PostgreSQL's conversion table (see {@code exact}). */
+    private static final java.util.Set<String> INEXACT = java.util.Set.of("EUC_JP", "EUC_KR", "EUC_CN", "EUC_TW", "BIG5", "GBK",
+            "GB18030", "JOHAB", "SHIFT_JIS_2004");
 
     private static final Map<String, ClientEncoding> BY_NAME = new HashMap<>();
 
     static {
         add(UTF8, "utf8", "unicode");
-        // SQL_ASCII: no conversion; bytes pass as they are (ISO-8859-1 maps each byte to one char).
-        add("SQL_ASCII", "ISO-8859-1", true, "sqlascii");
+        // SQL_ASCII: no conversion; the bytes pass as they are, and a database in UTF8 (the proxy's) checks that they
+        // are UTF-8: read as such, as a UTF8 session's.
+        add(new ClientEncoding("SQL_ASCII", StandardCharsets.UTF_8, true, true), "sqlascii");
         add("LATIN1", "ISO-8859-1", true, "latin1", "iso88591");
         add("LATIN2", "ISO-8859-2", true, "latin2", "iso88592");
         add("LATIN3", "ISO-8859-3", true, "latin3", "iso88593");
@@ -77,7 +87,7 @@ public record ClientEncoding(String name, Charset charset, boolean asciiSafe) {
 
     private static void add(String name, String javaName, boolean asciiSafe, String... keys) {
         if (Charset.isSupported(javaName)) {
-            add(new ClientEncoding(name, Charset.forName(javaName), asciiSafe), keys);
+            add(new ClientEncoding(name, Charset.forName(javaName), asciiSafe, !INEXACT.contains(name)), keys);
         }
     }
 

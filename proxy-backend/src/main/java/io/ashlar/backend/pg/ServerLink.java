@@ -655,13 +655,11 @@ public final class ServerLink extends ByteToMessageDecoder {
             String standardStrings = parameters.get("standard_conforming_strings");
             io.ashlar.backend.execute.ClientEncoding known = encoding == null ? io.ashlar.backend.execute.ClientEncoding.UTF8
                     : io.ashlar.backend.execute.ClientEncoding.find(encoding);
-            if (known != null) {
-                textCharset = known.charset();
+            textCharset = known != null ? known.charset() : StandardCharsets.ISO_8859_1;
+            if (known != null && known.exact()) {
                 readableEncoding = known.name();
-            } else {
-                textCharset = StandardCharsets.ISO_8859_1;
             }
-            plainText = known != null && (standardStrings == null || standardStrings.equals("on"));
+            plainText = known != null && known.exact() && (standardStrings == null || standardStrings.equals("on"));
         }
     }
 
@@ -784,7 +782,7 @@ public final class ServerLink extends ByteToMessageDecoder {
         return textCharset;
     }
 
-    /** The last client_encoding the backend reported that a Java charset reads (PostgreSQL's canonical name). */
+    /** The last client_encoding the backend reported that a Java charset reads as PostgreSQL does (its canonical name). */
     public String readableEncoding() {
         return readableEncoding;
     }

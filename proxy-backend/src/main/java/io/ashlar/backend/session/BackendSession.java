@@ -136,6 +136,14 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
     }
 
     /**
+     * The session's client_encoding, which its connections carry (the frontend reads and writes its own text in it),
+     * or null where the session does not track it.
+     */
+    default io.ashlar.backend.execute.ClientEncoding clientEncoding() {
+        return null;
+    }
+
+    /**
      * Whether the session prints dates and timestamps in ISO style (DateStyle {@code ISO, ...}), the only one the
      * proxy's merges and binary encoders read: in another, what would have to read them is refused or done otherwise.
      */

@@ -44,8 +44,20 @@ final class DirectStatements {
         int defaultIndex = database.dataSourceIndex(database.defaultDataSource().name());
         QueryResult result = onDefault(statement.sql(), sink);
         for (int i = 0; i < connections.slots(); i++) {
-            if (i != defaultIndex && connections.held(i) != null) {
-                ShardConnections.runOn(connections.held(i), statement.sql());
+            BackendConnection held = connections.held(i);
+            if (i != defaultIndex && held != null) {
+                ShardConnections.runOn(held, statement.sql());
+                if (transaction.state() == TransactionState.IDLE) {
+                    // A RESET or DISCARD took this connection back to its own startup values (client_encoding UTF8,
+                    // not the session's), which the default data source's read-back restored there only: it is given
+                    // the session's settings as read back.
+                    held.settings(SessionSettings.UNKNOWN);
+                    try {
+                        settings.give(held);
+                    } catch (SQLException e) {
+                        throw new StatementFailure(ErrorFields.from(e), e);
+                    }
+                }
             }
         }
         return result;

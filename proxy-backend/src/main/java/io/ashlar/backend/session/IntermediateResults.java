@@ -217,11 +217,20 @@ final class IntermediateResults {
         // cannot spell (which the statement may never read) would fail the COPY. The rows go across in UTF-8, as the
         // shards keep them, and both connections are given the session's encoding back.
         String restore = "SET client_encoding TO '" + shard.readableEncoding() + "'";
-        ShardConnections.runOn(shard, "SET client_encoding TO 'UTF8'");
-        ShardConnections.runOn(target, "SET client_encoding TO 'UTF8'");
-        long result = relayRows(shard, node, target, intermediate, columns, relayed, limit);
-        ShardConnections.runOn(shard, restore);
-        ShardConnections.runOn(target, restore);
+        long result;
+        try {
+            ShardConnections.runOn(shard, "SET client_encoding TO 'UTF8'");
+            ShardConnections.runOn(target, "SET client_encoding TO 'UTF8'");
+            result = relayRows(shard, node, target, intermediate, columns, relayed, limit);
+            ShardConnections.runOn(shard, restore);
+            ShardConnections.runOn(target, restore);
+        } catch (StatementFailure failure) {
+            // The transaction's rollback undoes the SETs; until then neither connection is taken to carry the
+            // session's settings, which the next use gives them again.
+            shard.settings(SessionSettings.UNKNOWN);
+            target.settings(SessionSettings.UNKNOWN);
+            throw failure;
+        }
         return result;
     }
 

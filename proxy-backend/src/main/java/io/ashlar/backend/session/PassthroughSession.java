@@ -480,6 +480,11 @@ public final class PassthroughSession implements BackendSession {
     }
 
     @Override
+    public io.ashlar.backend.execute.ClientEncoding clientEncoding() {
+        return settings.encoding();
+    }
+
+    @Override
     public String reportedValue(String name) {
         return settings.reportedValue(name);
     }

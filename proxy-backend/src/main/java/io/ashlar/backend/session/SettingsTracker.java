@@ -118,6 +118,11 @@ public final class SettingsTracker {
         boolean reset = !connection.settings().isEmpty();
         if (!wanted.isEmpty() || reset) {
             try {
+                if (connection.textCharset() != java.nio.charset.StandardCharsets.UTF_8) {
+                    // Another session's client_encoding: the settings (a search_path, an application_name in any
+                    // script) are written in UTF-8, and the backend must read them so; they give it the session's own.
+                    TextRows.run(connection, "SET client_encoding TO 'UTF8'");
+                }
                 TextRows.run(connection, wanted.applySql(reset));
             } catch (SQLException e) {
                 connection.settings(SessionSettings.EMPTY);

@@ -641,8 +641,8 @@ public final class ShardedSession implements BackendSession {
         return settings.text();
     }
 
-    /** The session's client_encoding. */
-    io.ashlar.backend.execute.ClientEncoding clientEncoding() {
+    @Override
+    public io.ashlar.backend.execute.ClientEncoding clientEncoding() {
         return settings.encoding();
     }
 

@@ -368,8 +368,8 @@ final class CopyOptions {
     static Charset charset(String encoding) throws SQLException {
         io.ashlar.backend.execute.ClientEncoding known = io.ashlar.backend.execute.ClientEncoding.find(encoding);
         if (known != null && !known.asciiSafe()) {
-            throw CopyErrors.error("0A000", "COPY into a sharded table in encoding " + encoding + " is not supported",
-                    "its characters may hold bytes that look like delimiters; convert the data to UTF8");
+            throw CopyErrors.error("0A000", "COPY of a table over several shards in encoding " + encoding + " is not supported",
+                    "its characters may hold bytes that look like delimiters; use ENCODING 'UTF8' or convert the data");
         }
         if (known != null) {
             return known.charset();

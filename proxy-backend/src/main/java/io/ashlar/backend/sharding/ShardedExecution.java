@@ -885,7 +885,7 @@ public final class ShardedExecution {
         return merged(results[0].columns(), results[0].tag(), cursors, results, notices);
     }
 
-    /** Text of a session in ISO-8859-1 (LATIN1, or SQL_ASCII's bytes as the shards keep them): its bytes order as its characters. */
+    /** Text of a session in ISO-8859-1 (LATIN1): its bytes order as its characters. */
     private static final io.ashlar.merge.plan.TextCollation ISO_8859_1_BYTES = new io.ashlar.merge.plan.TextCollation() {
         @Override
         public int compare(byte[] a, int aLength, byte[] b, int bLength) {
@@ -903,8 +903,16 @@ public final class ShardedExecution {
      * compares its characters in UTF-8 (whose byte order is theirs), and in which charset it writes HAVING's constants.
      */
     static io.ashlar.merge.plan.TextCollation collation(java.nio.charset.Charset text) {
-        return text == java.nio.charset.StandardCharsets.ISO_8859_1 ? ISO_8859_1_BYTES : new CodePointOrder(text);
+        if (text == java.nio.charset.StandardCharsets.ISO_8859_1) {
+            return ISO_8859_1_BYTES;
+        }
+        // One per charset: a statement's compiled merge is kept for the collation it was compiled with (by identity).
+        io.ashlar.merge.plan.TextCollation result = COLLATIONS.get(text);
+        return result != null ? result : COLLATIONS.computeIfAbsent(text, CodePointOrder::new);
     }
+
+    private static final java.util.concurrent.ConcurrentHashMap<java.nio.charset.Charset, io.ashlar.merge.plan.TextCollation>
+            COLLATIONS = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * Text in a client_encoding whose byte order is not its characters' (WIN1252's œ is 0x9C, below Ä's 0xC4; U+0153

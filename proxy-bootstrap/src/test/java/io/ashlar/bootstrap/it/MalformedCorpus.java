@@ -131,6 +131,15 @@ final class MalformedCorpus {
         // Bodies that do not read: ERROR 08P01 at their place, and the session goes on.
         result.add(new Case("Query without its terminator", message('Q', text("SELECT 1"))));
         result.add(new Case("Query with bytes after its terminator", padded(query("SELECT 1"), (byte) 'x')));
+        // Text that is not UTF-8 (the session's encoding): ERROR 22021 at its place; a sharded session reads statements
+        // itself, and must refuse them as PostgreSQL does rather than run them with the bytes replaced.
+        result.add(new Case("Query with a byte that is not UTF-8", message('Q', concat(text("SELECT 'caf"),
+                new byte[] {(byte) 0xE9}, text("' AS x"), new byte[] {0}))));
+        result.add(new Case("Query ending in half a UTF-8 character", message('Q', concat(text("SELECT 'x"),
+                new byte[] {(byte) 0xC3}, new byte[] {0}))));
+        result.add(new Case("Parse of SQL that is not UTF-8", concat(message('P', concat(cString(""), text("SELECT '"),
+                new byte[] {(byte) 0xFF, (byte) 0xFE}, text("'"), new byte[] {0}, int16(0))), bind("", "", new int[0], new byte[0][],
+                new int[0]), execute("", 0), sync())));
         result.add(new Case("Parse name without terminator", concat(message('P', text("stmt")), sync())));
         result.add(new Case("Parse claiming two types, one there", concat(truncated(parse("", "SELECT $1", 23, 23), 4), sync())));
         result.add(new Case("Parse with bytes left", concat(padded(parse("", "SELECT 1"), (byte) 1), sync())));

@@ -366,6 +366,14 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             fatal(ctx, "3D000", "database \"" + databaseName + "\" does not exist");
             return;
         }
+        if (!clientEncoding().exact() && !relays(database, startup.dialect())) {
+            // A relayed session passes its text on byte for byte and the backend converts it; a sharded one reads routing
+            // values and merged text itself, by a Java charset that must read them as PostgreSQL does.
+            fatal(ctx, "0A000", "client_encoding \"" + clientEncoding().name() + "\" is not supported by Ashlar on a sharded"
+                    + " database: Java reads some of its characters otherwise than PostgreSQL; use UTF8 (any single-byte"
+                    + " encoding, SJIS and UHC are supported)");
+            return;
+        }
         SessionSettings settings;
         Map<String, String> parameters = startup.parameters();
         String timeZone = parameterValue(parameters, "TimeZone");
@@ -419,7 +427,8 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
                     () -> context.unregister(processId), startup.dialect());
             // A session that reads its text (statements, routing values, merged rows) reads it in its client_encoding,
             // and writes its own (messages, column names) in it.
-            decoder.textCharset(encoding.charset());
+            decoder.textCharset(encoding.charset(), encoding.charset() == java.nio.charset.StandardCharsets.UTF_8 ? "UTF8"
+                    : encoding.name());
             session.textCharset(encoding.charset());
             session.messageMemory(messageMemory);
             session.admin(adminConsole(ctx, database));

@@ -19,7 +19,7 @@ final class ClientResultSink implements ResultSink {
     private final OutputBuffer out;
     private final int processId;
     /** Told the charset of a client_encoding the session changed to. */
-    private final java.util.function.Consumer<java.nio.charset.Charset> encodingChanged;
+    private final java.util.function.Consumer<io.ashlar.backend.execute.ClientEncoding> encodingChanged;
     /** Settings changed since the last ReadyForQuery: name, value, name, value, ... (the last value of each). */
     private final java.util.ArrayList<String> changed = new java.util.ArrayList<>(0);
 
@@ -27,7 +27,7 @@ final class ClientResultSink implements ResultSink {
      * @param processId the process id the client knows for this session: a NOTIFY the session
      *        sent itself names it
      */
-    ClientResultSink(OutputBuffer out, int processId, java.util.function.Consumer<java.nio.charset.Charset> encodingChanged) {
+    ClientResultSink(OutputBuffer out, int processId, java.util.function.Consumer<io.ashlar.backend.execute.ClientEncoding> encodingChanged) {
         this.out = out;
         this.processId = processId;
         this.encodingChanged = encodingChanged;
@@ -63,7 +63,7 @@ final class ClientResultSink implements ResultSink {
         if (name.equals("client_encoding")) {
             io.ashlar.backend.execute.ClientEncoding encoding = io.ashlar.backend.execute.ClientEncoding.find(value);
             if (encoding != null) {
-                encodingChanged.accept(encoding.charset());
+                encodingChanged.accept(encoding);
             }
         }
         for (int i = 0; i < changed.size(); i += 2) {

@@ -123,12 +123,13 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
      * are in the new one, and so are those the client sends after the statement (its decoder switches on the loop,
      * for the messages it decodes next).
      */
-    private void encodingChanged(java.nio.charset.Charset charset) {
-        out.text(charset);
+    private void encodingChanged(io.ashlar.backend.execute.ClientEncoding encoding) {
+        out.text(encoding.charset());
         channel.eventLoop().execute(() -> {
             io.ashlar.protocol.PgFrontendDecoder decoder = channel.pipeline().get(io.ashlar.protocol.PgFrontendDecoder.class);
             if (decoder != null) {
-                decoder.textCharset(charset);
+                decoder.textCharset(encoding.charset(), encoding.charset() == java.nio.charset.StandardCharsets.UTF_8 ? "UTF8"
+                        : encoding.name());
             }
         });
     }
@@ -407,6 +408,13 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
             // Notifications the kept connections got during the statements (their own NOTIFY at the commit, or one
             // that came while a block ran) go out before the ReadyForQuery, where PostgreSQL delivers them.
             backend.relayAsync(sink);
+        }
+        io.ashlar.backend.execute.ClientEncoding encoding = backend.clientEncoding();
+        if (encoding != null && encoding.charset() != out.text()) {
+            // A SET client_encoding that its transaction's ROLLBACK undid (the session read its settings back, telling
+            // no one): output, input and the client follow the encoding the connections have again.
+            encodingChanged(encoding);
+            sink.parameterStatus("client_encoding", encoding.name());
         }
         sink.reportSettings();
         out.write(ReadyForQuery.of(status));
