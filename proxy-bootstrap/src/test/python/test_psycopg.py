@@ -190,7 +190,7 @@ ENCODED_WORDS = {
     "WIN1252": ["café €", "œuvre", "Ärger", "naïve", "zebra", "Šnita"],
     "WIN1251": ["Ёлка", "арбуз", "Арбуз", "ёж", "zebra", "яма"],
     "EUC_JP": ["日本", "東京", "ｶﾀｶﾅ", "zebra", "ひらがな", "漢字"],
-    "SJIS": ["日本", "東京", "ｶﾀｶﾅ", "zebra", "ひらがな", "漢字"],
+    "SJIS": ["日本", "東京", "ｶﾀｶﾅ", "zebra", "ひらがな", "表示"],  # 表 is 0x95 0x5C: a backslash byte
 }
 
 
@@ -246,7 +246,16 @@ def test_writes_and_reads_in_another_client_encoding(target: Target, reference, 
         with pytest.raises(psycopg.errors.UndefinedColumn) as direct:
             ref.execute(f'select "{words[2]}" from t_order')
         assert through_proxy.value.diag.message_primary == direct.value.diag.message_primary
-        if encoding != "SJIS":
+        # Arrays of its text in binary over shards, ordered: encoded by the proxy from the shards' text.
+        arrays = f"select order_id, array[status, 'x'] as a from t_order where order_id >= {written_rows} order by order_id"
+        if target.sharded and encoding == "SJIS":
+            # SJIS's second bytes may read as delimiters (表 ends in a backslash byte): refused, never split wrong.
+            with pytest.raises(psycopg.errors.FeatureNotSupported, match="client_encoding SJIS"):
+                conn.cursor(binary=True).execute(arrays).fetchall()
+        else:
+            assert conn.cursor(binary=True).execute(arrays).fetchall() == [(row[0], [row[2], "x"]) for row in rows]
+        if encoding != "SJIS":  # psycopg's own parser of text arrays splits SJIS's backslash bytes, directly too
+            assert conn.execute(arrays).fetchall() == [(row[0], [row[2], "x"]) for row in rows]
             copied = []
             with conn.cursor().copy(f"copy (select status from t_order where order_id >= {written_rows} order by order_id)"
                                     " to stdout") as copy:

@@ -108,6 +108,13 @@ final class ResultFormats {
                             "Ask for this column in text format, or SET extra_float_digits TO 1."));
                 }
                 ValueEncoder encoder = encoder(type, backend, 0);
+                io.ashlar.backend.execute.ClientEncoding encoding = backend.clientEncoding();
+                if (encoder != null && encoding != null && !encoding.asciiSafe() && BinaryEncoders.splitsText(encoder)) {
+                    throw new StatementFailure(ErrorFields.error("0A000", "binary output of arrays and composite values merged"
+                            + " across shards is not supported by Ashlar in client_encoding " + encoding.name() + " (column \""
+                            + columns[i].name() + "\"): its characters may hold bytes that read as delimiters",
+                            "Ask for this column in text format."));
+                }
                 if (encoder == null) {
                     throw new StatementFailure(ErrorFields.error("0A000", "binary output format is not supported by Ashlar for type oid "
                             + columns[i].typeOid() + " (column \"" + columns[i].name() + "\")",

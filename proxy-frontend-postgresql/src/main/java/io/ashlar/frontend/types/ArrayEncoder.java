@@ -38,6 +38,10 @@ final class ArrayEncoder implements ValueEncoder {
         return typeOid;
     }
 
+    ValueEncoder element() {
+        return element;
+    }
+
     @Override
     public void write(byte[] text, int offset, int length, ByteBuf out) {
         int end = offset + length;

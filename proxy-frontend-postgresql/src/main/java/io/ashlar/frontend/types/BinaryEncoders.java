@@ -105,6 +105,22 @@ public final class BinaryEncoders {
         return new ArrayEncoder(arrayOid, element);
     }
 
+    /**
+     * Whether an encoder splits the text of a value at ASCII delimiters among text that may be in any client_encoding
+     * (an array of text, a composite value): in one whose characters may hold ASCII bytes (SJIS's 0x5C and 0x7D trail
+     * bytes) it would split characters. Arrays of numbers, dates and other ASCII-printed types do not.
+     */
+    public static boolean splitsText(ValueEncoder encoder) {
+        if (encoder instanceof CompositeEncoder) {
+            return true;
+        }
+        if (encoder instanceof ArrayEncoder array) {
+            ValueEncoder element = array.element();
+            return element instanceof SameBytesEncoder || element instanceof JsonbEncoder || splitsText(element);
+        }
+        return false;
+    }
+
     /** Whether a column of type {@code typeOid} can be sent in binary. */
     public static boolean supports(int typeOid) {
         return lookup(typeOid) != null;
