@@ -2,20 +2,9 @@ package io.ashlar.bootstrap.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.ashlar.backend.config.LogicalDatabaseConfig;
-import io.ashlar.backend.config.ProxyUser;
-import io.ashlar.bootstrap.ProxyRuntime;
-import io.ashlar.bootstrap.config.ModeConfig;
-import io.ashlar.bootstrap.config.ProxyConfiguration;
-import io.ashlar.bootstrap.config.ProxyConfigurationLoader;
-import io.ashlar.bootstrap.config.ServerConfig;
-import io.ashlar.bootstrap.config.ServerProps;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -31,35 +20,20 @@ import org.junit.jupiter.api.Test;
 final class DataSourceStylesTest {
 
     private static final String DATABASE = "styles_db";
-    private static final String USER = "plain_user";
-    private static final String PASSWORD = "plain-secret";
 
-    private static EmbeddedPostgres postgres;
-    private static ProxyRuntime proxy;
+    private static ShardedProxyFixture fixture;
 
     @BeforeAll
     static void start() throws Exception {
-        postgres = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64").start();
-        StringBuilder yaml = new StringBuilder("databaseName: " + DATABASE + "\ndataSources:\n");
-        for (String dataSource : List.of("ds_0", "ds_1")) {
-            try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
-                s.execute("CREATE DATABASE " + dataSource);
-                if (dataSource.equals("ds_1")) {
-                    s.execute("ALTER DATABASE ds_1 SET DateStyle TO 'German'");
-                    s.execute("ALTER DATABASE ds_1 SET IntervalStyle TO 'iso_8601'");
-                }
+        fixture = ShardedProxyFixture.start(DATABASE, List.of("ds_0", "ds_1"), (dataSource, admin, shard) -> {
+            if (dataSource.equals("ds_1")) {
+                admin.execute("ALTER DATABASE ds_1 SET DateStyle TO 'German'");
+                admin.execute("ALTER DATABASE ds_1 SET IntervalStyle TO 'iso_8601'");
             }
-            try (Connection c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/"
-                    + dataSource, "postgres", ""); Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE t (id int PRIMARY KEY, d date NOT NULL, i interval NOT NULL)");
-                int parity = dataSource.equals("ds_0") ? 0 : 1;
-                s.execute("INSERT INTO t SELECT n, date '2024-01-01' + n, n * interval '1 day 2 hours' FROM generate_series(1, 6) n"
-                        + " WHERE n % 2 = " + parity);
-            }
-            yaml.append("  ").append(dataSource).append(":\n    url: \"jdbc:postgresql://127.0.0.1:").append(postgres.getPort()).append('/')
-                    .append(dataSource).append("\"\n    username: postgres\n    password: \"\"\n");
-        }
-        yaml.append("""
+            shard.execute("CREATE TABLE t (id int PRIMARY KEY, d date NOT NULL, i interval NOT NULL)");
+            shard.execute("INSERT INTO t SELECT n, date '2024-01-01' + n, n * interval '1 day 2 hours' FROM generate_series(1, 6) n"
+                    + " WHERE n % 2 = " + (dataSource.equals("ds_0") ? 0 : 1));
+        }, """
                 rules:
                   - !SHARDING
                     tables:
@@ -71,27 +45,19 @@ final class DataSourceStylesTest {
                         type: INLINE
                         props: {algorithm-expression: 'ds_${id % 2}'}
                 """);
-        LogicalDatabaseConfig database = ProxyConfigurationLoader.loadDatabase("config-styles.yaml", yaml.toString());
-        ServerConfig server = new ServerConfig(ModeConfig.STANDALONE, List.of(new ProxyUser(USER, "%", PASSWORD, ProxyUser.PASSWORD)),
-                ServerProps.DEFAULTS);
-        proxy = ProxyRuntime.start(new ProxyConfiguration(server, List.of(database)), 0);
     }
 
     @AfterAll
     static void stop() throws IOException {
-        try {
-            if (proxy != null) {
-                proxy.close();
-            }
-        } finally {
-            postgres.close();
+        if (fixture != null) {
+            fixture.close();
         }
     }
 
     @Test
     void everyShardPrintsInTheStyleTheClientWasTold() throws Exception {
-        try (RawConnection client = new RawConnection(proxy.port())) {
-            List<RawConnection.Message> login = client.logIn(USER, DATABASE, PASSWORD);
+        try (RawConnection client = new RawConnection(fixture.port())) {
+            List<RawConnection.Message> login = client.logIn(ShardedProxyFixture.USER, DATABASE, ShardedProxyFixture.PASSWORD);
             assertEquals("ISO, MDY", parameterStatus(login, "DateStyle"));
             assertEquals("postgres", parameterStatus(login, "IntervalStyle"));
             assertEquals(List.of("1|2024-01-02|1 day 02:00:00", "2|2024-01-03|2 days 04:00:00", "3|2024-01-04|3 days 06:00:00",

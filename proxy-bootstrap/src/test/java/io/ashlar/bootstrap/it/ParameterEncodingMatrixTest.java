@@ -12,20 +12,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.ashlar.backend.config.LogicalDatabaseConfig;
-import io.ashlar.backend.config.ProxyUser;
-import io.ashlar.bootstrap.ProxyRuntime;
-import io.ashlar.bootstrap.config.ModeConfig;
-import io.ashlar.bootstrap.config.ProxyConfiguration;
-import io.ashlar.bootstrap.config.ProxyConfigurationLoader;
-import io.ashlar.bootstrap.config.ServerConfig;
-import io.ashlar.bootstrap.config.ServerProps;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -60,8 +50,6 @@ import org.junit.jupiter.api.Test;
 final class ParameterEncodingMatrixTest {
 
     private static final String DATABASE = "matrix_db";
-    private static final String USER = "plain_user";
-    private static final String PASSWORD = "plain-secret";
     private static final int TEXT_OID = 25;
 
     /** How a client binds a key: its type declared or not, text or binary, and whether it describes the statement first. */
@@ -111,28 +99,17 @@ final class ParameterEncodingMatrixTest {
                     "2024-01-02T06:00:00", "2024-01-01 00:00", "2024-01-02 12:30:00+05"),
                     key -> key.equals("2024-01-01 23:59:60") || key.startsWith("2024-01-02") ? "ds_1.t_timestamp_20240102" : "ds_0.t_timestamp_20240101"));
 
-    private static EmbeddedPostgres postgres;
-    private static ProxyRuntime proxy;
+    private static ShardedProxyFixture fixture;
 
     @BeforeAll
     static void start() throws Exception {
-        postgres = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "64").start();
-        StringBuilder yaml = new StringBuilder("databaseName: " + DATABASE + "\ndataSources:\n");
-        for (String dataSource : DATA_SOURCES) {
-            try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
-                s.execute("CREATE DATABASE " + dataSource);
-            }
-            try (Connection c = shard(dataSource); Statement s = c.createStatement()) {
-                for (KeyType type : TYPES) {
-                    for (String table : actualTables(type, dataSource)) {
-                        s.execute("CREATE TABLE " + table + " (k " + type.sqlType() + " NOT NULL, v text NOT NULL)");
-                    }
+        fixture = ShardedProxyFixture.start(DATABASE, DATA_SOURCES, (dataSource, admin, shard) -> {
+            for (KeyType type : TYPES) {
+                for (String table : actualTables(type, dataSource)) {
+                    shard.execute("CREATE TABLE " + table + " (k " + type.sqlType() + " NOT NULL, v text NOT NULL)");
                 }
             }
-            yaml.append("  ").append(dataSource).append(":\n    url: \"jdbc:postgresql://127.0.0.1:").append(postgres.getPort()).append('/')
-                    .append(dataSource).append("\"\n    username: postgres\n    password: \"\"\n");
-        }
-        yaml.append("""
+        }, """
                 rules:
                   - !SHARDING
                     tables:
@@ -185,19 +162,12 @@ final class ParameterEncodingMatrixTest {
                                 datetime-upper: '2024-01-02 23:59:59', sharding-suffix-pattern: yyyyMMdd, datetime-interval-amount: 1,
                                 datetime-interval-unit: DAYS}
                 """);
-        LogicalDatabaseConfig database = ProxyConfigurationLoader.loadDatabase("config-matrix.yaml", yaml.toString());
-        ServerConfig server = new ServerConfig(ModeConfig.STANDALONE, List.of(new ProxyUser(USER, "%", PASSWORD, ProxyUser.PASSWORD)), ServerProps.DEFAULTS);
-        proxy = ProxyRuntime.start(new ProxyConfiguration(server, List.of(database)), 0);
     }
 
     @AfterAll
     static void stop() throws IOException {
-        try {
-            if (proxy != null) {
-                proxy.close();
-            }
-        } finally {
-            postgres.close();
+        if (fixture != null) {
+            fixture.close();
         }
     }
 
@@ -287,8 +257,7 @@ final class ParameterEncodingMatrixTest {
     void textKeysInAnotherClientEncodingArePlacedAndReadAsTheirCharacters() throws Exception {
         java.nio.charset.Charset win1252 = java.nio.charset.Charset.forName("windows-1252");
         List<String> keys = List.of("café €1", "naïve €2", "Ärger €3", "œuvre €4");
-        try (RawConnection client = new RawConnection(proxy.port())) {
-            client.logIn(USER, DATABASE, PASSWORD, Map.of("client_encoding", "WIN1252"));
+        try (RawConnection client = fixture.logIn(DATABASE, Map.of("client_encoding", "WIN1252"))) {
             for (int i = 0; i < keys.size(); i++) {
                 String key = keys.get(i);
                 String label = "win1252 " + i;
@@ -436,9 +405,7 @@ final class ParameterEncodingMatrixTest {
     }
 
     private static RawConnection logIn() throws IOException {
-        RawConnection result = new RawConnection(proxy.port());
-        result.logIn(USER, DATABASE, PASSWORD);
-        return result;
+        return fixture.logIn(DATABASE, Map.of());
     }
 
     private static String error(List<RawConnection.Message> answer) {
@@ -527,7 +494,7 @@ final class ParameterEncodingMatrixTest {
     }
 
     private static Connection shard(String dataSource) throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/" + dataSource, "postgres", "");
+        return fixture.shard(dataSource);
     }
 
     // ------------------------------------------------------------------ where keys belong, by the algorithms' definitions
