@@ -112,6 +112,14 @@ public record ClientEncoding(String name, Charset charset, boolean asciiSafe, bo
     }
 
     /**
+     * The encoding the client's text is checked against, as PostgreSQL names it in its error: SQL_ASCII's is checked
+     * as UTF8 (the database's), any other's as itself.
+     */
+    public String checkedAs() {
+        return charset == StandardCharsets.UTF_8 ? "UTF8" : name;
+    }
+
+    /**
      * Whether the proxy converts text between this encoding and UTF-8, its own: not for UTF8, and
      * not for SQL_ASCII, whose bytes pass as they are, as PostgreSQL passes them.
      */

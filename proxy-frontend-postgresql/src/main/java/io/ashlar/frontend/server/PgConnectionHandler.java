@@ -427,8 +427,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
                     () -> context.unregister(processId), startup.dialect());
             // A session that reads its text (statements, routing values, merged rows) reads it in its client_encoding,
             // and writes its own (messages, column names) in it.
-            decoder.textCharset(encoding.charset(), encoding.charset() == java.nio.charset.StandardCharsets.UTF_8 ? "UTF8"
-                    : encoding.name());
+            decoder.textCharset(encoding.charset(), encoding.checkedAs());
             session.textCharset(encoding.charset());
             session.messageMemory(messageMemory);
             session.admin(adminConsole(ctx, database));

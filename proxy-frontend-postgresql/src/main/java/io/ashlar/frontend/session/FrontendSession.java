@@ -128,8 +128,7 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         channel.eventLoop().execute(() -> {
             io.ashlar.protocol.PgFrontendDecoder decoder = channel.pipeline().get(io.ashlar.protocol.PgFrontendDecoder.class);
             if (decoder != null) {
-                decoder.textCharset(encoding.charset(), encoding.charset() == java.nio.charset.StandardCharsets.UTF_8 ? "UTF8"
-                        : encoding.name());
+                decoder.textCharset(encoding.charset(), encoding.checkedAs());
             }
         });
     }
