@@ -446,6 +446,24 @@ def test_set_config_reports_parameter_status(target: Target):
 
 
 @pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)
+def test_reset_all_keeps_the_login_encoding_on_every_held_connection(target: Target, written_rows):
+    """RESET ALL gives a session the settings of its login, client_encoding LATIN1 here, as on PostgreSQL. A sharded
+    session runs it on every connection it holds: one that a cursor WITH HOLD keeps on a shard that is not the default
+    data source went back to its own UTF8 there, and sent that shard's rows to a LATIN1 client in UTF-8."""
+    row = (written_rows, 1, "né à ü")  # user_id 1: a shard other than the default data source's
+    with target.endpoint.connect(conninfo_extra={"client_encoding": "LATIN1"}) as conn:
+        conn.execute("insert into t_order (order_id, user_id, status) values (%s, %s, %s)", row)
+        conn.execute("declare held cursor with hold for select status from t_order where user_id = 1 and order_id = %s",
+                     (written_rows,))
+        conn.execute("reset all")
+        assert conn.info.parameter_status("client_encoding") == "LATIN1"
+        assert conn.execute("fetch all from held").fetchall() == [(row[2],)]
+        assert conn.execute("select status from t_order where user_id = 1 and order_id = %s",
+                            (written_rows,)).fetchall() == [(row[2],)]
+        conn.execute("close held")
+
+
+@pytest.mark.parametrize("target", ALL_TARGETS, indirect=True)
 def test_client_encoding_changes_as_on_postgresql(target: Target, reference):
     """psycopg follows SET client_encoding (it decodes with the encoding ParameterStatus names).
 

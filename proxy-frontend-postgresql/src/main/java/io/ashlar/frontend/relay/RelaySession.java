@@ -881,7 +881,9 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         char status = link.status();
         if (head.relay) {
             lastStatus = status;
-            if (status == 'I' && settings.isChanged() && !pinned && expected.isEmpty()) {
+            if (status == 'I' && settings.isChanged() && expected.isEmpty()) {
+                // Pinned too: a RESET took the connection back to its own startup values (client_encoding UTF8, the
+                // server's TimeZone), and the client's are given again, as PostgreSQL's RESET gives a session its login's.
                 heldReady = status;
                 settings.readBack(link);
                 return;
