@@ -118,11 +118,13 @@ final class ContainmentTest {
                     + (ended ? "; its session ended" : "; its session goes on"));
             // Where memory runs out depends on the moment: in the session's thread (53200, the session ends), or in
             // the event loop reading a backend's rows for it (that backend connection ends: 08006 to the statement,
-            // and the session goes on). Either way the error is the hog's alone.
+            // and the session goes on). When it runs out again while the session writes its 53200 (seen once in a
+            // full build on a loaded machine), the session ends without it: the client reads the end of its
+            // connection (08006). Either way the error is the hog's alone.
             if (failure.getSQLState().equals("53200")) {
                 assertTrue(ended, "the session that ran out of memory ended");
             } else {
-                assertTrue(failure.getSQLState().startsWith("08") && !ended, () -> failure.getSQLState() + " " + failure.getMessage());
+                assertTrue(failure.getSQLState().startsWith("08"), () -> failure.getSQLState() + " " + failure.getMessage());
             }
             Thread.sleep(1000);
             long okAfter = healthyOk.get();
