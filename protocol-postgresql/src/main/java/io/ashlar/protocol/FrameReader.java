@@ -314,10 +314,6 @@ final class FrameReader {
     }
 
     /**
-     * The decoded message, or {@link FrontendMessage.Malformed} when a read failed or bytes are
-     * left over (PostgreSQL's {@code pq_getmsgend}).
-     */
-    /**
      * PostgreSQL's error for the first byte sequence in {@code [from, to)} that is not text in the session's encoding,
      * or null when all of it is.
      */
@@ -334,21 +330,23 @@ final class FrameReader {
         if (result.isUnmappable()) {
             // Valid in the encoding, but a character UTF-8 (the database's) has none for: PostgreSQL's conversion error.
             StringBuilder message = new StringBuilder("character with byte sequence");
-            for (int i = 0; i < Math.max(1, result.length()) && at + i < to; i++) {
-                int b = buf.getByte(at + i) & 0xff;
-                message.append(" 0x").append(Character.forDigit(b >> 4, 16)).append(Character.forDigit(b & 0xf, 16));
-            }
+            appendBytes(message, at, Math.max(1, result.length()), to);
             return message.append(" in encoding \"").append(encodingName).append("\" has no equivalent in encoding \"UTF8\"")
                     .toString();
         }
         StringBuilder message = new StringBuilder("invalid byte sequence for encoding \"").append(encodingName).append("\":");
         // As PostgreSQL's report_invalid_encoding: the bytes of the character the first byte starts, 8 at most.
         int shown = text == StandardCharsets.UTF_8 ? utf8Length(buf.getByte(at)) : Math.max(1, result.length());
-        for (int i = 0; i < Math.min(shown, 8) && at + i < to; i++) {
+        appendBytes(message, at, Math.min(shown, 8), to);
+        return message.toString();
+    }
+
+    /** Appends up to {@code count} bytes from {@code at} (none at or past {@code to}) as PostgreSQL prints them: " 0xe9". */
+    private void appendBytes(StringBuilder message, int at, int count, int to) {
+        for (int i = 0; i < count && at + i < to; i++) {
             int b = buf.getByte(at + i) & 0xff;
             message.append(" 0x").append(Character.forDigit(b >> 4, 16)).append(Character.forDigit(b & 0xf, 16));
         }
-        return message.toString();
     }
 
     /** PostgreSQL's {@code pg_utf_mblen}: the length of the UTF-8 character a lead byte starts. */
@@ -357,6 +355,10 @@ final class FrameReader {
         return (b & 0x80) == 0 ? 1 : (b & 0xe0) == 0xc0 ? 2 : (b & 0xf0) == 0xe0 ? 3 : (b & 0xf8) == 0xf0 ? 4 : 1;
     }
 
+    /**
+     * The decoded message, or {@link FrontendMessage.Malformed} when a read failed or bytes are
+     * left over (PostgreSQL's {@code pq_getmsgend}).
+     */
     FrontendMessage finish(FrontendMessage message) {
         if (failed) {
             return new FrontendMessage.Malformed(reason, sqlState);

@@ -118,12 +118,4 @@ public record ClientEncoding(String name, Charset charset, boolean asciiSafe, bo
     public String checkedAs() {
         return charset == StandardCharsets.UTF_8 ? "UTF8" : name;
     }
-
-    /**
-     * Whether the proxy converts text between this encoding and UTF-8, its own: not for UTF8, and
-     * not for SQL_ASCII, whose bytes pass as they are, as PostgreSQL passes them.
-     */
-    public boolean converts() {
-        return !name.equals("UTF8") && !name.equals("SQL_ASCII");
-    }
 }

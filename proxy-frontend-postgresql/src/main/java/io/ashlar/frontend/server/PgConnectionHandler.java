@@ -366,10 +366,12 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             fatal(ctx, "3D000", "database \"" + databaseName + "\" does not exist");
             return;
         }
-        if (!clientEncoding().exact() && !relays(database, startup.dialect())) {
+        boolean relayed = relays(database, startup.dialect());
+        ClientEncoding encoding = clientEncoding();
+        if (!encoding.exact() && !relayed) {
             // A relayed session passes its text on byte for byte and the backend converts it; a sharded one reads routing
             // values and merged text itself, by a Java charset that must read them as PostgreSQL does.
-            fatal(ctx, "0A000", "client_encoding \"" + clientEncoding().name() + "\" is not supported by Ashlar on a sharded"
+            fatal(ctx, "0A000", "client_encoding \"" + encoding.name() + "\" is not supported by Ashlar on a sharded"
                     + " database: Java reads some of its characters otherwise than PostgreSQL; use UTF8 (any single-byte"
                     + " encoding, SJIS and UHC are supported)");
             return;
@@ -377,7 +379,6 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         SessionSettings settings;
         Map<String, String> parameters = startup.parameters();
         String timeZone = parameterValue(parameters, "TimeZone");
-        boolean relayed = relays(database, startup.dialect());
         try {
             settings = startupSettings(parameters, !relayed);
             for (String style : PRINTING_STYLES) {
@@ -402,7 +403,6 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         BackendSession backend = null;
         PgFrontendDecoder decoder = ctx.pipeline().get(PgFrontendDecoder.class);
         messageMemory = decoder.memory();
-        ClientEncoding encoding = clientEncoding();
         if (!encoding.name().equals("UTF8")) {
             // Every connection the session uses gets its client_encoding: the backend converts, and rows pass as the
             // backend sent them.
@@ -446,7 +446,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         String user = startup.user();
         for (String[] p : List.of(
                 new String[] {"application_name", valueOr(parameterValue(parameters, "application_name"), "")},
-                new String[] {"client_encoding", clientEncoding().name()},
+                new String[] {"client_encoding", encoding.name()},
                 new String[] {"DateStyle", dateStyle(parameterValue(parameters, "DateStyle"), backendParameters.getOrDefault("DateStyle", "ISO, MDY"))},
                 new String[] {"default_transaction_read_only", "off"},
                 new String[] {"in_hot_standby", "off"},

@@ -82,6 +82,7 @@ final class ResultFormats {
      */
     static ValueEncoder[] encoders(ColumnDescription[] columns, short[] formats, BackendSession backend) throws StatementFailure {
         ValueEncoder[] result = null;
+        io.ashlar.backend.execute.ClientEncoding encoding = backend.clientEncoding();
         for (int i = 0; i < formats.length; i++) {
             if (formats[i] == 1) {
                 int type = columns[i].typeOid();
@@ -108,7 +109,6 @@ final class ResultFormats {
                             "Ask for this column in text format, or SET extra_float_digits TO 1."));
                 }
                 ValueEncoder encoder = encoder(type, backend, 0);
-                io.ashlar.backend.execute.ClientEncoding encoding = backend.clientEncoding();
                 if (encoder != null && encoding != null && !encoding.asciiSafe() && BinaryEncoders.splitsText(encoder)) {
                     throw new StatementFailure(ErrorFields.error("0A000", "binary output of arrays and composite values merged"
                             + " across shards is not supported by Ashlar in client_encoding " + encoding.name() + " (column \""
