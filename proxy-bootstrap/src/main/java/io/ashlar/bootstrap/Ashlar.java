@@ -143,7 +143,8 @@ public final class Ashlar {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 resource.close();
-            } catch (Exception e) {
+            } catch (Exception | Error e) {
+                // An Error too (out of memory while sessions are told and connections given back): said, not silent.
                 System.err.println("ashlar: error while stopping: " + e);
             } finally {
                 stopped.countDown();
