@@ -98,6 +98,20 @@ public final class BackendConnection {
         return new BackendConnection(dataSource, pool, borrowing.link, call);
     }
 
+    /**
+     * A connection lent at once on the pool's own loop thread, or null when none is idle there ({@link
+     * LinkPool.LoopPool#pollIdle}): for a statement the loop runs itself, which must not wait.
+     */
+    static BackendConnection lendNow(BackendDataSource dataSource, LinkPool.LoopPool pool) {
+        ServerLink link = pool.pollIdle();
+        if (link == null) {
+            return null;
+        }
+        LinkCall call = new LinkCall();
+        link.receiver(call);
+        return new BackendConnection(dataSource, pool, link, call);
+    }
+
     /** A connection a pool lent to {@code call}'s borrower on its loop (the link already answers to {@code call}). */
     static BackendConnection lent(BackendDataSource dataSource, LinkPool.LoopPool pool, ServerLink link, LinkCall call) {
         return new BackendConnection(dataSource, pool, link, call);
@@ -947,6 +961,63 @@ public final class BackendConnection {
         exchange(out, readies);
     }
 
+    /**
+     * Sends one statement in the extended protocol (its Parse where this connection has not prepared it, Bind, Describe,
+     * Execute, Sync) whose answers go to {@code receiver} on the loop as they arrive, not to a waiting thread: a
+     * statement the client's event loop runs itself ({@code LoopStatement}). Called on the loop. The answers come
+     * back to the connection's own reader at {@link #endLoopExchange}.
+     *
+     * @return the statement's key on this connection (retired when the backend refuses it)
+     */
+    public ServerLink.PreparedKey sendOnLoop(Statement statement, ServerLink.Receiver receiver) throws SQLException {
+        detachStream();
+        rowPatch = null;
+        if (broken || !link.isOpen()) {
+            broken = true;
+            throw broken("the backend connection is closed");
+        }
+        ServerLink.PreparedKey key = new ServerLink.PreparedKey(statement.sql(), statement.parameters().types());
+        ByteBuf out = link.out();
+        String name = prepareName(out, key);
+        write(out, new Bind("", name, statement.parameters().formats(), statement.parameters().values(), statement.bindFormats()));
+        write(out, new Describe((byte) 'P', ""));
+        write(out, new Execute("", 0));
+        write(out, Sync.INSTANCE);
+        link.receiver(receiver);
+        link.flush();
+        return key;
+    }
+
+    /** A statement sent by {@link #sendOnLoop} was answered to the end: the connection's answers go to its own reader again. */
+    public void endLoopExchange() {
+        link.receiver(call);
+    }
+
+    /** Stops reading the backend's answers (true) while their reader cannot take more, or reads on (false). */
+    public void pauseReading(boolean paused) {
+        link.autoRead(!paused);
+    }
+
+    /** The rows of the RowDescription at {@code [start, start + length)} of {@code in}, as {@link #frameColumns} reads one. */
+    public ColumnDescription[] columnsOf(ByteBuf in, int start, int length) {
+        io.ashlar.backend.pg.RowDescriptionCache.Described described = dataSource.columns(in, start, length, link.textCharset());
+        rowPatch = described.rowPatch();
+        return described.columns();
+    }
+
+    /** Whether the DataRows after the last RowDescription read need type OIDs rewritten ({@link #patchedBody}). */
+    public boolean patchesRows() {
+        return rowPatch != null;
+    }
+
+    /** The body of the DataRow at {@code [start, start + length)} of {@code in}, type OIDs rewritten for the client. */
+    public byte[] patchedBody(ByteBuf in, int start, int length) {
+        byte[] result = new byte[length - 5];
+        in.getBytes(start + 5, result);
+        dataSource.types().patchBody(rowPatch, result);
+        return result;
+    }
+
     /** A request of portal Executes ended by a Flush: ends at {@code terminals} Execute ends, or an error. */
     void sendPortals(ByteBuf out, int terminals) throws SQLException {
         detachStream();
@@ -969,7 +1040,7 @@ public final class BackendConnection {
         return prepareName(out, key);
     }
 
-    void retire(ServerLink.PreparedKey key) {
+    public void retire(ServerLink.PreparedKey key) {
         link.retire(key);
     }
 

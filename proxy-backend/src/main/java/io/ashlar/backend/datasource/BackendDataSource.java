@@ -117,6 +117,17 @@ public final class BackendDataSource implements AutoCloseable {
     }
 
     /**
+     * A connection of the pool of {@code loop} lent at once, on that loop's own thread, or null when none is idle there:
+     * nothing is opened or waited for.
+     */
+    public BackendConnection borrowNow(EventLoop loop) {
+        if (backendParameters.isEmpty()) {
+            return null; // the first borrow learns the backend's parameters, and may wait
+        }
+        return BackendConnection.lendNow(this, links.on(loop));
+    }
+
+    /**
      * Borrows a connection on one of the proxy's loops (work off any session's loop), without a session's settings:
      * a connection a session gave back keeps them (its client_encoding, DateStyle, search_path) until the next session
      * replaces them, and the proxy's own queries run in the backend's defaults.

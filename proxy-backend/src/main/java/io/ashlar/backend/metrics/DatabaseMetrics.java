@@ -38,6 +38,7 @@ public final class DatabaseMetrics {
                 result.statements[i] += each.statements[i];
             }
             result.transactions += each.transactions;
+            result.onLoop += each.onLoop;
             result.bytesReceived += each.bytesReceived;
             result.bytesSent += each.bytesSent;
             result.requests.add(each.requests);
@@ -52,6 +53,7 @@ public final class DatabaseMetrics {
     public static final class Totals {
         public final long[] statements = new long[SessionCounters.Kind.values().length];
         public long transactions;
+        public long onLoop;
         public long bytesReceived;
         public long bytesSent;
         public final Histogram.Sum requests = new Histogram.Sum();

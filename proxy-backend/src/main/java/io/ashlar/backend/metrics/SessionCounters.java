@@ -21,6 +21,8 @@ public final class SessionCounters {
 
     final long[] statements = new long[KINDS.length];
     long transactions;
+    /** Statements the event loop ran itself, without the session's thread (a sharded read of one shard). */
+    long onLoop;
     long bytesReceived;
     long bytesSent;
     /** From a request's first message to its ReadyForQuery. */
@@ -52,6 +54,11 @@ public final class SessionCounters {
     public void statement(String tag) {
         int n = tag.length();
         statement(n > 0 ? tag.charAt(0) : 0, n > 1 ? tag.charAt(1) : 0, n > 2 ? tag.charAt(2) : 0);
+    }
+
+    /** A statement the event loop ran itself. */
+    public void ranOnLoop() {
+        onLoop++;
     }
 
     public void received(int bytes) {

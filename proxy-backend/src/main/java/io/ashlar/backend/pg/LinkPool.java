@@ -304,6 +304,25 @@ public final class LinkPool implements AutoCloseable {
             acquire(borrower, Math.max(1, Math.min(waitMillis, config.connectionTimeoutMilliseconds())));
         }
 
+        /**
+         * An idle connection lent at once, or null when none is idle (none is opened or waited for): for work on the loop
+         * itself, which must not wait (a session's statement run on its event loop), and falls back to a borrower that may.
+         */
+        public ServerLink pollIdle() {
+            if (health.isDown() || closed) {
+                return null;
+            }
+            long now = System.nanoTime();
+            ServerLink link;
+            while ((link = idle.pollFirst()) != null) {
+                if (link.isOpen() && now - link.createdNanos < TimeUnit.MILLISECONDS.toNanos(config.maxLifetimeMilliseconds())) {
+                    return link;
+                }
+                discard(link);
+            }
+            return null;
+        }
+
         /** {@code waitMillis}: 0 to be told {@link #BUSY} at once when no connection can be had without waiting. */
         private void acquire(Borrower borrower, long waitMillis) {
             if (health.isDown()) {

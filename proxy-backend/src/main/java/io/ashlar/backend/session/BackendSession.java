@@ -93,6 +93,17 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
     /** Describes a prepared statement without running it. */
     Description describe(Prepared statement) throws StatementFailure;
 
+    /**
+     * The statement as one the client's event loop may run itself, its answer relayed as the backend sends it
+     * ({@link LoopStatement}); null when it must run on the session's thread ({@link #execute}). Called on the loop,
+     * while the session's thread waits for the client.
+     *
+     * @param backendFormats the result formats to ask the backend for (the client's, one per column), or null for text
+     */
+    default LoopStatement loopStatement(Prepared statement, ParameterValues parameters, short[] backendFormats) {
+        return null;
+    }
+
     /** Starts a COPY FROM STDIN / TO STDOUT; the caller drives it, then calls {@link #endCopy()}. */
     CopyStream startCopy(String sql) throws StatementFailure;
 

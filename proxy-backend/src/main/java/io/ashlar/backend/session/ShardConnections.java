@@ -130,6 +130,51 @@ final class ShardConnections {
     }
 
     /**
+     * The slot's connection lent at once, on the event loop's own thread, when the session holds none and one is idle
+     * in the pool already carrying the session's settings; else null (nothing is borrowed, opened or waited for): a
+     * statement the loop runs itself takes its connection so, and leaves the rest to the session's thread.
+     */
+    BackendConnection lendNow(int slot) {
+        if (closed || held[slot] != null || bound[slot] || settingsPending >= 0) {
+            return null;
+        }
+        BackendConnection connection = database.slotDataSource(slot).borrowNow(loop);
+        if (connection == null) {
+            return null;
+        }
+        if (!connection.settings().equals(settings.settings())) {
+            connection.release(); // the settings would take a round trip: the session's thread gives them
+            return null;
+        }
+        connection.settings(settings.settings());
+        held[slot] = connection;
+        return connection;
+    }
+
+    /**
+     * The slot's connection where it runs the client's transaction block already (its BEGIN went, it is not reading a
+     * result, its settings are the session's), for a statement the event loop runs itself; else null.
+     */
+    BackendConnection inBlock(int slot) {
+        BackendConnection connection = held[slot];
+        if (closed || connection == null || !joined[slot] || settingsPending >= 0 || connection.isBroken()
+                || connection.isStreaming() || connection.status() != 'T' || connection.settings() != settings.settings()) {
+            return null;
+        }
+        return connection;
+    }
+
+    /** Whether the session holds no connection. */
+    boolean holdsNone() {
+        for (BackendConnection each : held) {
+            if (each != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * Borrows together the connections of {@code slots} not held yet, so that none of them is held while another is
      * waited for ({@link BackendConnections#borrowAll}); a single missing one is left to {@link #acquire}.
      */

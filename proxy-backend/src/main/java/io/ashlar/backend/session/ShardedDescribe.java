@@ -162,6 +162,21 @@ final class ShardedDescribe {
         }
     }
 
+    /** {@link #routeTypes} when they are known without asking a backend; else null. */
+    int[] knownRouteTypes(Prepared statement) {
+        int[] declared = statement.parameterTypes();
+        boolean unspecified = false;
+        for (int each : declared) {
+            unspecified |= each == 0;
+        }
+        Plan plan = (Plan) statement.analysis();
+        if (!unspecified || plan.statement().tables().isEmpty()) {
+            return declared;
+        }
+        int[] learnt = plan.parameterTypes(declared, database.plans().schemaEpoch());
+        return learnt != Plan.NOT_LEARNT ? learnt : null;
+    }
+
     /** Describe: the statement's parameter types and columns, as a backend of the shard it would go to describes it. */
     Description describe(Prepared statement) throws StatementFailure {
         Plan plan = (Plan) statement.analysis();

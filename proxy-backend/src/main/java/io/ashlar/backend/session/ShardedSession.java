@@ -3,6 +3,7 @@ package io.ashlar.backend.session;
 import io.ashlar.backend.datasource.BackendConnection;
 import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.Batches;
+import io.ashlar.backend.execute.ColumnDescription;
 import io.ashlar.backend.execute.CommandTags;
 import io.ashlar.backend.execute.CopyStream;
 import io.ashlar.backend.execute.ErrorFields;
@@ -443,6 +444,102 @@ public final class ShardedSession implements BackendSession {
         keepEffects(plan, execution, dataSources, held, sink);
         finish(startedImplicit, dataSources, sink);
         return result;
+    }
+
+    private static final boolean[] NO_BEGIN = {false};
+
+    /**
+     * The statement as one its client's event loop may run itself ({@link LoopStatement}), its connection at hand;
+     * null when it is not one, with nothing done. It is a statement routed to exactly one unit whose answer the client
+     * gets as the shard sends it: a read outside a transaction, on a connection lent at once that carries the session's
+     * settings; or a read or a write (without sequences, foreign keys the proxy enforces, or a key moved) inside the
+     * client's transaction block, on the connection that already runs the block there. Its routing values' types are
+     * known, no setting waits to be read back, and nothing of the session's runs meanwhile (no result still streams).
+     * Everything else (and this too, when it is not so) runs on the session's thread ({@link #execute}), which may wait.
+     *
+     * @param backendFormats the result formats to ask the shard for: the client's, per column
+     */
+    @Override
+    public LoopStatement loopStatement(Prepared statement, ParameterValues parameters, short[] backendFormats) {
+        TransactionState state = transaction.state();
+        boolean inBlock = state == TransactionState.BLOCK;
+        if (closed || simpleQuery || running > 0 || (state != TransactionState.IDLE && !inBlock) || ends.settingsDirty()
+                || !(statement.analysis() instanceof Plan original) || (!inBlock && !connections.holdsNone())) {
+            return null;
+        }
+        Plan plan;
+        try {
+            plan = logical.adjust(original);
+        } catch (StatementFailure failure) {
+            return null; // the session's thread reports it
+        }
+        AnalyzedStatement analyzed = plan.statement();
+        StatementKind kind = analyzed.kind();
+        boolean read = kind == StatementKind.SELECT;
+        if (!(read || inBlock && (kind == StatementKind.INSERT || kind == StatementKind.UPDATE || kind == StatementKind.DELETE))
+                || plan.textEffect() != CommandTags.Effect.NONE || plan.sequence() != null
+                || logical.fromCatalog(plan) || LogicalSession.isRefresh(analyzed)
+                || ShardedForeignKeys.concerns(database.catalog().schema(), analyzed)) {
+            return null;
+        }
+        int[] routeTypes = describer.knownRouteTypes(statement);
+        if (routeTypes == null) {
+            return null;
+        }
+        times.forgetLast();
+        ShardedExecution execution;
+        try {
+            execution = route(plan, parameters, routeTypes);
+        } catch (RouteException e) {
+            return null;
+        }
+        if (execution.isSession() || execution.unitCount() != 1 || execution.dataSources().length != 1
+                || execution.keepsRowsInPlace() || execution.isWrite()) {
+            return null;
+        }
+        execution.clientFormats(backendFormats);
+        int dataSource = execution.dataSources()[0];
+        BackendConnection connection = inBlock ? connections.inBlock(dataSource) : connections.lendNow(dataSource);
+        if (connection == null) {
+            return null;
+        }
+        return new LoopStatement(this, plan, execution, connection, dataSource, !inBlock, times.runStarted());
+    }
+
+    /** A {@link LoopStatement} ended: as {@link #routed} ends a statement. */
+    void loopFinished(LoopStatement statement, boolean failed, ResultSink sink) {
+        if (statement.runStarted() != 0) {
+            times.ran(statement.runStarted());
+        }
+        int[] dataSources = {statement.dataSource()};
+        connections.markJoined(dataSources, NO_BEGIN);
+        if (failed) {
+            ends.afterFailure(false);
+            return;
+        }
+        Plan plan = statement.plan();
+        if (transaction.state().inTransaction() && PreparedCommit.changesData(plan.statement())) {
+            connections.markWritten(dataSources);
+            if (plan.statement().kind() == StatementKind.INSERT && database.dataSources().size() > 1) {
+                handOffs.sequences().afterInsert(plan, dataSources[0]); // its DEFAULTs' nextval: lastval/currval in the transaction
+            }
+        }
+        try {
+            finish(false, dataSources, sink);
+        } catch (StatementFailure failure) {
+            // finish reads nothing back after a statement that changed no setting and opened no transaction
+            ends.afterStatement();
+        }
+    }
+
+    /** Columns a data source described, in logical terms. */
+    ColumnDescription[] logicalColumns(int dataSource, ColumnDescription[] columns) {
+        return logical.logicalColumns(dataSource, columns);
+    }
+
+    /** A data source's error in logical names. */
+    StatementFailure logicalFailure(StatementFailure failure) {
+        return logical.logical(failure);
     }
 
     /** Routes a statement: its execution, timed for metrics and kept for the slow-query log. */

@@ -719,6 +719,19 @@ public final class ShardedExecution {
         return new BackendConnection.Statement(unit.sql(), values, simple, simple ? null : unitFormats());
     }
 
+    /**
+     * The statement of the one unit a statement routed to one unit runs, in the client's result formats
+     * ({@link #clientFormats}): its answer is the client's as the shard sends it.
+     */
+    public BackendConnection.Statement onlyUnit() {
+        return statement(rewrite.units().get(0));
+    }
+
+    /** The only unit's error as the client reads it: its position moved to the statement's text ({@link #onlyUnit}). */
+    public StatementFailure onlyUnitFailure(SQLException e) {
+        return unitFailure(e, 0);
+    }
+
     /** The unit's parameters: the original ones, renumbered when the unit's SQL kept only some of them. */
     private ParameterValues unitParameters(RewrittenUnit unit) {
         int[] map = unit.parameterMap();

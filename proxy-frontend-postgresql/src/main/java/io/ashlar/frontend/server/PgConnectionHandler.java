@@ -425,6 +425,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             backend = BackendSession.open(database, settings, ctx.channel().eventLoop(), identity(ctx, database));
             session = new FrontendSession(ctx.channel(), backend, context.sessionThreads(ctx.channel().eventLoop()), processId,
                     () -> context.unregister(processId), startup.dialect());
+            session.runsOnLoop(LoopThreads.onLoops());
             // A session that reads its text (statements, routing values, merged rows) reads it in its client_encoding,
             // and writes its own (messages, column names) in it.
             decoder.textCharset(encoding.charset(), encoding.checkedAs());

@@ -293,6 +293,52 @@ final class ExtendedProtocol {
         batches.afterBind(portal, portalName);
     }
 
+    /**
+     * Bind, Describe of its portal (when {@code describe}), Execute (with a row limit only for a statement that returns
+     * no rows) and Sync as a pipeline the event loop runs itself
+     * ({@link LoopRun}, not started yet), its Bind answered and the unnamed portal it replaces gone; null, with nothing
+     * done, when it must run here: a named portal, a statement not described yet or of the proxy's own, result formats
+     * PostgreSQL would refuse, parameters it would refuse at Bind, or a statement the backend session keeps for its
+     * thread ({@link io.ashlar.backend.session.BackendSession#loopStatement}).
+     */
+    LoopRun onLoop(Bind bind, boolean describe, int maxRows, ResultSink statusSink, io.netty.channel.Channel client, LoopRun.End end) {
+        if (skipping || openGauss || !bind.portal().isEmpty()) {
+            return null;
+        }
+        PreparedStatement statement = statements.get(bind.statement());
+        if (statement == null || statement.description() == null || statement.clientCopy || statement.isTransactionControl()
+                || statement.prepared.analysis() instanceof CannedAnswer || statement.prepared.analysis() instanceof AdminStatement
+                || statement.prepared.analysis() instanceof CursorCommands.Command) {
+            return null;
+        }
+        short[] requested = bind.resultFormats();
+        for (short each : requested) {
+            if (each != 0 && each != 1) {
+                return null;
+            }
+        }
+        Optional<io.ashlar.backend.execute.ColumnDescription[]> columns = statement.description().columns();
+        if (maxRows != 0 && columns.isPresent()) {
+            return null; // rows in pieces (PortalSuspended); a row limit means nothing to a statement without rows (pgjdbc's 1 for updates)
+        }
+        if (BindChecks.resultFormatCount(requested, columns.isPresent() ? columns.get().length : 0) != null
+                || BindChecks.refusal(bind, statement, false, portals.containsKey(UNNAMED)) != null) {
+            return null;
+        }
+        io.ashlar.backend.session.LoopStatement loop = backend.loopStatement(statement.prepared,
+                ParameterValues.of(statement.prepared.parameterTypes(), bind.parameterFormats(), bind.parameterValues()),
+                statement.perColumn(ResultFormats.forBackend(requested)));
+        if (loop == null) {
+            return null;
+        }
+        Portal previous = portals.remove(UNNAMED);
+        if (previous != null) {
+            previous.close();
+        }
+        out.write(BindComplete.INSTANCE);
+        return new LoopRun(loop, out, this, statusSink, client, requested, describe, end);
+    }
+
     /** openGauss's batch bind ({@code U}), see {@link ClientBatches#batchBind}. */
     void batchBind(BatchBind batch) {
         batches.batchBind(batch);

@@ -66,6 +66,8 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
     private final ExtendedProtocol extended;
     private final ClientResultSink sink;
     private volatile boolean working;
+    /** Whether the event loop runs a pipeline of the session's itself now ({@link LoopRun}). */
+    private volatile boolean loopRunning;
     private volatile char lastStatus = 'I';
     /** How the proxy's stop ends this session's connection, once it asked ({@link #endIfQuiet}); null until then. */
     private volatile Runnable stopEnd;
@@ -77,6 +79,17 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
     /** The slow-query log (and sql-show, which the backend session writes), or null while both are off. */
     private io.ashlar.backend.metrics.StatementLog statementLog;
     private String who = "";
+    /** Whether the session's thread runs on its client's event loop, so that the loop may run a pipeline itself ({@link LoopRun}). */
+    private boolean loopRuns;
+    /** The pipeline the event loop runs itself now, or null (the loop's field; the session's thread runs on the loop too). */
+    private LoopRun loopRun;
+    /** What the client sent while the loop ran a pipeline: handed on when it ends, in order. */
+    private final java.util.ArrayList<FrontendMessage> heldBack = new java.util.ArrayList<>(0);
+    /** A stop and a backend's notification that woke the session's thread while the loop ran a pipeline: given again after it. */
+    private boolean stopDeferred;
+    private boolean asyncDeferred;
+    /** Ends a pipeline the loop ran: made once. */
+    private final LoopRun.End loopRunEnd = this::loopRunEnded;
 
     /**
      * @param threads makes the session's thread (a virtual thread), started with the first message
@@ -161,23 +174,110 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         inbox.memory(clientMemory);
     }
 
+    /**
+     * Lets the event loop run a client's pipeline itself where its statement allows ({@link LoopRun}): only when the
+     * session's thread runs on the same loop, so that the two never run at once.
+     */
+    public void runsOnLoop(boolean sameLoop) {
+        this.loopRuns = sameLoop;
+    }
+
     /** Called on the event loop for each decoded message. */
     public void enqueue(FrontendMessage message) {
+        if (loopRun != null) {
+            heldBack.add(message);
+            return;
+        }
         inbox.add(message);
     }
 
     /**
      * Called on the event loop with the messages of one read from the socket, so that the
      * session sees a client's pipeline (Bind, Execute, ..., Sync) whole, and is woken once.
+     * A pipeline of one statement the loop can run itself does not wake it ({@link LoopRun}).
      */
     public void enqueue(List<FrontendMessage> messages) {
+        if (loopRun != null) {
+            heldBack.addAll(messages);
+            return;
+        }
+        if (loopRuns && runOnLoop(messages)) {
+            return;
+        }
         inbox.addAll(messages);
     }
 
     /** Called on the event loop when the client's connection closed. */
     public void clientGone() {
         backend.cancel();
+        if (loopRun != null) {
+            heldBack.add(SessionInbox.CLIENT_GONE);
+            loopRun.writabilityChanged(); // its answer is read to the end (nobody takes it), not left paused
+            return;
+        }
         inbox.add(SessionInbox.CLIENT_GONE);
+    }
+
+    /**
+     * Runs Bind, Describe of its portal (optional), Execute, Sync on the event loop when the session's thread is idle
+     * and the statement is one the loop may run itself ({@link ExtendedProtocol#onLoop}); false, with nothing done, when not.
+     */
+    private boolean runOnLoop(List<FrontendMessage> messages) {
+        int size = messages.size();
+        if ((size != 3 && size != 4) || !(messages.get(0) instanceof Bind bind) || !(messages.get(size - 1) instanceof Sync)
+                || !(messages.get(size - 2) instanceof Execute execute) || !execute.portal().equals(bind.portal())) {
+            return false;
+        }
+        boolean describe = size == 4;
+        if (describe && !(messages.get(1) instanceof Describe d && d.kind() == 'P' && d.name().equals(bind.portal()))) {
+            return false;
+        }
+        if (closed || working || !inbox.started() || !inbox.isEmpty() || lastStatus == 'E' || extended.skipping()) {
+            return false;
+        }
+        LoopRun run = extended.onLoop(bind, describe, execute.maxRows(), sink, channel, loopRunEnd);
+        if (run == null) {
+            return false;
+        }
+        if (counters != null) {
+            counters.ranOnLoop();
+        }
+        if ((counters != null || statementLog != null) && requestStarted == 0) {
+            requestStarted = System.nanoTime();
+        }
+        loopRun = run;
+        loopRunning = true;
+        if (!run.start()) {
+            loopRunEnded(run, true);
+        }
+        return true;
+    }
+
+    /** The pipeline the loop ran is over: the Sync's part, then what the client sent meanwhile. */
+    private void loopRunEnded(LoopRun run, boolean failed) {
+        if (loopRun != run) {
+            return;
+        }
+        loopRun = null;
+        sync();
+        loopRunning = false;
+        if (stopDeferred) {
+            stopDeferred = false;
+            inbox.askStop();
+        }
+        if (asyncDeferred) {
+            asyncDeferred = false;
+            inbox.signalAsync();
+        }
+        if (!heldBack.isEmpty()) {
+            List<FrontendMessage> next = List.copyOf(heldBack);
+            heldBack.clear();
+            if (next.get(next.size() - 1) == SessionInbox.CLIENT_GONE) {
+                inbox.addAll(next);
+            } else {
+                enqueue(next);
+            }
+        }
     }
 
     /** Cancels the statement running now (CancelRequest from the client). */
@@ -187,6 +287,10 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
     }
 
     public void writabilityChanged() {
+        LoopRun run = loopRun;
+        if (run != null) {
+            run.writabilityChanged();
+        }
         out.writabilityChanged();
     }
 
@@ -237,7 +341,7 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
      */
     @Override
     public boolean isQuiet() {
-        return !working && inbox.isEmpty() && lastStatus == 'I';
+        return !working && !loopRunning && inbox.isEmpty() && lastStatus == 'I';
     }
 
     /**
@@ -263,6 +367,13 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         }
         if (message == SessionInbox.CLIENT_GONE) {
             close();
+            return;
+        }
+        if (loopRun != null && (message == SessionInbox.STOP || message == SessionInbox.BACKEND_ASYNC)) {
+            // The loop runs a pipeline of the session's (the session's thread runs on the same loop, between its steps):
+            // the signal is given again when it ends.
+            stopDeferred |= message == SessionInbox.STOP;
+            asyncDeferred |= message == SessionInbox.BACKEND_ASYNC;
             return;
         }
         if (message == SessionInbox.STOP) {

@@ -1,0 +1,158 @@
+package io.ashlar.backend.session;
+
+import io.ashlar.backend.datasource.BackendConnection;
+import io.ashlar.backend.execute.BackendError;
+import io.ashlar.backend.execute.ColumnDescription;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.ResultSink;
+import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.pg.BackendFrames;
+import io.ashlar.backend.pg.ServerLink;
+import io.ashlar.backend.sharding.ShardedExecution;
+import io.netty.buffer.ByteBuf;
+import java.sql.SQLException;
+
+/**
+ * A statement of a sharded session that its client's event loop runs itself, without waking the session's thread: one
+ * routed to one unit on one data source (a read outside a transaction, or a read or write inside the client's block),
+ * whose answer goes to the client as the shard sends it ({@link ShardedSession#loopStatement} says which qualify). The loop sends it ({@link #send}), is told each
+ * answer as it arrives (a {@link ServerLink.Receiver} of its own), asks this class what each becomes for the client
+ * (columns, errors and notices in logical names, rows with their type OIDs patched), and ends it here ({@link
+ * #finish}) as the session's own run ends a statement: the connection goes back, settings it was given are reported.
+ *
+ * <p>Used on the client's event loop only, while the session's thread waits for the client's next message.
+ */
+public final class LoopStatement {
+
+    private final ShardedSession session;
+    private final io.ashlar.backend.sharding.Plan plan;
+    private final ShardedExecution execution;
+    private final BackendConnection connection;
+    private final BackendConnection.Statement unit;
+    private final int dataSource;
+    private final long runStarted;
+    /** Whether a statement whose plan went stale may run again: outside a transaction (inside, the error aborted it). */
+    private final boolean mayRunAgain;
+    private ServerLink.Receiver receiver;
+    private ServerLink.PreparedKey key;
+    /** The backend found the statement prepared before DDL changed its result: it runs again, once, prepared anew. */
+    private boolean runAgain;
+    private boolean ranAgain;
+
+    LoopStatement(ShardedSession session, io.ashlar.backend.sharding.Plan plan, ShardedExecution execution,
+                  BackendConnection connection, int dataSource, boolean mayRunAgain, long runStarted) {
+        this.session = session;
+        this.plan = plan;
+        this.mayRunAgain = mayRunAgain;
+        this.execution = execution;
+        this.connection = connection;
+        this.unit = execution.onlyUnit();
+        this.dataSource = dataSource;
+        this.runStarted = runStarted;
+    }
+
+    /**
+     * Sends the statement; its answers go to {@code answers} on the loop. On failure (the connection broke) the
+     * statement has ended ({@link #finish} was called as failed): the client gets the error returned.
+     */
+    public ErrorFields send(ServerLink.Receiver answers) {
+        this.receiver = answers;
+        try {
+            key = connection.sendOnLoop(unit, answers);
+            return null;
+        } catch (SQLException e) {
+            ErrorFields error = ErrorFields.from(e);
+            finish(true, ResultSink.DISCARD);
+            return error;
+        }
+    }
+
+    /** The RowDescription at {@code [start, start + length)} of {@code in}, in logical terms. */
+    public ColumnDescription[] columns(ByteBuf in, int start, int length) {
+        return session.logicalColumns(dataSource, connection.columnsOf(in, start, length));
+    }
+
+    /** Whether the rows need their type OIDs rewritten before they go to the client ({@link #patchedRow}). */
+    public boolean patchesRows() {
+        return connection.patchesRows();
+    }
+
+    /** The body of a DataRow, type OIDs rewritten as the client was told them. */
+    public byte[] patchedRow(ByteBuf in, int start, int length) {
+        return connection.patchedBody(in, start, length);
+    }
+
+    /** A CommandComplete's tag. */
+    public String tag(ByteBuf in, int start, int length) {
+        String tag = BackendFrames.tag(in, start, length);
+        return tag;
+    }
+
+    /** A NoticeResponse, in logical names. */
+    public ErrorFields notice(ByteBuf in, int start, int length) {
+        return session.lateNotice(BackendFrames.errorFields(in, start, length, connection.textCharset()));
+    }
+
+    /**
+     * An ErrorResponse, as the client reads it (logical names, its position in the client's text); null when the
+     * statement runs again at the ReadyForQuery ({@link #again}): its plan was prepared before DDL changed its result
+     * and no answer of it reached the client yet.
+     *
+     * @param answered whether its columns were described to the client already
+     */
+    public ErrorFields error(ByteBuf in, int start, int length, boolean answered) {
+        BackendError error = new BackendError(BackendFrames.errorFields(in, start, length, connection.textCharset()));
+        if (key != null) {
+            connection.retire(key); // parsed again next time, closed first
+        }
+        if (mayRunAgain && !ranAgain && !answered && BackendConnection.isStalePlan(error)) {
+            runAgain = true;
+            return null;
+        }
+        return session.logicalFailure(execution.onlyUnitFailure(error)).fields();
+    }
+
+    /**
+     * At the ReadyForQuery: true when the statement was sent again ({@link #error} returned null), its answers to the
+     * same receiver; false when it is over.
+     */
+    public boolean again() {
+        if (!runAgain) {
+            return false;
+        }
+        runAgain = false;
+        ranAgain = true;
+        try {
+            key = connection.sendOnLoop(unit, receiver);
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    /** Stops reading the backend's answers while the client cannot take more (true), or reads on (false). */
+    public void pause(boolean paused) {
+        connection.pauseReading(paused);
+    }
+
+    /**
+     * The statement ended (its ReadyForQuery came, or the connection ended): its connection goes back, settings given
+     * to it are reported to {@code sink}, a failure fails the session's transaction state as the session's own run does.
+     */
+    public void finish(boolean failed, ResultSink sink) {
+        connection.endLoopExchange();
+        session.loopFinished(this, failed, sink);
+    }
+
+    io.ashlar.backend.sharding.Plan plan() {
+        return plan;
+    }
+
+    int dataSource() {
+        return dataSource;
+    }
+
+    long runStarted() {
+        return runStarted;
+    }
+}

@@ -1,0 +1,197 @@
+package io.ashlar.frontend.session;
+
+import io.ashlar.backend.execute.ColumnDescription;
+import io.ashlar.backend.execute.ErrorFields;
+import io.ashlar.backend.execute.ResultSink;
+import io.ashlar.backend.pg.ServerLink;
+import io.ashlar.backend.session.LoopStatement;
+import io.ashlar.protocol.DataRow;
+import io.ashlar.protocol.EmptyQueryResponse;
+import io.ashlar.protocol.NoData;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client pipeline (Bind, Describe of its portal, Execute, Sync) that the client's event loop runs itself, while the
+ * session's thread waits for the client ({@link LoopStatement} says which statements qualify): the shard's answers
+ * arrive here on the loop and go to the client as they come, as {@link ExtendedProtocol} would write them (its own
+ * BindComplete, the columns in logical terms and the client's formats, the rows as the shard sent them, the tag, an
+ * error in logical names followed by the skip to Sync), then the Sync's ReadyForQuery ({@link #ended}).
+ *
+ * <p>Back-pressure: while the client's socket is full, the shard's connection is not read.
+ */
+final class LoopRun implements ServerLink.Receiver {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LoopRun.class);
+
+    /** Hand the rows to the client once this much is pending, as {@link OutputBuffer} does. */
+    private static final int FLUSH_THRESHOLD = 64 * 1024;
+
+    /** Told on the loop when the statement is over, with whether it failed: the Sync's part is the session's. */
+    interface End {
+        void ended(LoopRun run, boolean failed);
+    }
+
+    private final LoopStatement statement;
+    private final OutputBuffer out;
+    private final ExtendedProtocol extended;
+    private final ResultSink sink;
+    private final Channel client;
+    private final End end;
+    /** The client's result format codes (none, one for all, or one per column). */
+    private final short[] requested;
+    /** Whether the client described the portal (its columns go out). */
+    private final boolean describe;
+    /** Whether the client has had anything of the statement's answer beyond BindComplete. */
+    private boolean answered;
+    private boolean failed;
+    private boolean paused;
+    private boolean over;
+
+    LoopRun(LoopStatement statement, OutputBuffer out, ExtendedProtocol extended, ResultSink sink, Channel client,
+            short[] requested, boolean describe, End end) {
+        this.statement = statement;
+        this.out = out;
+        this.extended = extended;
+        this.sink = sink;
+        this.client = client;
+        this.requested = requested;
+        this.describe = describe;
+        this.end = end;
+    }
+
+    /** Sends the statement; false (the client told, the statement over) when its connection broke first. */
+    boolean start() {
+        ErrorFields refused = statement.send(this);
+        if (refused != null) {
+            failed = true;
+            over = true;
+            extended.fail(refused);
+            return false;
+        }
+        return true;
+    }
+
+    @Override
+    public void message(ServerLink link, byte type, ByteBuf buf, int start, int length) {
+        if (over) {
+            return;
+        }
+        try {
+            switch (type) {
+                case 'D' -> row(buf, start, length);
+                case 'T' -> {
+                    answered = true;
+                    ColumnDescription[] columns = statement.columns(buf, start, length);
+                    if (describe) {
+                        out.rowDescription(columns, formats(columns.length));
+                    }
+                }
+                case 'n' -> {
+                    answered = true;
+                    if (describe) {
+                        out.write(NoData.INSTANCE);
+                    }
+                }
+                case 'C' -> {
+                    answered = true;
+                    out.commandComplete(statement.tag(buf, start, length));
+                }
+                case 'I' -> {
+                    answered = true;
+                    out.write(EmptyQueryResponse.INSTANCE);
+                }
+                case 'N' -> out.notice(statement.notice(buf, start, length));
+                case 'E' -> {
+                    ErrorFields error = statement.error(buf, start, length, answered);
+                    if (error != null) {
+                        failed = true;
+                        extended.fail(error);
+                    }
+                }
+                case 'Z' -> {
+                    if (!statement.again()) {
+                        finish();
+                    }
+                }
+                default -> {
+                    // ParseComplete, BindComplete (the client's was the proxy's), CloseComplete, ParameterStatus (the
+                    // link keeps it), a notification (nobody LISTENs on a pooled connection).
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.error("unexpected failure relaying a backend answer", e);
+            failed = true;
+            extended.fail(ErrorFields.error("XX000", "internal error in Ashlar: " + e));
+            link.close("the proxy failed relaying its answer");
+            finish();
+        }
+    }
+
+    private void row(ByteBuf buf, int start, int length) {
+        ByteBuf pending = out.buffer();
+        if (statement.patchesRows()) {
+            byte[] body = statement.patchedRow(buf, start, length);
+            pending.writeByte(DataRow.TYPE);
+            pending.writeInt(body.length + 4);
+            pending.writeBytes(body);
+        } else {
+            pending.writeBytes(buf, start, length);
+        }
+        if (pending.writerIndex() >= FLUSH_THRESHOLD) {
+            out.flush();
+            if (!client.isWritable() && client.isActive() && !paused) {
+                paused = true;
+                statement.pause(true);
+            }
+        }
+    }
+
+    private short[] formats(int columns) {
+        short[] result = new short[columns];
+        if (requested.length == 1) {
+            java.util.Arrays.fill(result, requested[0]);
+        } else if (requested.length == columns) {
+            System.arraycopy(requested, 0, result, 0, columns);
+        }
+        return result;
+    }
+
+    @Override
+    public void readComplete(ServerLink link) {
+        // The rows go out with the ReadyForQuery, or at the flush threshold.
+    }
+
+    @Override
+    public void closed(ServerLink link, String reason) {
+        if (over) {
+            return;
+        }
+        if (!failed) {
+            // (After a FATAL the backend sent, which the client has, nothing more: the end was its.)
+            failed = true;
+            extended.fail(ErrorFields.error("08006", "the backend connection ended during the statement"
+                    + (reason == null || reason.isEmpty() ? "" : ": " + reason)));
+        }
+        finish();
+    }
+
+    /** The client's socket can take more, or the client is gone: reading the shard resumes (to the end, then). */
+    void writabilityChanged() {
+        if (paused && (client.isWritable() || !client.isActive())) {
+            paused = false;
+            statement.pause(false);
+        }
+    }
+
+    private void finish() {
+        if (over) {
+            return;
+        }
+        over = true;
+        statement.finish(failed, sink);
+        end.ended(this, failed);
+    }
+}
