@@ -113,7 +113,7 @@ final class MetricsEndpoint implements AutoCloseable {
                 "Transactions the clients ended (an autocommit request, a COMMIT or ROLLBACK).");
         totals.forEach((database, each) -> sample(out, "ashlar_transactions_total", label("database", database), each.transactions));
         family(out, "ashlar_statements_on_event_loop_total", "counter",
-                "Statements a sharded session's event loop ran itself, without the session's thread (reads of one shard).");
+                "Statements of one shard a sharded session's event loop ran itself, without the session's thread.");
         totals.forEach((database, each) -> sample(out, "ashlar_statements_on_event_loop_total", label("database", database), each.onLoop));
         family(out, "ashlar_errors_total", "counter", "Errors sent to clients, by SQLSTATE.");
         totals.forEach((database, each) -> each.errors.forEach((state, count) ->

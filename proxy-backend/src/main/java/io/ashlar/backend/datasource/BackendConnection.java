@@ -963,11 +963,11 @@ public final class BackendConnection {
 
     /**
      * Sends one statement in the extended protocol (its Parse where this connection has not prepared it, Bind, Describe,
-     * Execute, Sync) whose answers go to {@code receiver} on the loop as they arrive, not to a waiting thread: a
+     * Execute, Sync), or as a simple query, whose answers go to {@code receiver} on the loop as they arrive, not to a waiting thread: a
      * statement the client's event loop runs itself ({@code LoopStatement}). Called on the loop. The answers come
      * back to the connection's own reader at {@link #endLoopExchange}.
      *
-     * @return the statement's key on this connection (retired when the backend refuses it)
+     * @return the statement's key on this connection (retired when the backend refuses it); null for a simple query
      */
     public ServerLink.PreparedKey sendOnLoop(Statement statement, ServerLink.Receiver receiver) throws SQLException {
         detachStream();
@@ -976,13 +976,18 @@ public final class BackendConnection {
             broken = true;
             throw broken("the backend connection is closed");
         }
-        ServerLink.PreparedKey key = new ServerLink.PreparedKey(statement.sql(), statement.parameters().types());
         ByteBuf out = link.out();
-        String name = prepareName(out, key);
-        write(out, new Bind("", name, statement.parameters().formats(), statement.parameters().values(), statement.bindFormats()));
-        write(out, new Describe((byte) 'P', ""));
-        write(out, new Execute("", 0));
-        write(out, Sync.INSTANCE);
+        ServerLink.PreparedKey key = null;
+        if (statement.simple()) {
+            write(out, new Query(statement.sql()));
+        } else {
+            key = new ServerLink.PreparedKey(statement.sql(), statement.parameters().types());
+            String name = prepareName(out, key);
+            write(out, new Bind("", name, statement.parameters().formats(), statement.parameters().values(), statement.bindFormats()));
+            write(out, new Describe((byte) 'P', ""));
+            write(out, new Execute("", 0));
+            write(out, Sync.INSTANCE);
+        }
         link.receiver(receiver);
         link.flush();
         return key;

@@ -142,14 +142,62 @@ public final class LogicalSession {
         ShardingRules rules = database.rules();
         LogicalCatalog catalog = database.catalog();
         for (TableReference each : statement.tables()) {
-            String schemaName = each.name().schema().orElse("");
-            String name = each.name().name();
-            if (!each.isAccess() || !(schemaName.isEmpty() || schemaName.equals(SchemaLoader.PUBLIC))
-                    || name.startsWith("pg_") || rules.find(name).isPresent() || catalog.schema().isAbsent(name)) {
-                continue;
+            if (unknown(each, rules, catalog)) {
+                catalog.lookUp(each.name().name());
             }
-            catalog.lookUp(name);
         }
+    }
+
+    /** Whether the statement names a table to look up in the data sources ({@link #lookUpUnknownTables}). */
+    private boolean namesUnknownTables(AnalyzedStatement statement) {
+        ShardingRules rules = database.rules();
+        LogicalCatalog catalog = database.catalog();
+        for (TableReference each : statement.tables()) {
+            if (unknown(each, rules, catalog)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A public table the statement reads or writes that neither the rules nor the schema know (nor know to be absent). */
+    private static boolean unknown(TableReference table, ShardingRules rules, LogicalCatalog catalog) {
+        String schemaName = table.name().schema().orElse("");
+        String name = table.name().name();
+        return table.isAccess() && (schemaName.isEmpty() || schemaName.equals(SchemaLoader.PUBLIC))
+                && !name.startsWith("pg_") && rules.find(name).isEmpty() && !catalog.schema().isAbsent(name);
+    }
+
+    /**
+     * {@link #adjust} for a statement an event loop runs itself, which must not wait: null where the plan's logical
+     * state would ask a data source (a table neither the rules nor the schema know, looked up), or where schema changes
+     * of the session wait to be taken in ({@link #idle}). The session's thread does those.
+     */
+    public Plan adjustOnLoop(Plan plan) throws StatementFailure {
+        if (changedTables != null || changedTypes || changedViews || !knowable(plan)) {
+            return null;
+        }
+        Plan result = adjust(plan);
+        return result == plan || knowable(result) ? result : null;
+    }
+
+    /** Whether the plan's logical state is known, or can be made without asking a data source. */
+    private boolean knowable(Plan plan) {
+        LogicalPlan state = plan.logical();
+        return state != null && state.version() == database.catalog().schema().version() || !namesUnknownTables(plan.statement());
+    }
+
+    /**
+     * {@link #logical(StatementFailure)} on an event loop: the catalog forgets the names it found absent on another
+     * thread (it may wait there for a refresh that reads the data sources through this loop).
+     */
+    public StatementFailure logicalOnLoop(StatementFailure failure) {
+        LogicalCatalog catalog = database.catalog();
+        if (failure.fields().sqlState().equals("42P01")) {
+            Thread.ofVirtual().name("ashlar-forget-absent").start(catalog::forgetAbsent);
+        }
+        ErrorFields fields = catalog.schema().logical(failure.fields());
+        return fields == failure.fields() ? failure : new StatementFailure(fields, failure.getCause());
     }
 
     /** The statement with its columns written out ({@link ColumnLists}), or null. */

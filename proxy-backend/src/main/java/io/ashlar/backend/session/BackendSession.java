@@ -104,6 +104,11 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
         return null;
     }
 
+    /** A simple query as one the client's event loop may run itself ({@link #loopStatement}), or null. */
+    default LoopStatement loopQuery(String sql) {
+        return null;
+    }
+
     /** Starts a COPY FROM STDIN / TO STDOUT; the caller drives it, then calls {@link #endCopy()}. */
     CopyStream startCopy(String sql) throws StatementFailure;
 

@@ -33,6 +33,8 @@ public final class LoopStatement {
     private final long runStarted;
     /** Whether a statement whose plan went stale may run again: outside a transaction (inside, the error aborted it). */
     private final boolean mayRunAgain;
+    /** Where the statement starts in the client's query string: its errors' positions are moved by it. */
+    private final int offset;
     private ServerLink.Receiver receiver;
     private ServerLink.PreparedKey key;
     /** The backend found the statement prepared before DDL changed its result: it runs again, once, prepared anew. */
@@ -40,13 +42,15 @@ public final class LoopStatement {
     private boolean ranAgain;
 
     LoopStatement(ShardedSession session, io.ashlar.backend.sharding.Plan plan, ShardedExecution execution,
-                  BackendConnection connection, int dataSource, boolean mayRunAgain, long runStarted) {
+                  BackendConnection.Statement unit, BackendConnection connection, int dataSource, boolean mayRunAgain,
+                  int offset, long runStarted) {
         this.session = session;
+        this.offset = offset;
         this.plan = plan;
         this.mayRunAgain = mayRunAgain;
         this.execution = execution;
         this.connection = connection;
-        this.unit = execution.onlyUnit();
+        this.unit = unit;
         this.dataSource = dataSource;
         this.runStarted = runStarted;
     }
@@ -84,8 +88,7 @@ public final class LoopStatement {
 
     /** A CommandComplete's tag. */
     public String tag(ByteBuf in, int start, int length) {
-        String tag = BackendFrames.tag(in, start, length);
-        return tag;
+        return BackendFrames.tag(in, start, length);
     }
 
     /** A NoticeResponse, in logical names. */
@@ -109,7 +112,8 @@ public final class LoopStatement {
             runAgain = true;
             return null;
         }
-        return session.logicalFailure(execution.onlyUnitFailure(error)).fields();
+        ErrorFields fields = session.logicalFailure(execution.onlyUnitFailure(error)).fields();
+        return offset == 0 ? fields : fields.withPosition(position -> position + offset);
     }
 
     /**

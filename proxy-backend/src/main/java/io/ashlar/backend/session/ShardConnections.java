@@ -164,6 +164,16 @@ final class ShardConnections {
         return connection;
     }
 
+    /** Whether a connection the session holds still streams a result (a portal read in pieces). */
+    boolean anyStreaming() {
+        for (BackendConnection each : held) {
+            if (each != null && each.isStreaming()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether the session holds no connection. */
     boolean holdsNone() {
         for (BackendConnection each : held) {

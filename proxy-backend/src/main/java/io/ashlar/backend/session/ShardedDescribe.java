@@ -137,19 +137,11 @@ final class ShardedDescribe {
      * text is then considered both as text and as number, binary is unreadable.
      */
     int[] routeTypes(Prepared statement) throws StatementFailure {
+        int[] known = knownRouteTypes(statement);
+        if (known != null) {
+            return known;
+        }
         int[] declared = statement.parameterTypes();
-        boolean unspecified = false;
-        for (int each : declared) {
-            unspecified |= each == 0;
-        }
-        Plan plan = (Plan) statement.analysis();
-        if (!unspecified || plan.statement().tables().isEmpty()) {
-            return declared;
-        }
-        int[] learnt = plan.parameterTypes(declared, database.plans().schemaEpoch());
-        if (learnt != Plan.NOT_LEARNT) {
-            return learnt;
-        }
         try {
             int[] result = describe(statement).parameterTypes();
             return result.length == declared.length ? result : declared;

@@ -461,25 +461,7 @@ public final class ShardedSession implements BackendSession {
      */
     @Override
     public LoopStatement loopStatement(Prepared statement, ParameterValues parameters, short[] backendFormats) {
-        TransactionState state = transaction.state();
-        boolean inBlock = state == TransactionState.BLOCK;
-        if (closed || simpleQuery || running > 0 || (state != TransactionState.IDLE && !inBlock) || ends.settingsDirty()
-                || !(statement.analysis() instanceof Plan original) || (!inBlock && !connections.holdsNone())) {
-            return null;
-        }
-        Plan plan;
-        try {
-            plan = logical.adjust(original);
-        } catch (StatementFailure failure) {
-            return null; // the session's thread reports it
-        }
-        AnalyzedStatement analyzed = plan.statement();
-        StatementKind kind = analyzed.kind();
-        boolean read = kind == StatementKind.SELECT;
-        if (!(read || inBlock && (kind == StatementKind.INSERT || kind == StatementKind.UPDATE || kind == StatementKind.DELETE))
-                || plan.textEffect() != CommandTags.Effect.NONE || plan.sequence() != null
-                || logical.fromCatalog(plan) || LogicalSession.isRefresh(analyzed)
-                || ShardedForeignKeys.concerns(database.catalog().schema(), analyzed)) {
+        if (!(statement.analysis() instanceof Plan original) || !idleForLoop()) {
             return null;
         }
         int[] routeTypes = describer.knownRouteTypes(statement);
@@ -487,23 +469,102 @@ public final class ShardedSession implements BackendSession {
             return null;
         }
         times.forgetLast();
+        return onLoop(original, parameters, routeTypes, backendFormats, false, 0);
+    }
+
+    /**
+     * A simple query of one statement as one the event loop may run itself ({@link #loopStatement}), its text analysed
+     * (the plan cache keeps it for the session's thread where it is not one); null when it is not one.
+     */
+    @Override
+    public LoopStatement loopQuery(String sql) {
+        if (!idleForLoop()) {
+            return null;
+        }
+        times.forgetLast();
+        long parseStarted = times.parseStarted();
+        StatementRange range;
+        Plan plan;
+        try {
+            TokenList tokens = Lexer.tokenize(sql);
+            List<StatementRange> ranges = StatementSplitter.split(tokens);
+            if (ranges.size() != 1) {
+                return null;
+            }
+            range = ranges.get(0);
+            plan = database.plans().get(sql, tokens, range);
+        } catch (SqlSyntaxException e) {
+            return null; // the session's thread reports it
+        }
+        if (parseStarted != 0) {
+            times.parsed(parseStarted);
+        }
+        return onLoop(plan, ParameterValues.NONE, ParameterValues.NONE.types(), null, true, range.start());
+    }
+
+    /**
+     * Whether nothing of the session runs or waits to be done that a statement run on the loop would pass by, and no
+     * result still streams (closing one, as a new unnamed portal does the one it replaces, may wait for its backend).
+     */
+    private boolean idleForLoop() {
+        TransactionState state = transaction.state();
+        return !closed && !simpleQuery && running == 0 && !ends.settingsDirty()
+                && (state == TransactionState.BLOCK && !connections.anyStreaming()
+                    || state == TransactionState.IDLE && connections.holdsNone());
+    }
+
+    /**
+     * @param simple whether it came in a simple query (its unit goes to the shard as one)
+     * @param offset where the statement starts in the client's text (errors' positions are moved by it)
+     */
+    private LoopStatement onLoop(Plan original, ParameterValues parameters, int[] routeTypes, short[] backendFormats,
+                                 boolean simple, int offset) {
+        boolean inBlock = transaction.state() == TransactionState.BLOCK;
+        StatementKind kind = original.statement().kind();
+        boolean read = kind == StatementKind.SELECT;
+        if (!(read || inBlock && (kind == StatementKind.INSERT || kind == StatementKind.UPDATE || kind == StatementKind.DELETE))) {
+            return null;
+        }
+        Plan plan;
+        try {
+            plan = logical.adjustOnLoop(original);
+        } catch (StatementFailure | RuntimeException failure) {
+            return null; // the session's thread reports it
+        }
+        if (plan == null) {
+            return null;
+        }
+        AnalyzedStatement analyzed = plan.statement();
+        kind = analyzed.kind();
+        read = kind == StatementKind.SELECT;
+        if (!(read || inBlock && (kind == StatementKind.INSERT || kind == StatementKind.UPDATE || kind == StatementKind.DELETE))
+                || plan.textEffect() != CommandTags.Effect.NONE || plan.sequence() != null
+                || logical.fromCatalog(plan) || LogicalSession.isRefresh(analyzed)
+                || ShardedForeignKeys.concerns(database.catalog().schema(), analyzed)) {
+            return null;
+        }
         ShardedExecution execution;
+        BackendConnection.Statement unit;
         try {
             execution = route(plan, parameters, routeTypes);
-        } catch (RouteException e) {
-            return null;
+            if (execution.isSession() || execution.unitCount() != 1 || execution.dataSources().length != 1
+                    || execution.keepsRowsInPlace() || execution.isWrite()) {
+                return null;
+            }
+            if (simple) {
+                execution.useSimpleProtocol();
+            }
+            execution.clientFormats(backendFormats);
+            unit = execution.onlyUnit();
+        } catch (RuntimeException e) {
+            return null; // the session's thread reports what the route refuses (RouteException), or fails at
         }
-        if (execution.isSession() || execution.unitCount() != 1 || execution.dataSources().length != 1
-                || execution.keepsRowsInPlace() || execution.isWrite()) {
-            return null;
-        }
-        execution.clientFormats(backendFormats);
         int dataSource = execution.dataSources()[0];
         BackendConnection connection = inBlock ? connections.inBlock(dataSource) : connections.lendNow(dataSource);
         if (connection == null) {
             return null;
         }
-        return new LoopStatement(this, plan, execution, connection, dataSource, !inBlock, times.runStarted());
+        return new LoopStatement(this, plan, execution, unit, connection, dataSource, !inBlock, offset, times.runStarted());
     }
 
     /** A {@link LoopStatement} ended: as {@link #routed} ends a statement. */
@@ -537,9 +598,9 @@ public final class ShardedSession implements BackendSession {
         return logical.logicalColumns(dataSource, columns);
     }
 
-    /** A data source's error in logical names. */
+    /** A data source's error in logical names, on the event loop. */
     StatementFailure logicalFailure(StatementFailure failure) {
-        return logical.logical(failure);
+        return logical.logicalOnLoop(failure);
     }
 
     /** Routes a statement: its execution, timed for metrics and kept for the slow-query log. */

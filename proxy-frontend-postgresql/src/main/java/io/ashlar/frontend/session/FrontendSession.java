@@ -224,6 +224,9 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
      */
     private boolean runOnLoop(List<FrontendMessage> messages) {
         int size = messages.size();
+        if (size == 1 && messages.get(0) instanceof Query query) {
+            return queryOnLoop(query.sql());
+        }
         if ((size != 3 && size != 4) || !(messages.get(0) instanceof Bind bind) || !(messages.get(size - 1) instanceof Sync)
                 || !(messages.get(size - 2) instanceof Execute execute) || !execute.portal().equals(bind.portal())) {
             return false;
@@ -232,13 +235,41 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         if (describe && !(messages.get(1) instanceof Describe d && d.kind() == 'P' && d.name().equals(bind.portal()))) {
             return false;
         }
-        if (closed || working || !inbox.started() || !inbox.isEmpty() || lastStatus == 'E' || extended.skipping()) {
+        if (!idleForLoop()) {
             return false;
         }
         LoopRun run = extended.onLoop(bind, describe, execute.maxRows(), sink, channel, loopRunEnd);
         if (run == null) {
             return false;
         }
+        start(run);
+        return true;
+    }
+
+    /** A simple query of one statement, run on the event loop when the statement is one it may run itself. */
+    private boolean queryOnLoop(String sql) {
+        if (Boolean.getBoolean("dbg.noquery")) { return false; }
+        if (!idleForLoop() || !simpleQuery.mayRunOnLoop(sql)) {
+            return false;
+        }
+        io.ashlar.backend.session.LoopStatement statement = backend.loopQuery(sql);
+        if (statement == null) {
+            return false;
+        }
+        extended.dropUnnamed();
+        start(LoopRun.query(statement, out, extended, sink, channel, loopRunEnd));
+        return true;
+    }
+
+    /**
+     * Whether the session's thread waits for the client's next message with nothing of the last request left (it ran
+     * one before: a session starts on its thread), outside a failed transaction block.
+     */
+    private boolean idleForLoop() {
+        return !closed && !working && inbox.started() && inbox.isEmpty() && lastStatus != 'E' && !extended.skipping();
+    }
+
+    private void start(LoopRun run) {
         if (counters != null) {
             counters.ranOnLoop();
         }
@@ -250,16 +281,20 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         if (!run.start()) {
             loopRunEnded(run, true);
         }
-        return true;
     }
 
-    /** The pipeline the loop ran is over: the Sync's part, then what the client sent meanwhile. */
+    /** The pipeline the loop ran is over: the Sync's part (a simple query's end), then what the client sent meanwhile. */
     private void loopRunEnded(LoopRun run, boolean failed) {
         if (loopRun != run) {
             return;
         }
         loopRun = null;
-        sync();
+        if (run.simple()) {
+            cursors.afterTransactionStep(failed, out.lastTag());
+            readyForQuery();
+        } else {
+            sync();
+        }
         loopRunning = false;
         if (stopDeferred) {
             stopDeferred = false;

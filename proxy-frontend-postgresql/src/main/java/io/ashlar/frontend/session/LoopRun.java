@@ -42,8 +42,10 @@ final class LoopRun implements ServerLink.Receiver {
     private final End end;
     /** The client's result format codes (none, one for all, or one per column). */
     private final short[] requested;
-    /** Whether the client described the portal (its columns go out). */
+    /** Whether the client described the portal (its columns go out); true for a simple query. */
     private final boolean describe;
+    /** Whether it is a simple query (an error does not skip to a Sync; the columns are in text). */
+    private final boolean simple;
     /** Whether the client has had anything of the statement's answer beyond BindComplete. */
     private boolean answered;
     private boolean failed;
@@ -52,6 +54,20 @@ final class LoopRun implements ServerLink.Receiver {
 
     LoopRun(LoopStatement statement, OutputBuffer out, ExtendedProtocol extended, ResultSink sink, Channel client,
             short[] requested, boolean describe, End end) {
+        this(statement, out, extended, sink, client, requested, describe, false, end);
+    }
+
+    /** A simple query of one statement: its columns, rows and tag, or its error. */
+    static LoopRun query(LoopStatement statement, OutputBuffer out, ExtendedProtocol extended, ResultSink sink, Channel client,
+                         End end) {
+        return new LoopRun(statement, out, extended, sink, client, NO_FORMATS, true, true, end);
+    }
+
+    private static final short[] NO_FORMATS = new short[0];
+
+    private LoopRun(LoopStatement statement, OutputBuffer out, ExtendedProtocol extended, ResultSink sink, Channel client,
+                    short[] requested, boolean describe, boolean simple, End end) {
+        this.simple = simple;
         this.statement = statement;
         this.out = out;
         this.extended = extended;
@@ -68,7 +84,7 @@ final class LoopRun implements ServerLink.Receiver {
         if (refused != null) {
             failed = true;
             over = true;
-            extended.fail(refused);
+            fail(refused);
             return false;
         }
         return true;
@@ -85,8 +101,10 @@ final class LoopRun implements ServerLink.Receiver {
                 case 'T' -> {
                     answered = true;
                     ColumnDescription[] columns = statement.columns(buf, start, length);
-                    if (describe) {
-                        out.rowDescription(columns, formats(columns.length));
+                    if (simple) {
+                        out.rowDescription(columns, null);
+                    } else if (describe) {
+                        out.rowDescription(columns, Portal.formats(requested, columns.length));
                     }
                 }
                 case 'n' -> {
@@ -108,7 +126,7 @@ final class LoopRun implements ServerLink.Receiver {
                     ErrorFields error = statement.error(buf, start, length, answered);
                     if (error != null) {
                         failed = true;
-                        extended.fail(error);
+                        fail(error);
                     }
                 }
                 case 'Z' -> {
@@ -124,10 +142,27 @@ final class LoopRun implements ServerLink.Receiver {
         } catch (RuntimeException e) {
             LOG.error("unexpected failure relaying a backend answer", e);
             failed = true;
-            extended.fail(ErrorFields.error("XX000", "internal error in Ashlar: " + e));
+            fail(ErrorFields.error("XX000", "internal error in Ashlar: " + e));
             link.close("the proxy failed relaying its answer");
             finish();
         }
+    }
+
+    /**
+     * The statement failed: its error goes out; in the extended protocol at once, and the rest up to the Sync is skipped
+     * ({@link ExtendedProtocol#fail}). The session's transaction fails with it when it ends ({@link LoopStatement#finish}).
+     */
+    private void fail(ErrorFields error) {
+        if (simple) {
+            out.error(error);
+        } else {
+            extended.fail(error);
+        }
+    }
+
+    /** Whether it is a simple query. */
+    boolean simple() {
+        return simple;
     }
 
     private void row(ByteBuf buf, int start, int length) {
@@ -149,16 +184,6 @@ final class LoopRun implements ServerLink.Receiver {
         }
     }
 
-    private short[] formats(int columns) {
-        short[] result = new short[columns];
-        if (requested.length == 1) {
-            java.util.Arrays.fill(result, requested[0]);
-        } else if (requested.length == columns) {
-            System.arraycopy(requested, 0, result, 0, columns);
-        }
-        return result;
-    }
-
     @Override
     public void readComplete(ServerLink link) {
         // The rows go out with the ReadyForQuery, or at the flush threshold.
@@ -172,7 +197,7 @@ final class LoopRun implements ServerLink.Receiver {
         if (!failed) {
             // (After a FATAL the backend sent, which the client has, nothing more: the end was its.)
             failed = true;
-            extended.fail(ErrorFields.error("08006", "the backend connection ended during the statement"
+            fail(ErrorFields.error("08006", "the backend connection ended during the statement"
                     + (reason == null || reason.isEmpty() ? "" : ": " + reason)));
         }
         finish();

@@ -73,6 +73,11 @@ final class Portal {
 
     /** The format of each result column: the Bind's codes (none: all text; one: all that one). */
     short[] formats(int columnCount) {
+        return formats(resultFormats, columnCount);
+    }
+
+    /** A Bind's result format codes (none, one for all, or one per column) as one per column. */
+    static short[] formats(short[] resultFormats, int columnCount) {
         short[] result = new short[columnCount];
         if (resultFormats.length == 1) {
             java.util.Arrays.fill(result, resultFormats[0]);

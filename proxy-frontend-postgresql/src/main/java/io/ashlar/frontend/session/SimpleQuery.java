@@ -58,6 +58,15 @@ final class SimpleQuery {
         this.admin = console;
     }
 
+    /**
+     * Whether a query string is none the proxy answers or runs itself here (blank, openGauss's connect-time questions,
+     * an admin command, COPY with the client, cursor statements): the backend session may run it on the event loop.
+     */
+    boolean mayRunOnLoop(String sql) {
+        return !openGauss && !isBlank(sql) && !(admin != null && AdminCommand.mayBe(sql)) && !CopyRelay.isClientCopy(sql)
+                && !CursorCommands.mentionsCommand(sql) && Deallocation.of(sql) == null;
+    }
+
     /** Runs a query string; true when a statement of it failed (its error was written). */
     boolean run(String sql) {
         Optional<CannedAnswer> canned = openGauss ? OpenGaussConnectQueries.answer(sql) : Optional.empty();
