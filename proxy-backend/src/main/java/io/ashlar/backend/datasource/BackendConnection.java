@@ -998,6 +998,17 @@ public final class BackendConnection {
         link.receiver(call);
     }
 
+    /** Whether the backend writes text as the proxy reads it (its client_encoding, standard_conforming_strings on). */
+    public boolean readsText() {
+        return link.plainText();
+    }
+
+    /** Closes the connection (it cannot serve another statement); it is discarded when it goes back. */
+    public void close(String reason) {
+        broken = true;
+        link.close(reason);
+    }
+
     /** Stops reading the backend's answers (true) while their reader cannot take more, or reads on (false). */
     public void pauseReading(boolean paused) {
         link.autoRead(!paused);

@@ -116,13 +116,24 @@ public final class LogicalSession {
     }
 
     private LogicalPlan state(Plan plan) {
+        return state(plan, true);
+    }
+
+    /** @param lookUp whether tables neither the rules nor the schema know may be looked up (it waits); else null then */
+    private LogicalPlan state(Plan plan, boolean lookUp) {
         LogicalCatalog catalog = database.catalog();
         LogicalPlan state = plan.logical();
         if (state != null && state.version() == catalog.schema().version()) {
             return state;
         }
         AnalyzedStatement statement = plan.statement();
-        lookUpUnknownTables(statement);
+        if (!lookUp) {
+            if (namesUnknownTables(statement)) {
+                return null;
+            }
+        } else {
+            lookUpUnknownTables(statement);
+        }
         LogicalSchema schema = catalog.schema();
         boolean catalogQuery = CatalogQueries.answers(statement);
         boolean sessionValues = !catalogQuery && !statement.sessionValues().isEmpty() && switch (statement.kind()) {
@@ -174,17 +185,31 @@ public final class LogicalSession {
      * of the session wait to be taken in ({@link #idle}). The session's thread does those.
      */
     public Plan adjustOnLoop(Plan plan) throws StatementFailure {
-        if (changedTables != null || changedTypes || changedViews || !knowable(plan)) {
+        if (changedTables != null || changedTypes || changedViews) {
             return null;
         }
-        Plan result = adjust(plan);
-        return result == plan || knowable(result) ? result : null;
+        LogicalPlan state = state(plan, false);
+        if (state == null) {
+            return null;
+        }
+        if (state.plain()) {
+            return plan;
+        }
+        // (No DDL of the session waits to be read again here: no written-out column list to refuse, as adjust does.)
+        Plan result = state.withColumns() != null ? state.withColumns() : plan;
+        if (state.sessionValues() && !result.statement().sessionValues().isEmpty()) {
+            result = database.plans().get(answers.answered(result.statement()));
+        }
+        return result == plan || state(result, false) != null ? result : null;
     }
 
-    /** Whether the plan's logical state is known, or can be made without asking a data source. */
-    private boolean knowable(Plan plan) {
-        LogicalPlan state = plan.logical();
-        return state != null && state.version() == database.catalog().schema().version() || !namesUnknownTables(plan.statement());
+    /**
+     * {@link #fromCatalog} for a statement an event loop runs itself, whose state {@link #adjustOnLoop} made: true too
+     * where the state would have to be made anew now (the schema changed meanwhile), which the session's thread does.
+     */
+    public boolean fromCatalogOrUnknownOnLoop(Plan plan) {
+        LogicalPlan state = state(plan, false);
+        return state == null || plan.sequence() == null && state.catalogQuery() && database.catalog().catalogDataSource() != null;
     }
 
     /**

@@ -40,6 +40,8 @@ public final class LoopStatement {
     /** The backend found the statement prepared before DDL changed its result: it runs again, once, prepared anew. */
     private boolean runAgain;
     private boolean ranAgain;
+    /** What the client is told at the end although the shard did not fail the statement ({@link #afterAnswer}). */
+    private ErrorFields afterAnswer;
 
     LoopStatement(ShardedSession session, io.ashlar.backend.sharding.Plan plan, ShardedExecution execution,
                   BackendConnection.Statement unit, BackendConnection connection, int dataSource, boolean mayRunAgain,
@@ -130,8 +132,25 @@ public final class LoopStatement {
             key = connection.sendOnLoop(unit, receiver);
             return true;
         } catch (SQLException e) {
+            afterAnswer = ErrorFields.from(e);
             return false;
         }
+    }
+
+    /**
+     * At the ReadyForQuery that ends it, what the statement's client must be told although the shard did not fail it:
+     * a run again that could not be sent; a write that left its connection in a client_encoding the proxy cannot read
+     * or with standard_conforming_strings off (a function's set_config: the session's own run refuses it with 0A000
+     * and sets it back; here the connection is closed instead, which fails the client's block, as nothing on the loop
+     * may wait for the SET). Null for nothing.
+     */
+    public ErrorFields afterAnswer() {
+        if (afterAnswer == null && !connection.readsText()) {
+            connection.close("its statement left it writing text the proxy cannot read");
+            afterAnswer = ErrorFields.error("0A000", "the statement changed client_encoding or standard_conforming_strings"
+                    + " in a way Ashlar does not support on a sharded database; its connection is closed");
+        }
+        return afterAnswer;
     }
 
     /** Stops reading the backend's answers while the client cannot take more (true), or reads on (false). */

@@ -468,7 +468,6 @@ public final class ShardedSession implements BackendSession {
         if (routeTypes == null) {
             return null;
         }
-        times.forgetLast();
         return onLoop(original, parameters, routeTypes, backendFormats, false, 0);
     }
 
@@ -481,7 +480,6 @@ public final class ShardedSession implements BackendSession {
         if (!idleForLoop()) {
             return null;
         }
-        times.forgetLast();
         long parseStarted = times.parseStarted();
         StatementRange range;
         Plan plan;
@@ -493,13 +491,14 @@ public final class ShardedSession implements BackendSession {
             }
             range = ranges.get(0);
             plan = database.plans().get(sql, tokens, range);
-        } catch (SqlSyntaxException e) {
-            return null; // the session's thread reports it
+        } catch (RuntimeException | StackOverflowError e) {
+            return null; // the session's thread reports it (a SqlSyntaxException, or what failed)
         }
-        if (parseStarted != 0) {
-            times.parsed(parseStarted);
+        LoopStatement result = onLoop(plan, ParameterValues.NONE, ParameterValues.NONE.types(), null, true, range.start());
+        if (result != null && parseStarted != 0) {
+            times.parsed(parseStarted); // (counted once: a statement the loop leaves is parsed again, and counted, there)
         }
-        return onLoop(plan, ParameterValues.NONE, ParameterValues.NONE.types(), null, true, range.start());
+        return result;
     }
 
     /**
@@ -539,14 +538,15 @@ public final class ShardedSession implements BackendSession {
         read = kind == StatementKind.SELECT;
         if (!(read || inBlock && (kind == StatementKind.INSERT || kind == StatementKind.UPDATE || kind == StatementKind.DELETE))
                 || plan.textEffect() != CommandTags.Effect.NONE || plan.sequence() != null
-                || logical.fromCatalog(plan) || LogicalSession.isRefresh(analyzed)
+                || logical.fromCatalogOrUnknownOnLoop(plan) || LogicalSession.isRefresh(analyzed)
                 || ShardedForeignKeys.concerns(database.catalog().schema(), analyzed)) {
             return null;
         }
         ShardedExecution execution;
         BackendConnection.Statement unit;
+        long routeStarted = times.routeStarted();
         try {
-            execution = route(plan, parameters, routeTypes);
+            execution = ShardedExecution.plan(database, plan, parameters, new RouteValues(parameters, routeTypes, settings.text()));
             if (execution.isSession() || execution.unitCount() != 1 || execution.dataSources().length != 1
                     || execution.keepsRowsInPlace() || execution.isWrite()) {
                 return null;
@@ -563,6 +563,11 @@ public final class ShardedSession implements BackendSession {
         BackendConnection connection = inBlock ? connections.inBlock(dataSource) : connections.lendNow(dataSource);
         if (connection == null) {
             return null;
+        }
+        // Timed and kept for the slow-query log once it runs here (a statement left to the session's thread is routed there).
+        times.forgetLast();
+        if (routeStarted != 0) {
+            times.routed(routeStarted, plan, execution);
         }
         return new LoopStatement(this, plan, execution, unit, connection, dataSource, !inBlock, offset, times.runStarted());
     }

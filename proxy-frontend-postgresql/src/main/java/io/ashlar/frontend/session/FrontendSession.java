@@ -225,7 +225,7 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
     private boolean runOnLoop(List<FrontendMessage> messages) {
         int size = messages.size();
         if (size == 1 && messages.get(0) instanceof Query query) {
-            return queryOnLoop(query.sql());
+            return queryOnLoop(query.sql(), messages);
         }
         if ((size != 3 && size != 4) || !(messages.get(0) instanceof Bind bind) || !(messages.get(size - 1) instanceof Sync)
                 || !(messages.get(size - 2) instanceof Execute execute) || !execute.portal().equals(bind.portal())) {
@@ -242,13 +242,12 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         if (run == null) {
             return false;
         }
-        start(run);
+        start(run, messages);
         return true;
     }
 
     /** A simple query of one statement, run on the event loop when the statement is one it may run itself. */
-    private boolean queryOnLoop(String sql) {
-        if (Boolean.getBoolean("dbg.noquery")) { return false; }
+    private boolean queryOnLoop(String sql, List<FrontendMessage> messages) {
         if (!idleForLoop() || !simpleQuery.mayRunOnLoop(sql)) {
             return false;
         }
@@ -257,7 +256,7 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
             return false;
         }
         extended.dropUnnamed();
-        start(LoopRun.query(statement, out, extended, sink, channel, loopRunEnd));
+        start(LoopRun.query(statement, out, extended, sink, channel, loopRunEnd), messages);
         return true;
     }
 
@@ -266,12 +265,18 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
      * one before: a session starts on its thread), outside a failed transaction block.
      */
     private boolean idleForLoop() {
-        return !closed && !working && inbox.started() && inbox.isEmpty() && lastStatus != 'E' && !extended.skipping();
+        // (Not while the session's thread's last output is queued to the loop: the loop's would pass it.)
+        return !closed && !working && inbox.started() && inbox.isEmpty() && lastStatus != 'E' && !extended.skipping()
+                && !out.flushQueued();
     }
 
-    private void start(LoopRun run) {
-        if (counters != null) {
-            counters.ranOnLoop();
+    /**
+     * Starts a pipeline on the loop. Its messages never reach the inbox: the large ones among them are no longer counted
+     * against the proxy's message memory from here, as the session's thread stops counting a message it took.
+     */
+    private void start(LoopRun run, List<FrontendMessage> messages) {
+        for (FrontendMessage each : messages) {
+            inbox.done(each);
         }
         if ((counters != null || statementLog != null) && requestStarted == 0) {
             requestStarted = System.nanoTime();
@@ -280,6 +285,8 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         loopRunning = true;
         if (!run.start()) {
             loopRunEnded(run, true);
+        } else if (counters != null) {
+            counters.ranOnLoop();
         }
     }
 
@@ -289,13 +296,13 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
             return;
         }
         loopRun = null;
+        loopRunning = false;
         if (run.simple()) {
             cursors.afterTransactionStep(failed, out.lastTag());
             readyForQuery();
         } else {
             sync();
         }
-        loopRunning = false;
         if (stopDeferred) {
             stopDeferred = false;
             inbox.askStop();

@@ -130,9 +130,15 @@ final class LoopRun implements ServerLink.Receiver {
                     }
                 }
                 case 'Z' -> {
-                    if (!statement.again()) {
-                        finish();
+                    if (statement.again()) {
+                        return;
                     }
+                    ErrorFields after = statement.afterAnswer();
+                    if (after != null && !failed) {
+                        failed = true;
+                        fail(after);
+                    }
+                    finish();
                 }
                 default -> {
                     // ParseComplete, BindComplete (the client's was the proxy's), CloseComplete, ParameterStatus (the
@@ -141,6 +147,9 @@ final class LoopRun implements ServerLink.Receiver {
             }
         } catch (RuntimeException e) {
             LOG.error("unexpected failure relaying a backend answer", e);
+            if (over) {
+                return; // it failed ending the statement: the client had its answer, the session went on
+            }
             failed = true;
             fail(ErrorFields.error("XX000", "internal error in Ashlar: " + e));
             link.close("the proxy failed relaying its answer");
@@ -216,7 +225,15 @@ final class LoopRun implements ServerLink.Receiver {
             return;
         }
         over = true;
-        statement.finish(failed, sink);
-        end.ended(this, failed);
+        if (paused) {
+            // The rest of its answer came in the read that filled the client's socket: the connection reads again.
+            paused = false;
+            statement.pause(false);
+        }
+        try {
+            statement.finish(failed, sink);
+        } finally {
+            end.ended(this, failed);
+        }
     }
 }

@@ -41,6 +41,9 @@ final class OutputBuffer {
     private java.nio.charset.Charset text = java.nio.charset.StandardCharsets.UTF_8;
     private ByteBuf buffer;
     private volatile Thread writableWaiter;
+    /** Flushes of the session's thread queued to the event loop and not run yet. */
+    private final java.util.concurrent.atomic.AtomicInteger queuedFlushes = new java.util.concurrent.atomic.AtomicInteger();
+    private final Runnable flushed = queuedFlushes::decrementAndGet;
     /** Where statements, errors and bytes sent are counted; null while metrics are off. */
     private io.ashlar.backend.metrics.SessionCounters counters;
     private io.ashlar.backend.metrics.DatabaseMetrics metrics;
@@ -145,7 +148,10 @@ final class OutputBuffer {
         }
     }
 
-    /** Hands what is pending to the channel. */
+    /**
+     * Hands what is pending to the channel: at once on the event loop; from the session's thread Netty queues the write
+     * as a task of the loop, counted until it ran, so that the loop does not write ahead of it ({@link #flushQueued}).
+     */
     void flush() {
         ByteBuf pending = buffer;
         if (pending != null) {
@@ -153,12 +159,29 @@ final class OutputBuffer {
             if (counters != null) {
                 counters.sent(pending.readableBytes());
             }
+            io.netty.channel.EventLoop loop = channel.eventLoop();
+            boolean queued = !loop.inEventLoop();
+            if (queued) {
+                queuedFlushes.incrementAndGet();
+            }
             if (channel.isActive()) {
                 channel.writeAndFlush(pending, channel.voidPromise());
             } else {
                 pending.release();
             }
+            if (queued) {
+                try {
+                    loop.execute(flushed); // after Netty's write task: the loop runs its tasks in order
+                } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                    queuedFlushes.decrementAndGet(); // the proxy stops: nothing runs on the loop any more
+                }
+            }
         }
+    }
+
+    /** Whether output of the session's thread is queued to the loop and not written yet. */
+    boolean flushQueued() {
+        return queuedFlushes.get() != 0;
     }
 
     /** Drops what is pending (the client is gone). */
