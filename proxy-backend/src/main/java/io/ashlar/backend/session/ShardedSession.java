@@ -423,12 +423,7 @@ public final class ShardedSession implements BackendSession {
             running--;
         }
         connections.markJoined(dataSources, begin);
-        if (transaction.state().inTransaction() && PreparedCommit.changesData(plan.statement())) {
-            connections.markWritten(dataSources);
-            if (dataSources.length == 1 && plan.statement().kind() == StatementKind.INSERT && database.dataSources().size() > 1) {
-                handOffs.sequences().afterInsert(plan, dataSources[0]); // its DEFAULTs' nextval: lastval/currval in the transaction
-            }
-        }
+        markWritten(plan, dataSources);
         if (plan.sequence() != null) {
             try {
                 handOffs.sequences().after(plan, plan.sequence(), dataSources, result);
@@ -519,9 +514,7 @@ public final class ShardedSession implements BackendSession {
     private LoopStatement onLoop(Plan original, ParameterValues parameters, int[] routeTypes, short[] backendFormats,
                                  boolean simple, int offset) {
         boolean inBlock = transaction.state() == TransactionState.BLOCK;
-        StatementKind kind = original.statement().kind();
-        boolean read = kind == StatementKind.SELECT;
-        if (!(read || inBlock && (kind == StatementKind.INSERT || kind == StatementKind.UPDATE || kind == StatementKind.DELETE))) {
+        if (!loopKind(original.statement().kind(), inBlock)) {
             return null;
         }
         Plan plan;
@@ -534,10 +527,7 @@ public final class ShardedSession implements BackendSession {
             return null;
         }
         AnalyzedStatement analyzed = plan.statement();
-        kind = analyzed.kind();
-        read = kind == StatementKind.SELECT;
-        if (!(read || inBlock && (kind == StatementKind.INSERT || kind == StatementKind.UPDATE || kind == StatementKind.DELETE))
-                || plan.textEffect() != CommandTags.Effect.NONE || plan.sequence() != null
+        if (!loopKind(analyzed.kind(), inBlock) || plan.textEffect() != CommandTags.Effect.NONE || plan.sequence() != null
                 || logical.fromCatalogOrUnknownOnLoop(plan) || LogicalSession.isRefresh(analyzed)
                 || ShardedForeignKeys.concerns(database.catalog().schema(), analyzed)) {
             return null;
@@ -572,6 +562,12 @@ public final class ShardedSession implements BackendSession {
         return new LoopStatement(this, plan, execution, unit, connection, dataSource, !inBlock, offset, times.runStarted());
     }
 
+    /** The kinds of statement the loop runs: reads, and in the client's block writes too. */
+    private static boolean loopKind(StatementKind kind, boolean inBlock) {
+        return kind == StatementKind.SELECT
+                || inBlock && (kind == StatementKind.INSERT || kind == StatementKind.UPDATE || kind == StatementKind.DELETE);
+    }
+
     /** A {@link LoopStatement} ended: as {@link #routed} ends a statement. */
     void loopFinished(LoopStatement statement, boolean failed, ResultSink sink) {
         if (statement.runStarted() != 0) {
@@ -583,18 +579,26 @@ public final class ShardedSession implements BackendSession {
             ends.afterFailure(false);
             return;
         }
-        Plan plan = statement.plan();
-        if (transaction.state().inTransaction() && PreparedCommit.changesData(plan.statement())) {
-            connections.markWritten(dataSources);
-            if (plan.statement().kind() == StatementKind.INSERT && database.dataSources().size() > 1) {
-                handOffs.sequences().afterInsert(plan, dataSources[0]); // its DEFAULTs' nextval: lastval/currval in the transaction
-            }
-        }
+        markWritten(statement.plan(), dataSources);
         try {
             finish(false, dataSources, sink);
         } catch (StatementFailure failure) {
             // finish reads nothing back after a statement that changed no setting and opened no transaction
             ends.afterStatement();
+        }
+    }
+
+    /**
+     * A statement that changed data ran in a transaction on these data sources: they count as written (two-phase
+     * commit prepares them), and an INSERT on one of several data sources is kept for lastval/currval in the
+     * transaction (its DEFAULTs' nextval ran there).
+     */
+    private void markWritten(Plan plan, int[] dataSources) {
+        if (transaction.state().inTransaction() && PreparedCommit.changesData(plan.statement())) {
+            connections.markWritten(dataSources);
+            if (dataSources.length == 1 && plan.statement().kind() == StatementKind.INSERT && database.dataSources().size() > 1) {
+                handOffs.sequences().afterInsert(plan, dataSources[0]);
+            }
         }
     }
 

@@ -123,6 +123,11 @@ final class ExtendedProtocol {
     /** A simple query replaces the unnamed statement and portal. */
     void dropUnnamed() {
         statements.remove(UNNAMED);
+        closeUnnamedPortal();
+    }
+
+    /** The unnamed portal goes (a new statement replaces it). */
+    private void closeUnnamedPortal() {
         Portal unnamed = portals.remove(UNNAMED);
         if (unnamed != null) {
             unnamed.close();
@@ -331,10 +336,7 @@ final class ExtendedProtocol {
         if (loop == null) {
             return null;
         }
-        Portal previous = portals.remove(UNNAMED);
-        if (previous != null) {
-            previous.close();
-        }
+        closeUnnamedPortal();
         out.write(BindComplete.INSTANCE);
         return new LoopRun(loop, out, this, statusSink, client, requested, describe, end);
     }
