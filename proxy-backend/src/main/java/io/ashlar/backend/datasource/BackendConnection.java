@@ -965,11 +965,12 @@ public final class BackendConnection {
      * Sends one statement in the extended protocol (its Parse where this connection has not prepared it, Bind, Describe,
      * Execute, Sync), or as a simple query, whose answers go to {@code receiver} on the loop as they arrive, not to a waiting thread: a
      * statement the client's event loop runs itself ({@code LoopStatement}). Called on the loop. The answers come
-     * back to the connection's own reader at {@link #endLoopExchange}.
+     * back to the connection's own reader at {@link #endLoopExchange}. With {@code begin}, a {@code BEGIN} goes first
+     * in the same write, as a query of its own (one more ReadyForQuery ahead of the statement's answers).
      *
      * @return the statement's key on this connection (retired when the backend refuses it); null for a simple query
      */
-    public ServerLink.PreparedKey sendOnLoop(Statement statement, ServerLink.Receiver receiver) throws SQLException {
+    public ServerLink.PreparedKey sendOnLoop(Statement statement, ServerLink.Receiver receiver, boolean begin) throws SQLException {
         detachStream();
         rowPatch = null;
         if (broken || !link.isOpen()) {
@@ -978,6 +979,9 @@ public final class BackendConnection {
         }
         ByteBuf out = link.out();
         ServerLink.PreparedKey key = null;
+        if (begin) {
+            beginFirst(out);
+        }
         if (statement.simple()) {
             write(out, new Query(statement.sql()));
         } else {
@@ -1232,13 +1236,22 @@ public final class BackendConnection {
     }
 
     private void notification() {
-        int pid = batch.getInt(position + 5);
-        int nameStart = position + 9;
-        int nameEnd = batch.indexOf(nameStart, batch.writerIndex(), (byte) 0);
-        int payloadEnd = batch.indexOf(nameEnd + 1, batch.writerIndex(), (byte) 0);
+        notification(batch, position, frameLength());
+    }
+
+    /**
+     * Keeps the NotificationResponse at {@code [start, start + length)} of {@code in} for {@link #relayNotifications}: one
+     * that came during a statement the event loop ran ({@link #sendOnLoop}) on a connection that LISTENs for its session.
+     */
+    public void notification(ByteBuf in, int start, int length) {
+        int end = start + length;
+        int pid = in.getInt(start + 5);
+        int nameStart = start + 9;
+        int nameEnd = in.indexOf(nameStart, end, (byte) 0);
+        int payloadEnd = in.indexOf(nameEnd + 1, end, (byte) 0);
         java.nio.charset.Charset text = link.textCharset();
-        notifications.add(new Notification(pid, batch.toString(nameStart, nameEnd - nameStart, text),
-                batch.toString(nameEnd + 1, payloadEnd - nameEnd - 1, text)));
+        notifications.add(new Notification(pid, in.toString(nameStart, nameEnd - nameStart, text),
+                in.toString(nameEnd + 1, payloadEnd - nameEnd - 1, text)));
     }
 
     // ------------------------------------------------------------------ state

@@ -1,6 +1,7 @@
 package io.ashlar.backend.session;
 
 import io.ashlar.backend.datasource.BackendConnection;
+import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.BackendError;
 import io.ashlar.backend.execute.ColumnDescription;
 import io.ashlar.backend.execute.ErrorFields;
@@ -10,12 +11,15 @@ import io.ashlar.backend.pg.BackendFrames;
 import io.ashlar.backend.pg.ServerLink;
 import io.ashlar.backend.sharding.ShardedExecution;
 import io.netty.buffer.ByteBuf;
+import io.ashlar.parser.statement.TransactionStatement;
 import java.sql.SQLException;
 
 /**
  * A statement of a sharded session that its client's event loop runs itself, without waking the session's thread: one
- * routed to one unit on one data source (a read outside a transaction, or a read or write inside the client's block),
- * whose answer goes to the client as the shard sends it ({@link ShardedSession#loopStatement} says which qualify). The loop sends it ({@link #send}), is told each
+ * routed to one unit on one data source (a read outside a transaction, or a read or write inside the client's block,
+ * the block's first there with a BEGIN sent ahead of it), whose answer goes to the client as the shard sends it; or
+ * transaction control: a BEGIN the session keeps ({@link #answer}), the COMMIT or ROLLBACK of a block one data source
+ * joined, sent there ({@link ShardedSession#loopStatement} says which qualify). The loop sends it ({@link #send}), is told each
  * answer as it arrives (a {@link ServerLink.Receiver} of its own), asks this class what each becomes for the client
  * (columns, errors and notices in logical names, rows with their type OIDs patched), and ends it here ({@link
  * #finish}) as the session's own run ends a statement: the connection goes back, settings it was given are reported.
@@ -26,7 +30,9 @@ public final class LoopStatement {
 
     private final ShardedSession session;
     private final io.ashlar.backend.sharding.Plan plan;
+    /** Its route; null for transaction control. */
     private final ShardedExecution execution;
+    /** Null for an answer of the session's own ({@link #answer}). */
     private final BackendConnection connection;
     private final BackendConnection.Statement unit;
     private final int dataSource;
@@ -35,6 +41,14 @@ public final class LoopStatement {
     private final boolean mayRunAgain;
     /** Where the statement starts in the client's query string: its errors' positions are moved by it. */
     private final int offset;
+    /** BEGIN, START TRANSACTION, COMMIT or ROLLBACK (what the session's transaction does at the end), or null. */
+    private final TransactionStatement control;
+    /** The tag the session answers itself, no shard asked (a BEGIN, the end of a block no data source joined), or null. */
+    private final String answer;
+    /** Whether a BEGIN goes to the shard ahead of the statement (its first in the client's block there). */
+    private final boolean begins;
+    /** Whether the answers of that BEGIN are still to come (skipped, up to its ReadyForQuery). */
+    private boolean beginPending;
     private ServerLink.Receiver receiver;
     private ServerLink.PreparedKey key;
     /** The backend found the statement prepared before DDL changed its result: it runs again, once, prepared anew. */
@@ -43,9 +57,16 @@ public final class LoopStatement {
     /** What the client is told at the end although the shard did not fail the statement ({@link #afterAnswer}). */
     private ErrorFields afterAnswer;
 
+    /** A statement routed to one unit; {@code begins}: the client's block starts on its data source with it. */
     LoopStatement(ShardedSession session, io.ashlar.backend.sharding.Plan plan, ShardedExecution execution,
                   BackendConnection.Statement unit, BackendConnection connection, int dataSource, boolean mayRunAgain,
-                  int offset, long runStarted) {
+                  boolean begins, int offset, long runStarted) {
+        this(session, plan, execution, unit, connection, dataSource, mayRunAgain, offset, runStarted, null, null, begins);
+    }
+
+    private LoopStatement(ShardedSession session, io.ashlar.backend.sharding.Plan plan, ShardedExecution execution,
+                          BackendConnection.Statement unit, BackendConnection connection, int dataSource, boolean mayRunAgain,
+                          int offset, long runStarted, TransactionStatement control, String answer, boolean begins) {
         this.session = session;
         this.offset = offset;
         this.plan = plan;
@@ -55,6 +76,47 @@ public final class LoopStatement {
         this.unit = unit;
         this.dataSource = dataSource;
         this.runStarted = runStarted;
+        this.control = control;
+        this.answer = answer;
+        this.begins = begins;
+    }
+
+    /** Transaction control the session answers itself with {@code tag}: BEGIN, or the end of a block no data source joined. */
+    static LoopStatement answered(ShardedSession session, io.ashlar.backend.sharding.Plan plan, TransactionStatement control,
+                                  String tag) {
+        return new LoopStatement(session, plan, null, null, null, -1, false, 0, 0, control, tag, false);
+    }
+
+    /** The COMMIT or ROLLBACK of a block that only {@code dataSource} joined, sent there. */
+    static LoopStatement transactionEnd(ShardedSession session, io.ashlar.backend.sharding.Plan plan, TransactionStatement control,
+                                        BackendConnection connection, int dataSource, boolean commit) {
+        BackendConnection.Statement unit = new BackendConnection.Statement(commit ? "COMMIT" : "ROLLBACK", ParameterValues.NONE, true);
+        return new LoopStatement(session, plan, null, unit, connection, dataSource, false, 0, 0, control, null, false);
+    }
+
+    /** The tag of a statement the session answers itself, with no shard asked ({@link #finish} ends it); null for none. */
+    public String answer() {
+        return answer;
+    }
+
+    /**
+     * Whether an answer the shard sent is one of the BEGIN that went ahead of the statement ({@link #begins}), which the
+     * client does not see: true up to and with its ReadyForQuery. The BEGIN's ErrorResponse is the statement's error
+     * (the caller reads it with {@link #error} and ends the statement: it may have run outside the block).
+     */
+    public boolean beginAnswer(byte type) {
+        if (!beginPending || type == 'E') {
+            return false;
+        }
+        if (type == 'Z') {
+            beginPending = false;
+        }
+        return true;
+    }
+
+    /** Whether the error just read ({@link #error}) was the BEGIN's that went ahead of the statement. */
+    public boolean beganFailed() {
+        return beginPending;
     }
 
     /**
@@ -63,8 +125,9 @@ public final class LoopStatement {
      */
     public ErrorFields send(ServerLink.Receiver answers) {
         this.receiver = answers;
+        beginPending = begins;
         try {
-            key = connection.sendOnLoop(unit, answers);
+            key = connection.sendOnLoop(unit, answers, begins);
             return null;
         } catch (SQLException e) {
             ErrorFields error = ErrorFields.from(e);
@@ -93,6 +156,11 @@ public final class LoopStatement {
         return BackendFrames.tag(in, start, length);
     }
 
+    /** A NotificationResponse: kept on the connection (one LISTENs for the session), passed on as its reader's are. */
+    public void notification(ByteBuf in, int start, int length) {
+        connection.notification(in, start, length);
+    }
+
     /** A NoticeResponse, in logical names. */
     public ErrorFields notice(ByteBuf in, int start, int length) {
         return session.lateNotice(BackendFrames.errorFields(in, start, length, connection.textCharset()));
@@ -107,6 +175,9 @@ public final class LoopStatement {
      */
     public ErrorFields error(ByteBuf in, int start, int length, boolean answered) {
         BackendError error = new BackendError(BackendFrames.errorFields(in, start, length, connection.textCharset()));
+        if (beginPending) {
+            return session.logicalFailure(new StatementFailure(error.fields(), error)).fields();
+        }
         if (key != null) {
             connection.retire(key); // parsed again next time, closed first
         }
@@ -114,7 +185,8 @@ public final class LoopStatement {
             runAgain = true;
             return null;
         }
-        ErrorFields fields = session.logicalFailure(execution.onlyUnitFailure(error)).fields();
+        ErrorFields fields = session.logicalFailure(execution == null ? new StatementFailure(error.fields(), error)
+                : execution.onlyUnitFailure(error)).fields();
         return offset == 0 ? fields : fields.withPosition(position -> position + offset);
     }
 
@@ -129,7 +201,7 @@ public final class LoopStatement {
         runAgain = false;
         ranAgain = true;
         try {
-            key = connection.sendOnLoop(unit, receiver);
+            key = connection.sendOnLoop(unit, receiver, false);
             return true;
         } catch (SQLException e) {
             afterAnswer = ErrorFields.from(e);
@@ -163,12 +235,22 @@ public final class LoopStatement {
      * to it are reported to {@code sink}, a failure fails the session's transaction state as the session's own run does.
      */
     public void finish(boolean failed, ResultSink sink) {
-        connection.endLoopExchange();
+        if (connection != null) {
+            connection.endLoopExchange();
+        }
         session.loopFinished(this, failed, sink);
     }
 
     io.ashlar.backend.sharding.Plan plan() {
         return plan;
+    }
+
+    TransactionStatement control() {
+        return control;
+    }
+
+    boolean begins() {
+        return begins;
     }
 
     int dataSource() {

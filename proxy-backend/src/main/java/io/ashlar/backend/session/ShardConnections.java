@@ -174,6 +174,24 @@ final class ShardConnections {
         return false;
     }
 
+    /**
+     * The slot of the only connection that joined the transaction in force: -1 when none did, -2 when several did (or
+     * the session holds a joined connection that is not the one a statement run on the event loop may use, {@link
+     * #inBlock}).
+     */
+    int onlyJoined() {
+        int result = -1;
+        for (int i = 0; i < held.length; i++) {
+            if (joined[i]) {
+                if (result != -1 || inBlock(i) == null) {
+                    return -2;
+                }
+                result = i;
+            }
+        }
+        return result;
+    }
+
     /** Whether the session holds no connection. */
     boolean holdsNone() {
         for (BackendConnection each : held) {
@@ -337,9 +355,15 @@ final class ShardConnections {
             }
             joined[i] = false;
         }
+        leaveAll();
+        return first;
+    }
+
+    /** The transaction ended on every joined connection (the event loop ran its COMMIT or ROLLBACK): none is joined. */
+    void leaveAll() {
+        java.util.Arrays.fill(joined, false);
         java.util.Arrays.fill(written, false);
         java.util.Arrays.fill(keyLocked, false);
-        return first;
     }
 
     /** Runs a statement on every joined connection; throws the first failure after all ran. */

@@ -26,6 +26,7 @@ import io.ashlar.parser.statement.DiscardStatement;
 import io.ashlar.parser.statement.ExecuteStatement;
 import io.ashlar.parser.statement.PrepareStatement;
 import io.ashlar.parser.statement.StatementKind;
+import io.ashlar.parser.statement.TransactionCommand;
 import io.ashlar.parser.statement.TransactionStatement;
 import io.ashlar.route.RecursivePlan;
 import io.ashlar.route.RouteException;
@@ -442,13 +443,16 @@ public final class ShardedSession implements BackendSession {
     }
 
     private static final boolean[] NO_BEGIN = {false};
+    private static final boolean[] BEGAN = {true};
 
     /**
      * The statement as one its client's event loop may run itself ({@link LoopStatement}), its connection at hand;
      * null when it is not one, with nothing done. It is a statement routed to exactly one unit whose answer the client
      * gets as the shard sends it: a read outside a transaction, on a connection lent at once that carries the session's
      * settings; or a read or a write (without sequences, foreign keys the proxy enforces, or a key moved) inside the
-     * client's transaction block, on the connection that already runs the block there. Its routing values' types are
+     * client's transaction block, on the connection that already runs the block there (or, for the block's first
+     * statement on that data source, on a connection lent at once with a plain BEGIN sent ahead of it); or transaction
+     * control ({@link #controlOnLoop}). Its routing values' types are
      * known, no setting waits to be read back, and nothing of the session's runs meanwhile (no result still streams).
      * Everything else (and this too, when it is not so) runs on the session's thread ({@link #execute}), which may wait.
      *
@@ -514,6 +518,9 @@ public final class ShardedSession implements BackendSession {
     private LoopStatement onLoop(Plan original, ParameterValues parameters, int[] routeTypes, short[] backendFormats,
                                  boolean simple, int offset) {
         boolean inBlock = transaction.state() == TransactionState.BLOCK;
+        if (original.statement().kind() == StatementKind.TRANSACTION) {
+            return controlOnLoop(original, inBlock);
+        }
         if (!loopKind(original.statement().kind(), inBlock)) {
             return null;
         }
@@ -551,6 +558,12 @@ public final class ShardedSession implements BackendSession {
         }
         int dataSource = execution.dataSources()[0];
         BackendConnection connection = inBlock ? connections.inBlock(dataSource) : connections.lendNow(dataSource);
+        boolean begins = false;
+        if (connection == null && inBlock && !connections.joined(dataSource) && transaction.beginTravels()) {
+            // The block's first statement on this data source: a plain BEGIN goes ahead of it, as on the session's thread.
+            connection = connections.lendNow(dataSource);
+            begins = true;
+        }
         if (connection == null) {
             return null;
         }
@@ -559,7 +572,46 @@ public final class ShardedSession implements BackendSession {
         if (routeStarted != 0) {
             times.routed(routeStarted, plan, execution);
         }
-        return new LoopStatement(this, plan, execution, unit, connection, dataSource, !inBlock, offset, times.runStarted());
+        return new LoopStatement(this, plan, execution, unit, connection, dataSource, !inBlock, begins, offset, times.runStarted());
+    }
+
+    /**
+     * Transaction control the loop runs itself: a BEGIN or START TRANSACTION outside a transaction (the session keeps
+     * it, as {@link ShardedTransaction#begin} does); a COMMIT or ROLLBACK (not AND CHAIN) of a block that no data source
+     * joined (answered here) or that one joined (sent to it: its answer is the client's). Null for the rest.
+     */
+    private LoopStatement controlOnLoop(Plan plan, boolean inBlock) {
+        if (!(plan.statement().body() instanceof TransactionStatement control)) {
+            return null;
+        }
+        switch (control.command()) {
+            case BEGIN, START_TRANSACTION -> {
+                if (transaction.state() != TransactionState.IDLE) {
+                    return null;
+                }
+                times.forgetLast();
+                return LoopStatement.answered(this, plan, control,
+                        control.command() == TransactionCommand.BEGIN ? "BEGIN" : "START TRANSACTION");
+            }
+            case COMMIT, ROLLBACK -> {
+                if (!inBlock || control.chain() || transaction.lostDataSource() != null) {
+                    return null;
+                }
+                boolean commit = control.command() == TransactionCommand.COMMIT;
+                int only = connections.onlyJoined();
+                if (only == -2) {
+                    return null;
+                }
+                times.forgetLast();
+                if (only == -1) {
+                    return LoopStatement.answered(this, plan, control, commit ? "COMMIT" : "ROLLBACK");
+                }
+                return LoopStatement.transactionEnd(this, plan, control, connections.held(only), only, commit);
+            }
+            default -> {
+                return null;
+            }
+        }
     }
 
     /** The kinds of statement the loop runs: reads, and in the client's block writes too. */
@@ -568,13 +620,25 @@ public final class ShardedSession implements BackendSession {
                 || inBlock && (kind == StatementKind.INSERT || kind == StatementKind.UPDATE || kind == StatementKind.DELETE);
     }
 
-    /** A {@link LoopStatement} ended: as {@link #routed} ends a statement. */
+    /** A {@link LoopStatement} ended: as {@link #routed} ends a statement, or {@link TransactionStatements} one of control. */
     void loopFinished(LoopStatement statement, boolean failed, ResultSink sink) {
+        TransactionStatement control = statement.control();
+        if (control != null) {
+            if (control.command() == TransactionCommand.BEGIN || control.command() == TransactionCommand.START_TRANSACTION) {
+                transaction.begin(statement.plan().statement(), control);
+            } else {
+                // Over whatever the answer: a COMMIT that failed rolled back, a connection that broke took it along.
+                transaction.over();
+                connections.leaveAll();
+                ends.afterStatement();
+            }
+            return;
+        }
         if (statement.runStarted() != 0) {
             times.ran(statement.runStarted());
         }
         int[] dataSources = {statement.dataSource()};
-        connections.markJoined(dataSources, NO_BEGIN);
+        connections.markJoined(dataSources, statement.begins() ? BEGAN : NO_BEGIN);
         if (failed) {
             ends.afterFailure(false);
             return;

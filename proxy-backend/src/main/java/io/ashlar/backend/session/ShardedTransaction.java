@@ -108,7 +108,7 @@ final class ShardedTransaction {
         if (!state.inTransaction() || connections.joined(dataSource)) {
             return false;
         }
-        if (beginSql == null && savepoints.isEmpty() && transactionSettings.isEmpty()) {
+        if (beginTravels()) {
             return true;
         }
         StringBuilder sql = new StringBuilder(beginSql == null ? "BEGIN" : beginSql);
@@ -121,6 +121,11 @@ final class ShardedTransaction {
         ShardConnections.runOn(connections.held(dataSource), sql.toString());
         connections.join(dataSource);
         return false;
+    }
+
+    /** Whether a data source joins the transaction with a plain BEGIN sent ahead of its first statement (nothing more to replay). */
+    boolean beginTravels() {
+        return beginSql == null && savepoints.isEmpty() && transactionSettings.isEmpty();
     }
 
     /**
@@ -218,13 +223,21 @@ final class ShardedTransaction {
         int[] writers = commit ? PreparedCommit.writers(connections, twoPhase) : null;
         StatementFailure ended = writers != null ? PreparedCommit.commit(connections, twoPhase, writers)
                 : connections.endJoined(commit);
+        over();
+        return first != null ? first : ended;
+    }
+
+    /**
+     * The transaction is over on every data source that joined it (their COMMIT or ROLLBACK ran, as {@link #end} runs
+     * them or the event loop ran the only one's): the session is outside a transaction again.
+     */
+    void over() {
         state = state.end();
         transactionsEnded++;
         lostDataSource = null;
         beginSql = null;
         savepoints.clear();
         transactionSettings.clear();
-        return first != null ? first : ended;
     }
 
     static ErrorFields warning(String sqlState, String message) {

@@ -210,8 +210,9 @@ final class LoopStatementTest {
              PreparedStatement update = c.prepareStatement("UPDATE t_order SET status = status || ? WHERE user_id = ? AND order_id = ?");
              PreparedStatement read = c.prepareStatement("SELECT status FROM t_order WHERE user_id = ? AND order_id = ?")) {
             c.setAutoCommit(false);
-            // Orders 1001.. on both data sources (user 0 on ds_0, user 1 on ds_1): the first statement on each data source
-            // begins its transaction there (the session's thread), the rest run on the loop in that transaction.
+            // Orders 1001.. on both data sources (user 0 on ds_0, user 1 on ds_1): pgjdbc's BEGIN (a query ahead of the
+            // block's first statement) and every statement prepared before run on the loop, the first statement on each
+            // data source with the BEGIN sent ahead of it there; a COMMIT of two data sources is the session thread's.
             for (int round = 0; round < 2; round++) {
                 for (int i = 0; i < 6; i++) {
                     long id = 1001 + 10 * round + i;
@@ -239,12 +240,12 @@ final class LoopStatementTest {
             c.setAutoCommit(true);
             assertEquals("I", transactionStatus(c));
         }
-        assertTrue(onLoop() - before >= 20, "statements of the blocks run on the loop: " + (onLoop() - before));
+        assertTrue(onLoop() - before >= 30, "statements of the blocks run on the loop: " + (onLoop() - before));
         // The committed block's rows are on both data sources, the rolled-back one's on neither.
         for (String dataSource : new String[] {"demo_ds_0", "demo_ds_1"}) {
             try (Connection shard = ops.backend(dataSource); Statement s = shard.createStatement();
                  ResultSet rs = s.executeQuery("SELECT count(*), min(status), max(status) FROM (SELECT * FROM t_order_0 UNION ALL"
-                         + " SELECT * FROM t_order_1) o WHERE order_id > 1000")) {
+                         + " SELECT * FROM t_order_1) o WHERE order_id BETWEEN 1001 AND 1999")) {
                 assertTrue(rs.next());
                 assertEquals(3, rs.getInt(1), dataSource);
                 assertEquals("new paid", rs.getString(2));
@@ -321,6 +322,184 @@ final class LoopStatementTest {
                     assertEquals("found", rs.getString(1));
                 }
             }
+        }
+    }
+
+    /** pgjdbc with every statement a simple query, as psql and pgbench -M simple send them. */
+    private static Connection connectSimple() throws SQLException {
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + ops.proxy.port() + "/" + OpsProxy.SHARDED
+                + "?preferQueryMode=simple", "app", "app");
+    }
+
+    @Test
+    void aBlockOnOneShardRunsOnTheLoopFromBeginToCommit() throws Exception {
+        try (Connection c = connectSimple(); Statement s = c.createStatement()) {
+            double before = onLoop();
+            // BEGIN kept by the session, the first statement on ds_1 sent with its BEGIN, the next in the block, COMMIT.
+            s.execute("BEGIN");
+            assertEquals("OPEN", transactionStatus(c));
+            assertEquals(1, s.executeUpdate("INSERT INTO t_order (order_id, user_id, status) VALUES (2001, 1, 'block')"));
+            assertEquals(1, s.executeUpdate("UPDATE t_order SET status = status || ' paid' WHERE user_id = 1 AND order_id = 2001"));
+            try (ResultSet rs = s.executeQuery("SELECT status FROM t_order WHERE user_id = 1 AND order_id = 2001")) {
+                assertTrue(rs.next());
+                assertEquals("block paid", rs.getString(1));
+            }
+            // Not committed yet: the shard's other sessions do not see it.
+            assertEquals(0, shardCount("demo_ds_1", 2001));
+            s.execute("COMMIT");
+            assertEquals("I", transactionStatus(c));
+            assertEquals(5, onLoop() - before, "BEGIN, three statements and COMMIT ran on the loop");
+            assertEquals(1, shardCount("demo_ds_1", 2001));
+
+            // Rolled back on the loop: gone.
+            before = onLoop();
+            s.execute("START TRANSACTION");
+            assertEquals(1, s.executeUpdate("INSERT INTO t_order (order_id, user_id, status) VALUES (2002, 1, 'gone')"));
+            s.execute("ROLLBACK");
+            assertEquals("I", transactionStatus(c));
+            assertEquals(3, onLoop() - before);
+            assertEquals(0, shardCount("demo_ds_1", 2002));
+
+            // A block no data source joined: BEGIN and COMMIT answered by the session, nothing sent.
+            before = onLoop();
+            s.execute("BEGIN");
+            s.execute("END");
+            assertEquals("I", transactionStatus(c));
+            assertEquals(2, onLoop() - before);
+        }
+    }
+
+    @Test
+    void aBlockOverTwoDataSourcesCommitsOnTheSessionsThreadOnBoth() throws Exception {
+        try (Connection c = connectSimple(); Statement s = c.createStatement()) {
+            s.execute("BEGIN");
+            assertEquals(1, s.executeUpdate("INSERT INTO t_order (order_id, user_id, status) VALUES (2011, 0, 'both')"));
+            assertEquals(1, s.executeUpdate("INSERT INTO t_order (order_id, user_id, status) VALUES (2012, 1, 'both')"));
+            double before = onLoop();
+            s.execute("COMMIT");
+            assertEquals(0, onLoop() - before, "a COMMIT of two data sources is the session thread's");
+            assertEquals("I", transactionStatus(c));
+        }
+        assertEquals(1, shardCount("demo_ds_0", 2011));
+        assertEquals(1, shardCount("demo_ds_1", 2012));
+    }
+
+    @Test
+    void aFailedFirstStatementOfABlockFailsTheBlockAndRollbackEndsIt() throws Exception {
+        try (Connection c = connectSimple(); Statement s = c.createStatement()) {
+            double before = onLoop();
+            s.execute("BEGIN");
+            SQLException divided = assertThrows(SQLException.class,
+                    () -> s.executeUpdate("UPDATE t_order SET status = status || (1 / 0) WHERE user_id = 1 AND order_id = 2021"));
+            assertEquals("22012", divided.getSQLState());
+            assertEquals("FAILED", transactionStatus(c));
+            SQLException aborted = assertThrows(SQLException.class,
+                    () -> s.executeQuery("SELECT status FROM t_order WHERE user_id = 1 AND order_id = 1"));
+            assertEquals("25P02", aborted.getSQLState());
+            s.execute("ROLLBACK");
+            assertEquals("I", transactionStatus(c));
+            assertTrue(onLoop() - before >= 2, "BEGIN and the failing UPDATE ran on the loop");
+            try (ResultSet rs = s.executeQuery("SELECT status FROM t_order WHERE user_id = 1 AND order_id = 1")) {
+                assertTrue(rs.next());
+            }
+        }
+    }
+
+    @Test
+    void aCommitThatFailsOnTheShardRollsBackAndEndsTheBlock() throws Exception {
+        try (Connection shard = ops.backend("demo_ds_0"); Statement s = shard.createStatement()) {
+            s.execute("CREATE TABLE t_deferred (id int UNIQUE DEFERRABLE INITIALLY DEFERRED, note text)");
+        }
+        try (Connection c = connectSimple(); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO t_deferred VALUES (0, 'known')"); // the proxy looks the table up once
+            double before = onLoop();
+            s.execute("BEGIN");
+            s.executeUpdate("INSERT INTO t_deferred VALUES (1, 'one')");
+            s.executeUpdate("INSERT INTO t_deferred VALUES (1, 'two')");
+            SQLException unique = assertThrows(SQLException.class, () -> s.execute("COMMIT"));
+            assertEquals("23505", unique.getSQLState());
+            assertEquals("I", transactionStatus(c));
+            assertEquals(4, onLoop() - before);
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM t_deferred")) {
+                assertTrue(rs.next());
+                assertEquals(1, rs.getInt(1), "the block rolled back");
+            }
+        }
+    }
+
+    @Test
+    void preparedBeginAndCommitRunOnTheLoop() throws Exception {
+        // pgbench -M prepared's way: BEGIN, the statements and END each a prepared statement, run by Bind, Describe, Execute, Sync.
+        try (Connection c = connect(); PreparedStatement begin = c.prepareStatement("BEGIN");
+             PreparedStatement update = c.prepareStatement("UPDATE t_order SET status = ? WHERE user_id = ? AND order_id = ?");
+             PreparedStatement end = c.prepareStatement("END")) {
+            double before = onLoop();
+            for (int round = 0; round < 4; round++) {
+                begin.execute();
+                update.setString(1, "round " + round);
+                update.setInt(2, 3);
+                update.setLong(3, 3);
+                assertEquals(1, update.executeUpdate());
+                end.execute();
+                assertEquals("I", transactionStatus(c));
+            }
+            // The first execution of each is parsed on the session's thread.
+            assertTrue(onLoop() - before >= 9, "on the loop: " + (onLoop() - before));
+        }
+        try (Connection shard = ops.backend("demo_ds_1"); Statement s = shard.createStatement();
+             ResultSet rs = s.executeQuery("SELECT status FROM t_order_1 WHERE order_id = 3")) {
+            assertTrue(rs.next());
+            assertEquals("round 3", rs.getString(1));
+        }
+    }
+
+    @Test
+    void pgjdbcBlocksOfOneShardRunOnTheLoopWithTheirBeginAndCommit() throws Exception {
+        // autocommit off: BEGIN goes as a query ahead of the block's first statement, COMMIT and ROLLBACK as statements
+        // prepared once (prepareThreshold=1): all of it on the loop once each statement is prepared.
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("INSERT INTO t_order (order_id, user_id, status) VALUES (2031, 5, 'new')");
+        }
+        double before = onLoop();
+        try (Connection c = connect();
+             PreparedStatement update = c.prepareStatement("UPDATE t_order SET status = ? WHERE user_id = ? AND order_id = ?");
+             PreparedStatement read = c.prepareStatement("SELECT status FROM t_order WHERE user_id = ? AND order_id = ?")) {
+            c.setAutoCommit(false);
+            for (int round = 0; round < 6; round++) {
+                update.setString(1, "pgjdbc " + round);
+                update.setInt(2, 5);
+                update.setLong(3, 2031);
+                assertEquals(1, update.executeUpdate());
+                read.setInt(1, 5);
+                read.setLong(2, 2031);
+                try (ResultSet rs = read.executeQuery()) {
+                    assertTrue(rs.next());
+                    assertEquals("pgjdbc " + round, rs.getString(1));
+                }
+                if (round == 5) {
+                    c.rollback();
+                } else {
+                    c.commit();
+                }
+                assertEquals("I", transactionStatus(c));
+            }
+        }
+        // From the second round on: BEGIN, UPDATE, SELECT and COMMIT (the last round's ROLLBACK is parsed first).
+        double ran = onLoop() - before;
+        assertTrue(ran >= 4 * 4 + 3, "on the loop: " + ran);
+        try (Connection shard = ops.backend("demo_ds_1"); Statement s = shard.createStatement();
+             ResultSet rs = s.executeQuery("SELECT status FROM t_order_1 WHERE order_id = 2031")) {
+            assertTrue(rs.next());
+            assertEquals("pgjdbc 4", rs.getString(1), "rounds 0-4 committed, round 5 rolled back");
+        }
+    }
+
+    private static int shardCount(String dataSource, long orderId) throws SQLException {
+        try (Connection shard = ops.backend(dataSource); Statement s = shard.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM (SELECT order_id FROM t_order_0 UNION ALL SELECT order_id FROM t_order_1) o"
+                     + " WHERE order_id = " + orderId)) {
+            assertTrue(rs.next());
+            return rs.getInt(1);
         }
     }
 

@@ -311,7 +311,7 @@ final class ExtendedProtocol {
             return null;
         }
         PreparedStatement statement = statements.get(bind.statement());
-        if (statement == null || statement.description() == null || statement.clientCopy || statement.isTransactionControl()
+        if (statement == null || statement.description() == null || statement.clientCopy
                 || statement.prepared.analysis() instanceof CannedAnswer || statement.prepared.analysis() instanceof AdminStatement
                 || statement.prepared.analysis() instanceof CursorCommands.Command) {
             return null;

@@ -224,8 +224,18 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
      */
     private boolean runOnLoop(List<FrontendMessage> messages) {
         int size = messages.size();
-        if (size == 1 && messages.get(0) instanceof Query query) {
-            return queryOnLoop(query.sql(), messages);
+        if (messages.get(0) instanceof Query query) {
+            if (size == 1) {
+                return queryOnLoop(query.sql(), messages);
+            }
+            // A query ahead of a pipeline (pgjdbc's BEGIN before a block's first statement): the query on the loop, the
+            // rest after its ReadyForQuery, as if it came then (held back first: a query answered at once ends here).
+            heldBack.addAll(messages.subList(1, size));
+            if (queryOnLoop(query.sql(), messages.subList(0, 1))) {
+                return true;
+            }
+            heldBack.clear();
+            return false;
         }
         if ((size != 3 && size != 4) || !(messages.get(0) instanceof Bind bind) || !(messages.get(size - 1) instanceof Sync)
                 || !(messages.get(size - 2) instanceof Execute execute) || !execute.portal().equals(bind.portal())) {

@@ -80,6 +80,16 @@ final class LoopRun implements ServerLink.Receiver {
 
     /** Sends the statement; false (the client told, the statement over) when its connection broke first. */
     boolean start() {
+        String answer = statement.answer();
+        if (answer != null) {
+            // Transaction control the session answers itself: no shard is asked.
+            if (describe && !simple) {
+                out.write(NoData.INSTANCE);
+            }
+            out.commandComplete(answer);
+            finish();
+            return true;
+        }
         ErrorFields refused = statement.send(this);
         if (refused != null) {
             failed = true;
@@ -92,7 +102,7 @@ final class LoopRun implements ServerLink.Receiver {
 
     @Override
     public void message(ServerLink link, byte type, ByteBuf buf, int start, int length) {
-        if (over) {
+        if (over || statement.beginAnswer(type)) {
             return;
         }
         try {
@@ -122,9 +132,16 @@ final class LoopRun implements ServerLink.Receiver {
                     out.write(EmptyQueryResponse.INSTANCE);
                 }
                 case 'N' -> out.notice(statement.notice(buf, start, length));
+                case 'A' -> statement.notification(buf, start, length);
                 case 'E' -> {
                     ErrorFields error = statement.error(buf, start, length, answered);
-                    if (error != null) {
+                    if (statement.beganFailed()) {
+                        // The BEGIN ahead of it failed: what the backend says next is not the client's to read.
+                        failed = true;
+                        fail(error);
+                        link.close("the BEGIN of its client's block failed");
+                        finish();
+                    } else if (error != null) {
                         failed = true;
                         fail(error);
                     }
@@ -142,7 +159,7 @@ final class LoopRun implements ServerLink.Receiver {
                 }
                 default -> {
                     // ParseComplete, BindComplete (the client's was the proxy's), CloseComplete, ParameterStatus (the
-                    // link keeps it), a notification (nobody LISTENs on a pooled connection).
+                    // link keeps it).
                 }
             }
         } catch (RuntimeException e) {
