@@ -180,12 +180,20 @@ public final class LogicalSession {
     }
 
     /**
+     * Whether schema changes the session made (DDL) wait to be read from the data sources when it is next outside a
+     * transaction ({@link #idle}): what ends its transaction must then run where it may wait.
+     */
+    public boolean refreshPending() {
+        return changedTables != null || changedTypes || changedViews;
+    }
+
+    /**
      * {@link #adjust} for a statement an event loop runs itself, which must not wait: null where the plan's logical
      * state would ask a data source (a table neither the rules nor the schema know, looked up), or where schema changes
      * of the session wait to be taken in ({@link #idle}). The session's thread does those.
      */
     public Plan adjustOnLoop(Plan plan) throws StatementFailure {
-        if (changedTables != null || changedTypes || changedViews) {
+        if (refreshPending()) {
             return null;
         }
         LogicalPlan state = state(plan, false);

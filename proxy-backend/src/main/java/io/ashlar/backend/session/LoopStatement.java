@@ -94,6 +94,11 @@ public final class LoopStatement {
         return new LoopStatement(session, plan, null, unit, connection, dataSource, false, 0, 0, control, null, false);
     }
 
+    /** Whether it is transaction control (no rows: a Describe of its portal is answered NoData before it runs). */
+    public boolean controlsTransaction() {
+        return control != null;
+    }
+
     /** The tag of a statement the session answers itself, with no shard asked ({@link #finish} ends it); null for none. */
     public String answer() {
         return answer;

@@ -594,7 +594,8 @@ public final class ShardedSession implements BackendSession {
                         control.command() == TransactionCommand.BEGIN ? "BEGIN" : "START TRANSACTION");
             }
             case COMMIT, ROLLBACK -> {
-                if (!inBlock || control.chain() || transaction.lostDataSource() != null) {
+                // (DDL in the block: its end reads the schema again from the data sources, which waits.)
+                if (!inBlock || control.chain() || transaction.lostDataSource() != null || logical.refreshPending()) {
                     return null;
                 }
                 boolean commit = control.command() == TransactionCommand.COMMIT;

@@ -16,6 +16,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -334,6 +335,12 @@ final class LoopStatementTest {
     @Test
     void aBlockOnOneShardRunsOnTheLoopFromBeginToCommit() throws Exception {
         try (Connection c = connectSimple(); Statement s = c.createStatement()) {
+            // Once first (DDL of other tests may make the session's first look at a table its thread's), then counted.
+            s.execute("BEGIN");
+            s.executeUpdate("INSERT INTO t_order (order_id, user_id, status) VALUES (2003, 1, 'warm')");
+            s.executeUpdate("UPDATE t_order SET status = status || ' paid' WHERE user_id = 1 AND order_id = 2003");
+            s.executeQuery("SELECT status FROM t_order WHERE user_id = 1 AND order_id = 2003").close();
+            s.execute("COMMIT");
             double before = onLoop();
             // BEGIN kept by the session, the first statement on ds_1 sent with its BEGIN, the next in the block, COMMIT.
             s.execute("BEGIN");
@@ -491,6 +498,79 @@ final class LoopStatementTest {
              ResultSet rs = s.executeQuery("SELECT status FROM t_order_1 WHERE order_id = 2031")) {
             assertTrue(rs.next());
             assertEquals("pgjdbc 4", rs.getString(1), "rounds 0-4 committed, round 5 rolled back");
+        }
+    }
+
+    @Test
+    void aPreparedCommitSentToTheShardAnswersTheDescribeOfItsPortal() throws Exception {
+        // libpq's way (pgbench -M prepared): Bind, Describe of the portal, Execute, Sync for BEGIN, the UPDATE and END.
+        try (RawConnection raw = new RawConnection(ops.proxy.port())) {
+            raw.logIn("app", OpsProxy.SHARDED, "app");
+            raw.send(RawConnection.concat(RawConnection.parse("b", "BEGIN"),
+                    RawConnection.parse("u", "UPDATE t_order SET status = $1 WHERE user_id = 3 AND order_id = 3", 25),
+                    RawConnection.parse("e", "END"), RawConnection.sync()));
+            assertEquals("111Z", RawConnection.types(raw.readUntilReady()));
+            double before = onLoop();
+            for (int round = 0; round < 2; round++) {
+                String[][] steps = {{"b"}, {"u", "raw " + round}, {"e"}};
+                char[] status = {'T', 'T', 'I'};
+                for (int i = 0; i < steps.length; i++) {
+                    String[] values = java.util.Arrays.copyOfRange(steps[i], 1, steps[i].length);
+                    raw.send(RawConnection.concat(RawConnection.bind("", steps[i][0], values), RawConnection.describe('P', ""),
+                            RawConnection.execute("", 0), RawConnection.sync()));
+                    List<RawConnection.Message> answer = raw.readUntilReady();
+                    assertEquals("2nCZ", RawConnection.types(answer), steps[i][0] + ": " + answer);
+                    assertEquals(status[i], (char) answer.get(3).body()[0]);
+                }
+            }
+            assertEquals(6, onLoop() - before, "BEGIN, UPDATE and END on the loop, twice");
+        }
+        try (Connection shard = ops.backend("demo_ds_1"); Statement s = shard.createStatement();
+             ResultSet rs = s.executeQuery("SELECT status FROM t_order_1 WHERE order_id = 3")) {
+            assertTrue(rs.next());
+            assertEquals("raw 1", rs.getString(1));
+        }
+    }
+
+    @Test
+    void manyQueriesAnsweredAtOnceInOneReadAreAnsweredInOrder() throws Exception {
+        // Each answered by the session itself while the loop handles the read that brought them: none may nest the next.
+        int pairs = 3000;
+        byte[][] queries = new byte[2 * pairs][];
+        for (int i = 0; i < pairs; i++) {
+            queries[2 * i] = RawConnection.query("BEGIN");
+            queries[2 * i + 1] = RawConnection.query("END");
+        }
+        try (RawConnection raw = new RawConnection(ops.proxy.port())) {
+            raw.logIn("app", OpsProxy.SHARDED, "app");
+            raw.send(RawConnection.query("SET application_name = 'many'")); // (a session's first request starts its thread)
+            raw.readUntilReady();
+            double before = onLoop();
+            raw.send(RawConnection.concat(queries));
+            for (int i = 0; i < 2 * pairs; i++) {
+                List<RawConnection.Message> answer = raw.readUntilReady();
+                assertEquals("CZ", RawConnection.types(answer), "answer " + i);
+                assertEquals(i % 2 == 0 ? 'T' : 'I', (char) answer.get(1).body()[0], "answer " + i);
+            }
+            assertEquals(2 * pairs, onLoop() - before);
+            raw.send(RawConnection.query("SELECT status FROM t_order WHERE user_id = 1 AND order_id = 1"));
+            assertEquals("TDCZ", RawConnection.types(raw.readUntilReady()));
+        }
+    }
+
+    @Test
+    void theCommitOfABlockWithDdlIsTheSessionThreadsWhichReadsTheSchemaAgain() throws Exception {
+        try (Connection c = connectSimple(); Statement s = c.createStatement()) {
+            s.execute("BEGIN");
+            s.execute("CREATE TABLE t_block_ddl (id int PRIMARY KEY, note text)");
+            double before = onLoop();
+            s.execute("COMMIT");
+            assertEquals(0, onLoop() - before, "the end of a block with DDL reads the schema: not on the loop, which must not wait");
+            assertEquals(1, s.executeUpdate("INSERT INTO t_block_ddl VALUES (1, 'after')"));
+            try (ResultSet rs = s.executeQuery("SELECT note FROM t_block_ddl WHERE id = 1")) {
+                assertTrue(rs.next());
+                assertEquals("after", rs.getString(1));
+            }
         }
     }
 

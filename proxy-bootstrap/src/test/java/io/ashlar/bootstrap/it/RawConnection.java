@@ -223,15 +223,29 @@ final class RawConnection implements AutoCloseable {
         Message request = read();
         assertEquals('R', request.type(), () -> "expected an authentication request, got " + request);
         int code = ByteBuffer.wrap(request.body()).getInt();
-        if (code == 3) {
-            send(message('p', cString(password)));
+        if (code == 3 || code == 5) {
+            send(message('p', cString(code == 3 ? password : md5Password(user, password, java.util.Arrays.copyOfRange(request.body(), 4, 8)))));
             Message ok = read();
             assertEquals('R', ok.type(), () -> "expected AuthenticationOk, got " + ok);
             assertEquals(0, ByteBuffer.wrap(ok.body()).getInt(), "AuthenticationOk");
         } else {
-            assertEquals(0, code, "AuthenticationOk or AuthenticationCleartextPassword");
+            assertEquals(0, code, "AuthenticationOk, AuthenticationCleartextPassword or AuthenticationMD5Password");
         }
         return readUntilReady();
+    }
+
+    /** PostgreSQL's MD5 answer: "md5" + md5hex(md5hex(password + user) + salt). */
+    private static String md5Password(String user, String password, byte[] salt) {
+        try {
+            java.security.MessageDigest md5 = java.security.MessageDigest.getInstance("MD5");
+            byte[] inner = java.util.HexFormat.of().formatHex(md5.digest((password + user).getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            md5.update(inner);
+            md5.update(salt);
+            return "md5" + java.util.HexFormat.of().formatHex(md5.digest());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Override

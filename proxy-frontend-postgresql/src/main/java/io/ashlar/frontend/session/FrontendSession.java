@@ -83,8 +83,10 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
     private boolean loopRuns;
     /** The pipeline the event loop runs itself now, or null (the loop's field; the session's thread runs on the loop too). */
     private LoopRun loopRun;
-    /** What the client sent while the loop ran a pipeline: handed on when it ends, in order. */
-    private final java.util.ArrayList<FrontendMessage> heldBack = new java.util.ArrayList<>(0);
+    /** What the client sent while the loop ran a pipeline: handed on when it ends, in order ({@link #drainHeldBack}). */
+    private final java.util.ArrayDeque<FrontendMessage> heldBack = new java.util.ArrayDeque<>(4);
+    /** Whether {@link #drainHeldBack} runs now: a pipeline that ends inside it leaves the rest to its loop (no recursion). */
+    private boolean draining;
     /** A stop and a backend's notification that woke the session's thread while the loop ran a pipeline: given again after it. */
     private boolean stopDeferred;
     private boolean asyncDeferred;
@@ -201,10 +203,54 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
             heldBack.addAll(messages);
             return;
         }
+        if (loopRuns && messages.size() > 1 && messages.get(0) instanceof Query) {
+            // A query ahead of more (pgjdbc's BEGIN before a block's first statement): one at a time, as held back.
+            heldBack.addAll(messages);
+            if (!draining) {
+                drainHeldBack();
+            }
+            return;
+        }
         if (loopRuns && runOnLoop(messages)) {
             return;
         }
         inbox.addAll(messages);
+    }
+
+    /**
+     * Hands on what was held back while the loop ran a pipeline, once none runs, as if it came now: a query at its head
+     * (pgjdbc's BEGIN ahead of a block's first statement, or queries sent together) runs on the loop alone, the rest
+     * after its ReadyForQuery; the rest goes whole to the loop if it may run it, else to the session's thread. Iterative:
+     * many queries answered at once in one read neither nest calls nor copy the rest for each.
+     */
+    private void drainHeldBack() {
+        draining = true;
+        try {
+            while (loopRun == null && !heldBack.isEmpty()) {
+                if (heldBack.peekLast() == SessionInbox.CLIENT_GONE || !loopRuns) {
+                    inbox.addAll(new java.util.ArrayList<>(heldBack));
+                    heldBack.clear();
+                    return;
+                }
+                if (heldBack.size() > 1 && heldBack.peekFirst() instanceof Query query) {
+                    heldBack.pollFirst();
+                    if (queryOnLoop(query.sql(), List.of(query))) {
+                        continue;
+                    }
+                    heldBack.addFirst(query);
+                    inbox.addAll(new java.util.ArrayList<>(heldBack));
+                    heldBack.clear();
+                    return;
+                }
+                List<FrontendMessage> next = new java.util.ArrayList<>(heldBack);
+                heldBack.clear();
+                if (!runOnLoop(next)) {
+                    inbox.addAll(next);
+                }
+            }
+        } finally {
+            draining = false;
+        }
     }
 
     /** Called on the event loop when the client's connection closed. */
@@ -224,18 +270,8 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
      */
     private boolean runOnLoop(List<FrontendMessage> messages) {
         int size = messages.size();
-        if (messages.get(0) instanceof Query query) {
-            if (size == 1) {
-                return queryOnLoop(query.sql(), messages);
-            }
-            // A query ahead of a pipeline (pgjdbc's BEGIN before a block's first statement): the query on the loop, the
-            // rest after its ReadyForQuery, as if it came then (held back first: a query answered at once ends here).
-            heldBack.addAll(messages.subList(1, size));
-            if (queryOnLoop(query.sql(), messages.subList(0, 1))) {
-                return true;
-            }
-            heldBack.clear();
-            return false;
+        if (size == 1 && messages.get(0) instanceof Query query) {
+            return queryOnLoop(query.sql(), messages);
         }
         if ((size != 3 && size != 4) || !(messages.get(0) instanceof Bind bind) || !(messages.get(size - 1) instanceof Sync)
                 || !(messages.get(size - 2) instanceof Execute execute) || !execute.portal().equals(bind.portal())) {
@@ -293,10 +329,11 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         }
         loopRun = run;
         loopRunning = true;
+        if (counters != null) {
+            counters.ranOnLoop(); // (before: a statement answered at once has its ReadyForQuery sent within start)
+        }
         if (!run.start()) {
             loopRunEnded(run, true);
-        } else if (counters != null) {
-            counters.ranOnLoop();
         }
     }
 
@@ -321,14 +358,8 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
             asyncDeferred = false;
             inbox.signalAsync();
         }
-        if (!heldBack.isEmpty()) {
-            List<FrontendMessage> next = List.copyOf(heldBack);
-            heldBack.clear();
-            if (next.get(next.size() - 1) == SessionInbox.CLIENT_GONE) {
-                inbox.addAll(next);
-            } else {
-                enqueue(next);
-            }
+        if (!heldBack.isEmpty() && !draining) {
+            drainHeldBack();
         }
     }
 

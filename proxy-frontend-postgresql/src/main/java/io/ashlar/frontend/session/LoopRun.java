@@ -80,12 +80,13 @@ final class LoopRun implements ServerLink.Receiver {
 
     /** Sends the statement; false (the client told, the statement over) when its connection broke first. */
     boolean start() {
+        if (describe && !simple && statement.controlsTransaction()) {
+            // The Describe's answer, before the statement runs (a COMMIT goes to the shard as a query: no NoData from it).
+            out.write(NoData.INSTANCE);
+        }
         String answer = statement.answer();
         if (answer != null) {
             // Transaction control the session answers itself: no shard is asked.
-            if (describe && !simple) {
-                out.write(NoData.INSTANCE);
-            }
             out.commandComplete(answer);
             finish();
             return true;
