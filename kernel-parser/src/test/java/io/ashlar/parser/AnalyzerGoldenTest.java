@@ -66,10 +66,10 @@ class AnalyzerGoldenTest {
                         }
                         String text = first.text(query);
                         assertEquals(StatementPrinter.describe(StatementAnalyzer.analyze(text)),
-                                StatementPrinter.describe(StatementAnalyzer.analyze(tokens.prefix(text, first.endToken()))),
+                                StatementPrinter.describe(StatementAnalyzer.analyze(tokens.prefix(first.end(), first.endToken()))),
                                 () -> "query string: " + query);
                         if (text.equals(c.sql())) {
-                            assertEquals(alone, StatementPrinter.describe(StatementAnalyzer.analyze(tokens.prefix(text, first.endToken()))));
+                            assertEquals(alone, StatementPrinter.describe(StatementAnalyzer.analyze(tokens.prefix(first.end(), first.endToken()))));
                         }
                     }
                 }));

@@ -31,18 +31,20 @@ public final class TokenList {
     }
 
     /**
-     * The first {@code count} tokens over {@code prefix}, a prefix of this text that holds them
-     * all: a statement split from a query string that starts it (its {@code ;} and whatever
-     * follows dropped), analysed without lexing it again. The arrays are shared, not copied.
+     * The first {@code count} tokens over the text's first {@code end} characters, which hold them all: a statement
+     * split from a query string that starts it (its {@code ;} and whatever follows dropped), analysed without lexing it
+     * again. The arrays are shared, not copied; the prefix is cut here, so it needs no comparing with the text.
      *
-     * @throws IllegalArgumentException when {@code prefix} is not such a prefix
+     * @throws IllegalArgumentException when the first {@code count} tokens do not end within {@code end}
      */
-    public TokenList prefix(String prefix, int count) {
-        if (count < 0 || count > size || (count > 0 && ends[count - 1] > prefix.length())
-                || prefix != sql && !sql.startsWith(prefix)) {
+    public TokenList prefix(int end, int count) {
+        if (count < 0 || count > size || end > sql.length() || (count > 0 && ends[count - 1] > end)) {
             throw new IllegalArgumentException("not a prefix holding " + count + " tokens");
         }
-        return new TokenList(prefix, kinds, starts, ends, extras, count);
+        if (end == sql.length() && count == size) {
+            return this;
+        }
+        return new TokenList(sql.substring(0, end), kinds, starts, ends, extras, count);
     }
 
     /** The SQL text these tokens index into. */

@@ -39,15 +39,15 @@ public final class PlanCache {
      * tokens, not lexed again, when it starts the string; its text is the cache key either way.
      */
     public Plan get(String sql, TokenList tokens, StatementRange range) {
-        String text = range.start() == 0 && range.end() == sql.length() ? sql : range.text(sql);
+        // A statement that starts the string is analysed from its tokens, whose text (the string up to the statement's
+        // end) is cut once, for them and for the key.
+        TokenList own = range.start() == 0 && range.firstToken() == 0 ? tokens.prefix(range.end(), range.endToken()) : null;
+        String text = own != null ? own.sql() : range.text(sql);
         Plan result = plans.get(text);
         if (result != null) {
             return result;
         }
-        AnalyzedStatement statement = range.start() == 0 && range.firstToken() == 0
-                ? StatementAnalyzer.analyze(tokens.prefix(text, range.endToken()))
-                : StatementAnalyzer.analyze(text);
-        return analysed(text, new Plan(statement));
+        return analysed(text, new Plan(own != null ? StatementAnalyzer.analyze(own) : StatementAnalyzer.analyze(text)));
     }
 
     /**
