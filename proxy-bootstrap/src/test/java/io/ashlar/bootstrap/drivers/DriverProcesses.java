@@ -21,7 +21,16 @@ final class DriverProcesses {
 
     /** Runs a setup command; fails with what it printed when it cannot start, fails or does not finish. */
     static void run(List<String> command, Path log, long timeoutSeconds, String what) throws IOException, InterruptedException {
+        run(command, log, timeoutSeconds, what, null);
+    }
+
+    /** {@link #run(List, Path, long, String)} in {@code directory} (null: the build's own). */
+    static void run(List<String> command, Path log, long timeoutSeconds, String what, Path directory)
+            throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        if (directory != null) {
+            builder.directory(directory.toFile());
+        }
         Process process;
         try {
             process = builder.start();
