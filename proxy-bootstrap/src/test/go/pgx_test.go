@@ -124,6 +124,17 @@ func code(err error) string {
 	return "not a PostgreSQL error: " + err.Error()
 }
 
+// compare runs the same program on the reference and through each of the proxy's databases, as a subtest per
+// database, and fails where the results differ.
+func compare[T any](t *testing.T, what string, run func(t *testing.T, conn *pgx.Conn) T) {
+	for _, database := range databases(t) {
+		t.Run(database, func(t *testing.T) {
+			expected, actual := both(t, database, nil, func(conn *pgx.Conn) T { return run(t, conn) })
+			same(t, what, expected, actual)
+		})
+	}
+}
+
 var execModes = []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeCacheDescribe,
 	pgx.QueryExecModeDescribeExec, pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol}
 
@@ -198,31 +209,26 @@ func TestBinaryTypes(t *testing.T) {
 // A batch is one pipeline ending with one Sync: a failing statement in its middle fails the rest, as PostgreSQL
 // does, and the connection goes on.
 func TestBatchWithAFailureInTheMiddle(t *testing.T) {
-	for _, database := range databases(t) {
-		t.Run(database, func(t *testing.T) {
-			expected, actual := both(t, database, nil, func(conn *pgx.Conn) []string {
-				ctx := timeout(t)
-				batch := &pgx.Batch{}
-				batch.Queue("SELECT count(*) FROM t_order WHERE user_id = $1", int32(10))
-				batch.Queue("SELECT status FROM t_order WHERE order_id = $1", int64(1))
-				batch.Queue("SELECT 1/0")
-				batch.Queue("SELECT count(*) FROM t_order")
-				results := conn.SendBatch(ctx, batch)
-				var out []string
-				for i := 0; i < batch.Len(); i++ {
-					var value any
-					err := results.QueryRow().Scan(&value)
-					out = append(out, fmt.Sprintf("%v|%s", value, code(err)))
-				}
-				out = append(out, "close|"+code(results.Close()))
-				var after int64
-				err := conn.QueryRow(ctx, "SELECT count(*) FROM t_order").Scan(&after)
-				out = append(out, fmt.Sprintf("after %d|%s", after, code(err)))
-				return out
-			})
-			same(t, "batch", expected, actual)
-		})
-	}
+	compare(t, "batch", func(t *testing.T, conn *pgx.Conn) []string {
+		ctx := timeout(t)
+		batch := &pgx.Batch{}
+		batch.Queue("SELECT count(*) FROM t_order WHERE user_id = $1", int32(10))
+		batch.Queue("SELECT status FROM t_order WHERE order_id = $1", int64(1))
+		batch.Queue("SELECT 1/0")
+		batch.Queue("SELECT count(*) FROM t_order")
+		results := conn.SendBatch(ctx, batch)
+		var out []string
+		for i := 0; i < batch.Len(); i++ {
+			var value any
+			err := results.QueryRow().Scan(&value)
+			out = append(out, fmt.Sprintf("%v|%s", value, code(err)))
+		}
+		out = append(out, "close|"+code(results.Close()))
+		var after int64
+		err := conn.QueryRow(ctx, "SELECT count(*) FROM t_order").Scan(&after)
+		out = append(out, fmt.Sprintf("after %d|%s", after, code(err)))
+		return out
+	})
 }
 
 // A batch of writes and reads in one transaction on the sharded database: every row lands where the rules put it.
@@ -389,25 +395,20 @@ func TestTransactionsAndSavepoints(t *testing.T) {
 
 // Errors carry PostgreSQL's SQLSTATE, and a syntax error its position in the client's text.
 func TestErrors(t *testing.T) {
-	for _, database := range databases(t) {
-		t.Run(database, func(t *testing.T) {
-			expected, actual := both(t, database, nil, func(conn *pgx.Conn) []string {
-				ctx := timeout(t)
-				var out []string
-				for _, sql := range []string{"SELECT order_id FROM t_order WHERE", "SELECT no_such_column FROM t_order",
-					"SELECT * FROM no_such_table", "SELECT 1::int4 + 'x'::text"} {
-					_, err := conn.Exec(ctx, sql)
-					var pgErr *pgconn.PgError
-					if !errors.As(err, &pgErr) {
-						t.Fatalf("%s: %v", sql, err)
-					}
-					out = append(out, fmt.Sprintf("%s|%s|%d", pgErr.Code, pgErr.Severity, pgErr.Position))
-				}
-				return out
-			})
-			same(t, "errors", expected, actual)
-		})
-	}
+	compare(t, "errors", func(t *testing.T, conn *pgx.Conn) []string {
+		ctx := timeout(t)
+		var out []string
+		for _, sql := range []string{"SELECT order_id FROM t_order WHERE", "SELECT no_such_column FROM t_order",
+			"SELECT * FROM no_such_table", "SELECT 1::int4 + 'x'::text"} {
+			_, err := conn.Exec(ctx, sql)
+			var pgErr *pgconn.PgError
+			if !errors.As(err, &pgErr) {
+				t.Fatalf("%s: %v", sql, err)
+			}
+			out = append(out, fmt.Sprintf("%s|%s|%d", pgErr.Code, pgErr.Severity, pgErr.Position))
+		}
+		return out
+	})
 }
 
 // A cancelled context cancels the statement (57014) and the connection serves the next one.
@@ -511,66 +512,56 @@ func TestPoolConcurrency(t *testing.T) {
 
 // A large result read row by row, in binary: the same rows, in order.
 func TestLargeResult(t *testing.T) {
-	for _, database := range databases(t) {
-		t.Run(database, func(t *testing.T) {
-			expected, actual := both(t, database, nil, func(conn *pgx.Conn) []int64 {
-				ctx := timeout(t)
-				result, err := conn.Query(ctx, "SELECT g, md5(g::text) FROM generate_series(1, $1::int) g", 100000)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer result.Close()
-				var count, sum int64
-				for result.Next() {
-					var g int64
-					var hash string
-					if err := result.Scan(&g, &hash); err != nil {
-						t.Fatal(err)
-					}
-					if g != count+1 || len(hash) != 32 {
-						t.Fatalf("row %d: %d %q", count, g, hash)
-					}
-					count++
-					sum += g
-				}
-				if err := result.Err(); err != nil {
-					t.Fatal(err)
-				}
-				return []int64{count, sum}
-			})
-			same(t, "count and sum", expected, actual)
-		})
-	}
+	compare(t, "count and sum", func(t *testing.T, conn *pgx.Conn) []int64 {
+		ctx := timeout(t)
+		result, err := conn.Query(ctx, "SELECT g, md5(g::text) FROM generate_series(1, $1::int) g", 100000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer result.Close()
+		var count, sum int64
+		for result.Next() {
+			var g int64
+			var hash string
+			if err := result.Scan(&g, &hash); err != nil {
+				t.Fatal(err)
+			}
+			if g != count+1 || len(hash) != 32 {
+				t.Fatalf("row %d: %d %q", count, g, hash)
+			}
+			count++
+			sum += g
+		}
+		if err := result.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return []int64{count, sum}
+	})
 }
 
 // Statements prepared by name (conn.Prepare) and described: the same parameter and result descriptions.
 func TestPrepareByName(t *testing.T) {
-	for _, database := range databases(t) {
-		t.Run(database, func(t *testing.T) {
-			expected, actual := both(t, database, nil, func(conn *pgx.Conn) []string {
-				ctx := timeout(t)
-				description, err := conn.Prepare(ctx, "by_user", "SELECT order_id, status FROM t_order WHERE user_id = $1 AND order_id > $2 ORDER BY order_id")
-				if err != nil {
-					t.Fatal(err)
-				}
-				var out []string
-				for _, oid := range description.ParamOIDs {
-					out = append(out, fmt.Sprintf("param %d", oid))
-				}
-				for _, field := range description.Fields {
-					out = append(out, fmt.Sprintf("field %s %d", field.Name, field.DataTypeOID))
-				}
-				for _, row := range rows(t, ctx, conn, "by_user", int32(10), int64(0)) {
-					out = append(out, strings.Join(row, "|"))
-				}
-				if err := conn.Deallocate(ctx, "by_user"); err != nil {
-					t.Fatal(err)
-				}
-				_, err = conn.Exec(ctx, "by_user", int32(10), int64(0))
-				out = append(out, "after deallocate: "+code(err))
-				return out
-			})
-			same(t, "described and run", expected, actual)
-		})
-	}
+	compare(t, "described and run", func(t *testing.T, conn *pgx.Conn) []string {
+		ctx := timeout(t)
+		description, err := conn.Prepare(ctx, "by_user", "SELECT order_id, status FROM t_order WHERE user_id = $1 AND order_id > $2 ORDER BY order_id")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, oid := range description.ParamOIDs {
+			out = append(out, fmt.Sprintf("param %d", oid))
+		}
+		for _, field := range description.Fields {
+			out = append(out, fmt.Sprintf("field %s %d", field.Name, field.DataTypeOID))
+		}
+		for _, row := range rows(t, ctx, conn, "by_user", int32(10), int64(0)) {
+			out = append(out, strings.Join(row, "|"))
+		}
+		if err := conn.Deallocate(ctx, "by_user"); err != nil {
+			t.Fatal(err)
+		}
+		_, err = conn.Exec(ctx, "by_user", int32(10), int64(0))
+		out = append(out, "after deallocate: "+code(err))
+		return out
+	})
 }

@@ -453,11 +453,7 @@ final class LoopStatementTest {
             // The first execution of each is parsed on the session's thread.
             assertTrue(onLoop() - before >= 9, "on the loop: " + (onLoop() - before));
         }
-        try (Connection shard = ops.backend("demo_ds_1"); Statement s = shard.createStatement();
-             ResultSet rs = s.executeQuery("SELECT status FROM t_order_1 WHERE order_id = 3")) {
-            assertTrue(rs.next());
-            assertEquals("round 3", rs.getString(1));
-        }
+        assertOrder3OnItsShard("round 3");
     }
 
     @Test
@@ -525,11 +521,7 @@ final class LoopStatementTest {
             }
             assertEquals(6, onLoop() - before, "BEGIN, UPDATE and END on the loop, twice");
         }
-        try (Connection shard = ops.backend("demo_ds_1"); Statement s = shard.createStatement();
-             ResultSet rs = s.executeQuery("SELECT status FROM t_order_1 WHERE order_id = 3")) {
-            assertTrue(rs.next());
-            assertEquals("raw 1", rs.getString(1));
-        }
+        assertOrder3OnItsShard("raw 1");
     }
 
     @Test
@@ -587,5 +579,14 @@ final class LoopStatementTest {
         org.postgresql.core.TransactionState state = c.unwrap(org.postgresql.PGConnection.class) instanceof org.postgresql.core.BaseConnection base
                 ? base.getTransactionState() : null;
         return state == org.postgresql.core.TransactionState.IDLE ? "I" : String.valueOf(state);
+    }
+
+    /** Order 3 (user 3: ds_1, t_order_1) as its shard holds it: what the statements run on the loop wrote there. */
+    private void assertOrder3OnItsShard(String status) throws Exception {
+        try (Connection shard = ops.backend("demo_ds_1"); Statement s = shard.createStatement();
+             ResultSet rs = s.executeQuery("SELECT status FROM t_order_1 WHERE order_id = 3")) {
+            assertTrue(rs.next());
+            assertEquals(status, rs.getString(1));
+        }
     }
 }
