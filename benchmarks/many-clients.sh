@@ -2,6 +2,7 @@
 # Issue 12: 10,000 idle clients and 1,000 active ones on one Ashlar pooled database.
 #
 #   benchmarks/many-clients.sh                      defaults below (about 2 min on 2 cores)
+#   RULES=1shard benchmarks/many-clients.sh         the same on ShardingSphere's 1-shard rules (sharded sessions)
 #   IDLE=1000 ACTIVE=100 RUN_SECONDS=10 benchmarks/many-clients.sh     a smoke run
 #
 # Starts a throwaway PostgreSQL 15 (../shared/peers/pg.sh, max_connections 300) and Ashlar serving
@@ -54,7 +55,7 @@ log "ManyClients: $IDLE idle + $ACTIVE active clients, $RUN_SECONDS s of SELECT 
 rc=0
 # shellcheck disable=SC2086
 timeout $((RUN_SECONDS + 900)) "$JAVA" $DRIVER_JAVA_OPTS -cp "$BENCH_JAR" io.ashlar.bench.load.ManyClients \
-    --port "$ASHLAR_PORT" --database bench --user root --password root --idle "$IDLE" --active "$ACTIVE" \
+    --port "$ASHLAR_PORT" --database "$LOGICAL_DB" --user root --password root --idle "$IDLE" --active "$ACTIVE" \
     --seconds "$RUN_SECONDS" --concurrent-logins "$CONCURRENT_LOGINS" > "$OUT/driver.out" 2> "$OUT/driver.log" || rc=$?
 stop_sampler
 cat "$OUT/driver.out" >&2

@@ -6,9 +6,12 @@
 # The sourcing script sets PG_PORT, ASHLAR_PORT, OUT and NAME before sourcing; optional env:
 #   BUILD=auto|never  PEERS (../shared/peers)  PG_BIN (/usr/lib/postgresql/15/bin)
 #   RUN_DIR (/tmp/$NAME-run: PostgreSQL's data, wiped at start and at exit)
-#   ASHLAR_JAVA_OPTS (bin/ashlar's: -Xms512m -Xmx2g -XX:+UseZGC)
+#   ASHLAR_JAVA_OPTS (unset: bin/ashlar's own default)
 #   EXECUTOR_SIZE (the proxy's proxy-frontend-executor-size; unset: its default, one per core)
 #   MAX_CONNECTIONS (the proxy's proxy-frontend-max-connections; unset: its default, at most 10,000)
+#   RULES=pool (the default: benchmarks/conf/pgbench-pool, logical database bench) or 1shard
+#   (benchmarks/conf/pgbench-1shard: ShardingSphere's 1-shard rules over the same database, logical
+#   database sharding_db: every statement parsed and routed, sessions of the sharded kind)
 # shellcheck shell=bash
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -22,6 +25,12 @@ BUILD=${BUILD:-auto}
 RUN_DIR=${RUN_DIR:-/tmp/$NAME-run}
 EXECUTOR_SIZE=${EXECUTOR_SIZE:-}
 MAX_CONNECTIONS=${MAX_CONNECTIONS:-}
+RULES=${RULES:-pool}
+case "$RULES" in
+    pool) LOGICAL_DB=bench ;;
+    1shard) LOGICAL_DB=sharding_db ;;
+    *) echo "RULES=$RULES: pool or 1shard" >&2; exit 2 ;;
+esac
 ASHLAR_JAR=$REPO/proxy-bootstrap/target/proxy-bootstrap.jar
 BENCH_JAR=$REPO/benchmarks/target/benchmarks.jar
 
@@ -96,10 +105,10 @@ start_pg() {  # PostgreSQL 15 on $PG_PORT, databases bench, bench_s0, bench_s1 (
     log "PostgreSQL $PG_VERSION up on $PG_PORT ($RUN_DIR/pg)"
 }
 
-start_ashlar_pool() {  # Ashlar on $ASHLAR_PORT serving bench as a pooler; sets ASHLAR_PID (its java)
+start_ashlar_pool() {  # Ashlar on $ASHLAR_PORT serving bench as $LOGICAL_DB ($RULES); sets ASHLAR_PID (its java)
     local conf=$OUT/ashlar-conf f
     mkdir -p "$conf"
-    for f in "$REPO/benchmarks/conf/pgbench-1shard/server.yaml" "$REPO/benchmarks/conf/pgbench-pool/config-pgbench.yaml"; do
+    for f in "$REPO/benchmarks/conf/pgbench-1shard/server.yaml" "$REPO/benchmarks/conf/pgbench-$RULES/config-pgbench.yaml"; do
         sed -e "s|@PG_HOST@|127.0.0.1|g" -e "s|@PG_PORT@|$PG_PORT|g" -e "s|@PG_USER@|postgres|g" -e "s|@PG_PASSWORD@||g" \
             -e "s|@PG_DB_1SHARD@|bench|g" -e "s|@ASHLAR_PORT@|$ASHLAR_PORT|g" "$f" > "$conf/$(basename "$f")"
     done
@@ -117,7 +126,7 @@ start_ashlar_pool() {  # Ashlar on $ASHLAR_PORT serving bench as a pooler; sets 
     local listen
     listen=$(ss -Htlnp "sport = :$ASHLAR_PORT" 2>/dev/null | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2) || true
     [ -z "$listen" ] || [ "$listen" = "$ASHLAR_PID" ] || die "port $ASHLAR_PORT is held by pid $listen, not by the Ashlar started here ($ASHLAR_PID)"
-    log "Ashlar (pooled bench, executor size ${EXECUTOR_SIZE:-default}) up on $ASHLAR_PORT, pid $ASHLAR_PID"
+    log "Ashlar ($LOGICAL_DB over bench, rules $RULES, executor size ${EXECUTOR_SIZE:-default}) up on $ASHLAR_PORT, pid $ASHLAR_PID"
 }
 
 threads_of() { awk '/^Threads:/ { print $2 }' "/proc/$1/status" 2>/dev/null || true; }
