@@ -565,3 +565,30 @@ func TestPrepareByName(t *testing.T) {
 		return out
 	})
 }
+
+// PostgreSQL parses a whole query string before it runs any of it: pgx's batch in simple protocol mode is one such
+// string, and a syntax error at its end runs none of it, the COMMIT ahead of it included.
+func TestSyntaxErrorLateInAQueryStringRunsNothing(t *testing.T) {
+	const sql = "BEGIN; INSERT INTO t_order (order_id, user_id, status) VALUES (930001, 1, 'LATE'); COMMIT; SELEC oops"
+	compare(t, "answers", func(t *testing.T, conn *pgx.Conn) []string {
+		ctx := timeout(t)
+		if _, err := conn.Exec(ctx, "DELETE FROM t_order WHERE order_id = 930001"); err != nil {
+			t.Fatal(err)
+		}
+		results, err := conn.PgConn().Exec(ctx, sql).ReadAll()
+		var out []string
+		for _, result := range results {
+			out = append(out, result.CommandTag.String())
+		}
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) {
+			t.Fatalf("no PostgreSQL error: %v", err)
+		}
+		out = append(out, fmt.Sprintf("%s at %d", pgErr.Code, pgErr.Position))
+		var count int64
+		if err := conn.QueryRow(ctx, "SELECT count(*) FROM t_order WHERE order_id = 930001").Scan(&count); err != nil {
+			t.Fatal(err)
+		}
+		return append(out, fmt.Sprintf("rows %d", count))
+	})
+}

@@ -36,6 +36,13 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
     void executeSimple(String sql, ResultSink sink) throws StatementFailure;
 
     /**
+     * Fails with PostgreSQL's syntax error when a query string of several statements has one anywhere, before any of
+     * them runs (for a caller that runs them one by one itself); nothing where the backend reads the whole string.
+     */
+    default void checkSyntax(String sql) throws StatementFailure {
+    }
+
+    /**
      * Prepares a statement for the extended protocol (Parse): what can be known from the text
      * alone is worked out once here. Fails on text that cannot be a statement.
      */

@@ -130,6 +130,15 @@ final class ShardConnections {
     }
 
     /**
+     * A connection of {@code dataSource} apart from the session's (none of its transaction, its settings whatever the
+     * last user left), borrowed on the client's event loop, for a question no statement of the session depends on; the
+     * caller gives it back.
+     */
+    BackendConnection borrowApart(BackendDataSource dataSource) throws SQLException {
+        return dataSource.borrow(loop);
+    }
+
+    /**
      * The slot's connection lent at once, on the event loop's own thread, when the session holds none and one is idle
      * in the pool already carrying the session's settings; else null (nothing is borrowed, opened or waited for): a
      * statement the loop runs itself takes its connection so, and leaves the rest to the session's thread.

@@ -1,6 +1,7 @@
 package io.ashlar.backend.session;
 
 import io.ashlar.backend.datasource.BackendConnection;
+import io.ashlar.backend.datasource.BackendDataSource;
 import io.ashlar.backend.datasource.ParameterValues;
 import io.ashlar.backend.execute.Batches;
 import io.ashlar.backend.execute.ColumnDescription;
@@ -135,21 +136,29 @@ public final class ShardedSession implements BackendSession {
             return;
         }
         boolean several = ranges.size() > 1;
+        // PostgreSQL parses a whole query string before it runs any of it: a syntax error anywhere, and nothing runs
+        // (a COMMIT ahead of it included). Every statement is analysed before the first runs, and a string of several
+        // is parsed by PostgreSQL too (checkSyntax).
+        Plan[] plans = new Plan[ranges.size()];
+        for (int i = 0; i < plans.length; i++) {
+            try {
+                plans[i] = database.plans().get(sql, tokens, ranges.get(i));
+            } catch (SqlSyntaxException e) {
+                throw syntaxError(e, ranges.get(i).start());
+            }
+        }
+        if (parseStarted != 0) {
+            times.parsed(parseStarted);
+        }
         if (several) {
+            checkSyntax(sql);
             transaction.beginImplicit();
         }
         simpleQuery = true;
         try {
-            for (StatementRange range : ranges) {
-                Plan plan;
-                try {
-                    plan = database.plans().get(sql, tokens, range);
-                } catch (SqlSyntaxException e) {
-                    throw syntaxError(e, range.start());
-                }
-                if (parseStarted != 0) {
-                    times.parsed(parseStarted); // the first statement's time has the text's lexing
-                }
+            for (int i = 0; i < plans.length; i++) {
+                StatementRange range = ranges.get(i);
+                Plan plan = plans[i];
                 try {
                     stream(run(plan, ParameterValues.NONE, sink), sink);
                 } catch (StatementFailure failure) {
@@ -157,9 +166,6 @@ public final class ShardedSession implements BackendSession {
                     int offset = range.start();
                     throw offset == 0 ? failure
                             : new StatementFailure(failure.fields().withPosition(position -> position + offset), failure.getCause());
-                }
-                if (parseStarted != 0) {
-                    parseStarted = System.nanoTime();
                 }
             }
         } catch (StatementFailure failure) {
@@ -202,6 +208,43 @@ public final class ShardedSession implements BackendSession {
         }
         sink.complete(result.tag());
         result.close();
+    }
+
+    private static final int[] NO_TYPES = new int[0];
+
+    /**
+     * PostgreSQL's syntax error in a query string of several statements, from a Parse of the whole string on a
+     * connection of the catalog database (else of the first data source) that no transaction of the session uses:
+     * PostgreSQL parses the whole text before it refuses a Parse of several commands (42601 "cannot insert multiple
+     * commands into a prepared statement"), and runs nothing. Any other 42601 is the string's syntax error, with its
+     * position in the string; anything else (the data source down, a text PostgreSQL reads as one statement) lets the
+     * statements run, and fail, one by one as before. Ashlar's own analysis takes grammar it needs, not all of
+     * PostgreSQL's: without this, {@code BEGIN; INSERT ...; COMMIT; SELEC} committed the INSERT before the error.
+     */
+    @Override
+    public void checkSyntax(String sql) throws StatementFailure {
+        BackendDataSource source = database.catalog().catalogDataSource();
+        if (source == null) {
+            source = database.slotDataSource(0);
+        }
+        BackendConnection connection;
+        try {
+            connection = connections.borrowApart(source);
+        } catch (java.sql.SQLException e) {
+            return; // the statements meet the same failure, and report it
+        }
+        io.ashlar.backend.execute.BufferedResult result = new io.ashlar.backend.execute.BufferedResult();
+        try {
+            connection.describe(sql, NO_TYPES, result);
+        } catch (java.sql.SQLException e) {
+            connection.discard();
+            return;
+        }
+        connection.release();
+        if (result.error() instanceof io.ashlar.backend.execute.BackendError error && error.fields().sqlState().equals("42601")
+                && !error.fields().message().startsWith("cannot insert multiple commands")) {
+            throw new StatementFailure(error.fields(), error);
+        }
     }
 
     /** A syntax error at {@code offset} plus the error's position in the text analysed. */

@@ -887,4 +887,52 @@ final class ShardedSessionEdgeTest {
             assertEquals(List.of(41, 42), ids, "the rows of the pipeline whose client was told they went in");
         }
     }
+
+    /**
+     * PostgreSQL parses a whole query string before it runs any of it: a syntax error in its last statement, and none
+     * of the others runs, a COMMIT ahead of it included (42601 at the error's place in the string). The proxy ran the
+     * statements one by one up to the one it could not read, and the INSERT ahead of the COMMIT stayed (pgx's batches in
+     * its simple protocol mode send such strings). In a transaction block the syntax error aborts the block, as
+     * PostgreSQL's does; a string without one still runs whole.
+     */
+    @Test
+    void aSyntaxErrorLateInAQueryStringRunsNoneOfIt() throws Exception {
+        String late = "BEGIN; INSERT INTO t_og (id, name) VALUES (50, 'committed before the error'); COMMIT; SELEC oops";
+        try (RawConnection c = new RawConnection(server.proxyPort())) {
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            c.send(RawConnection.query(late));
+            List<String> answer = new ArrayList<>();
+            for (RawConnection.Message m : c.readUntilReady()) {
+                answer.add(WireTraceTest.render(m));
+            }
+            assertEquals(List.of("E ERROR 42601 syntax error at or near \"SELEC\" position=" + (late.indexOf("SELEC") + 1), "Z I"), answer);
+
+            c.send(RawConnection.query("BEGIN"));
+            c.readUntilReady();
+            c.send(RawConnection.query("INSERT INTO t_og (id, name) VALUES (51, 'in the block'); SELECT 1 FROM"));
+            List<String> inBlock = new ArrayList<>();
+            for (RawConnection.Message m : c.readUntilReady()) {
+                inBlock.add(WireTraceTest.render(m));
+            }
+            assertTrue(inBlock.get(0).startsWith("E ERROR 42601"), inBlock::toString);
+            assertEquals("Z E", inBlock.get(inBlock.size() - 1), "the syntax error aborts the block");
+            c.send(RawConnection.query("ROLLBACK"));
+            c.readUntilReady();
+
+            c.send(RawConnection.query("INSERT INTO t_og (id, name) VALUES (52, 'whole'); SELECT count(*) FROM t_og WHERE id = 52"));
+            List<String> whole = new ArrayList<>();
+            for (RawConnection.Message m : c.readUntilReady()) {
+                whole.add(WireTraceTest.render(m));
+            }
+            assertTrue(whole.contains("C INSERT 0 1") && whole.contains("C SELECT 1"), whole::toString);
+        }
+        try (Connection c = server.proxy(""); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT id FROM t_og WHERE id BETWEEN 50 AND 52 ORDER BY id")) {
+            List<Integer> ids = new ArrayList<>();
+            while (rs.next()) {
+                ids.add(rs.getInt(1));
+            }
+            assertEquals(List.of(52), ids, "only the string without a syntax error ran");
+        }
+    }
 }

@@ -128,6 +128,15 @@ final class SimpleQuery {
      */
     private boolean runStatements(String sql, List<StatementRange> ranges) {
         boolean wrap = ranges.size() > 1 && backend.transactionStatus() == 'I' && !controlsTransaction(sql, ranges);
+        if (ranges.size() > 1) {
+            try {
+                backend.checkSyntax(sql); // a syntax error anywhere, and none of them runs
+            } catch (StatementFailure failure) {
+                out.error(failure.fields());
+                backend.abortTransaction();
+                return true;
+            }
+        }
         try {
             if (wrap) {
                 backend.executeSimple("BEGIN", ResultSink.DISCARD);
