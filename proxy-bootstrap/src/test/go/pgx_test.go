@@ -592,3 +592,25 @@ func TestSyntaxErrorLateInAQueryStringRunsNothing(t *testing.T) {
 		return append(out, fmt.Sprintf("rows %d", count))
 	})
 }
+
+// MIN and MAX over types whose order the proxy does not know (inet, arrays, money) across shards: PostgreSQL finishes
+// them over intermediate results, whatever shards the values are on. They failed with 0A000 once two shards had one.
+func TestMinMaxOverTypesOfUnknownOrder(t *testing.T) {
+	compare(t, "extremes", func(t *testing.T, conn *pgx.Conn) [][]string {
+		ctx := timeout(t)
+		var out [][]string
+		for _, sql := range []string{
+			"SELECT max('10.0.0.0'::inet + user_id), min('10.0.0.0'::inet + user_id) FROM t_order",
+			"SELECT max(ARRAY[user_id, order_id::int]), min(ARRAY[user_id]) FROM t_order",
+			"SELECT max(user_id::numeric::money), min(order_id::numeric::money) FROM t_order WHERE order_id > $1",
+			"SELECT status, max(ARRAY[user_id]) FROM t_order GROUP BY status ORDER BY status",
+		} {
+			args := []any{}
+			if strings.Contains(sql, "$1") {
+				args = append(args, int64(0))
+			}
+			out = append(out, rows(t, ctx, conn, sql, args...)...)
+		}
+		return out
+	})
+}

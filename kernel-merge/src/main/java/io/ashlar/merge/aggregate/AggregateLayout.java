@@ -5,6 +5,7 @@ import io.ashlar.merge.plan.Aggregate;
 import io.ashlar.merge.value.ColumnCollations;
 import io.ashlar.merge.value.GroupKeyEncoder;
 import io.ashlar.merge.value.TypeOids;
+import io.ashlar.merge.value.ValueKind;
 import io.ashlar.merge.value.ValueOrdering;
 
 import java.util.List;
@@ -42,7 +43,8 @@ public final class AggregateLayout {
      * Binds aggregates to the types of {@code input}'s columns.
      *
      * @throws IllegalArgumentException when an aggregate cannot be merged over its column type
-     *                                  (SUM over money or interval, AVG over interval)
+     *                                  (SUM over money or interval, AVG over interval, MIN or MAX over a type whose
+     *                                  order the proxy does not know)
      */
     public static AggregateLayout bind(List<Aggregate> aggregates, RowCursor input, ColumnCollations collations) {
         int size = aggregates.size();
@@ -70,11 +72,11 @@ public final class AggregateLayout {
                     orderings[i] = collations.ordering(sum.argumentColumn(), argumentType);
                 }
                 case Aggregate.Min min -> {
-                    resultTypes[i] = input.typeOid(min.column());
+                    resultTypes[i] = extremeType(input.typeOid(min.column()), "MIN");
                     orderings[i] = collations.ordering(min.column(), resultTypes[i]);
                 }
                 case Aggregate.Max max -> {
-                    resultTypes[i] = input.typeOid(max.column());
+                    resultTypes[i] = extremeType(input.typeOid(max.column()), "MAX");
                     orderings[i] = collations.ordering(max.column(), resultTypes[i]);
                 }
                 case Aggregate.Avg avg -> {
@@ -93,6 +95,19 @@ public final class AggregateLayout {
             }
         }
         return new AggregateLayout(bound, resultTypes, modes, realInputs, orderings);
+    }
+
+    /**
+     * The type of a MIN or MAX over {@code typeOid}, refused here, before any row is read, when the proxy does not know
+     * that type's order (inet, arrays, enums, money...): refused only when two shards' values met, it failed or not
+     * depending on where the rows were, and past the point where the session can have PostgreSQL finish it instead.
+     */
+    private static int extremeType(int typeOid, String function) {
+        if (!ValueKind.hasExactOrdering(typeOid)) {
+            throw new IllegalArgumentException(function + " over type OID " + typeOid
+                    + " cannot be merged across shards: the proxy does not know that type's sort order");
+        }
+        return typeOid;
     }
 
     /** The type of every output column: aggregates' result types, the input's for the rest. */

@@ -301,13 +301,19 @@ class GroupByMergerTest {
         assertEquals(rows("2|3.0"), TestRows.drain(merged));
     }
 
+    /**
+     * MIN over a type whose order the proxy does not know is refused when the merge opens, whatever the rows: it failed
+     * only when two shards' values met, so that the same statement worked or not depending on where rows were, and past
+     * the point where the session has PostgreSQL finish such a statement instead.
+     */
     @Test
-    void minOverATypeWithUnknownOrderFailsInsteadOfGuessing() {
+    void minOverATypeWithUnknownOrderIsRefusedWhenOpened() {
         int[] types = {TypeOids.JSONB};
         MergeStep step = new GroupByStreamMerger(new IterationMerger(), List.of(), List.of(new Aggregate.Min(0)), ColumnCollations.of(Map.of(), 1));
-        assertEquals(rows("{\"a\": 1}"), TestRows.drain(step.open(List.of(TestRows.shard(types, row("{\"a\": 1}")), TestRows.shard(types)))));
-        RowCursor twoValues = step.open(List.of(TestRows.shard(types, row("{\"a\": 1}")), TestRows.shard(types, row("{\"b\": 1}"))));
-        assertThrows(IllegalStateException.class, twoValues::next);
+        assertThrows(IllegalArgumentException.class,
+                () -> step.open(List.of(TestRows.shard(types, row("{\"a\": 1}")), TestRows.shard(types))));
+        assertThrows(IllegalArgumentException.class,
+                () -> step.open(List.of(TestRows.shard(types, row("{\"a\": 1}")), TestRows.shard(types, row("{\"b\": 1}")))));
     }
 
     @Test
