@@ -614,3 +614,25 @@ func TestMinMaxOverTypesOfUnknownOrder(t *testing.T) {
 		return out
 	})
 }
+
+// CopyFrom of a row whose sharding column is NULL where the table says NOT NULL: PostgreSQL's 23502, and nothing of
+// the COPY stays (it was 0A000, "a row without a sharding value has no shard").
+func TestCopyFromNullIntoANotNullShardingColumn(t *testing.T) {
+	compare(t, "copy", func(t *testing.T, conn *pgx.Conn) []string {
+		ctx := timeout(t)
+		if _, err := conn.Exec(ctx, "DELETE FROM t_order WHERE order_id BETWEEN 940001 AND 940003"); err != nil {
+			t.Fatal(err)
+		}
+		source := [][]any{{int64(940001), int32(1), "OK"}, {int64(940002), nil, "NULL USER"}, {int64(940003), int32(3), "OK"}}
+		_, err := conn.CopyFrom(ctx, pgx.Identifier{"t_order"}, []string{"order_id", "user_id", "status"}, pgx.CopyFromRows(source))
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) {
+			t.Fatalf("no PostgreSQL error: %v", err)
+		}
+		var count int64
+		if err := conn.QueryRow(ctx, "SELECT count(*) FROM t_order WHERE order_id BETWEEN 940001 AND 940003").Scan(&count); err != nil {
+			t.Fatal(err)
+		}
+		return []string{pgErr.Code, pgErr.Message, fmt.Sprintf("rows %d", count)}
+	})
+}

@@ -78,6 +78,8 @@ public final class ShardedCopyIn implements CopyStream.In {
     private final ShardingTable rule;
     /** Per sharding column: its number type's name, for PostgreSQL's input error ({@link #invalidNumber}); else null. */
     private final String[] numericTypes;
+    /** Per sharding column: whether the logical table declares it NOT NULL (a NULL is then PostgreSQL's 23502). */
+    private final boolean[] notNull;
     private final List<String> shardingColumns;
     private final String[] nodeSql;
     private final int[] nodeDataSource;
@@ -107,10 +109,11 @@ public final class ShardedCopyIn implements CopyStream.In {
 
     private ShardedCopyIn(String table, ShardingTable rule, String[] nodeSql, int[] nodeDataSource, int dataSourceCount,
                           CopyConnections connections, BackendConnection first, CopyStream.In firstCopy, CopyOptions options,
-                          CopyFieldReader reader, int[] binaryPositions, int[] binaryTypes, String[] numericTypes) {
+                          CopyFieldReader reader, int[] binaryPositions, int[] binaryTypes, ShardingColumns columns) {
         this.table = table;
         this.rule = rule;
-        this.numericTypes = numericTypes;
+        this.numericTypes = columns.numericTypes();
+        this.notNull = columns.notNull();
         this.shardingColumns = rule.shardingColumns();
         this.nodeSql = nodeSql;
         this.nodeDataSource = nodeDataSource;
@@ -248,7 +251,7 @@ public final class ShardedCopyIn implements CopyStream.In {
             throw problem;
         }
         return new ShardedCopyIn(table, rule, nodeSql, nodeDataSource, database.dataSources().size(), connections, first,
-                firstCopy, options, reader, binaryPositions, binaryTypes, numericTypes(database, reference, rule));
+                firstCopy, options, reader, binaryPositions, binaryTypes, shardingColumns(database, reference, rule));
     }
 
     /** Whether the COPY ended with CopyDone and every shard COPY succeeded: the session may commit. */
@@ -425,8 +428,12 @@ public final class ShardedCopyIn implements CopyStream.In {
     private int route(long line) throws SQLException {
         for (int i = 0; i < values.length; i++) {
             if (values[i] == null) {
-                throw CopyErrors.atLine("0A000", "NULL in sharding column " + shardingColumns.get(i) + " of COPY into sharded table "
-                        + table, "a row without a sharding value has no shard", where(line));
+                // Into a NOT NULL column the row fails on any shard, as PostgreSQL's COPY says; else it has no shard to go to.
+                throw notNull[i]
+                        ? CopyErrors.atLine("23502", "null value in column \"" + shardingColumns.get(i) + "\" of relation \""
+                                + table + "\" violates not-null constraint", "", where(line))
+                        : CopyErrors.atLine("0A000", "NULL in sharding column " + shardingColumns.get(i) + " of COPY into sharded table "
+                                + table, "a row without a sharding value has no shard", where(line));
             }
         }
         int node;
@@ -466,24 +473,29 @@ public final class ShardedCopyIn implements CopyStream.In {
      * Each sharding column's type where it is a number type PostgreSQL names in its input errors ({@code integer},
      * {@code bigint}, {@code smallint}, {@code numeric}), else null; from the logical table's columns.
      */
-    private static String[] numericTypes(LogicalDatabase database, TableReference reference, ShardingTable rule) {
+    /** What the logical table says of its sharding columns, in the rule's order. */
+    private record ShardingColumns(String[] numericTypes, boolean[] notNull) {
+    }
+
+    private static ShardingColumns shardingColumns(LogicalDatabase database, TableReference reference, ShardingTable rule) {
         List<String> columns = rule.shardingColumns();
-        String[] result = new String[columns.size()];
+        ShardingColumns result = new ShardingColumns(new String[columns.size()], new boolean[columns.size()]);
         String schema = reference.name().schema().orElse("public");
         io.ashlar.backend.metadata.LogicalTable logical = database.catalog().schema().table(schema + "." + reference.name().name());
         if (logical == null) {
             return result;
         }
         for (io.ashlar.backend.metadata.ColumnMetadata each : logical.metadata().columns()) {
-            for (int i = 0; i < result.length; i++) {
+            for (int i = 0; i < columns.size(); i++) {
                 if (each.name().equalsIgnoreCase(columns.get(i))) {
                     String type = each.type();
                     int bracket = type.indexOf('(');
                     type = bracket < 0 ? type : type.substring(0, bracket);
-                    result[i] = switch (type) {
+                    result.numericTypes()[i] = switch (type) {
                         case "integer", "bigint", "smallint", "numeric" -> type;
                         default -> null;
                     };
+                    result.notNull()[i] = each.notNull();
                 }
             }
         }
