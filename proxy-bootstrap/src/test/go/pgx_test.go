@@ -636,3 +636,17 @@ func TestCopyFromNullIntoANotNullShardingColumn(t *testing.T) {
 		return []string{pgErr.Code, pgErr.Message, fmt.Sprintf("rows %d", count)}
 	})
 }
+
+// A parameter that does not convert to its column's type, in a statement that reads every shard: PostgreSQL's error,
+// its context naming the client's unnamed portal (it named the proxy's own, "ashlar_unit_0").
+func TestParameterErrorNamesTheClientsPortal(t *testing.T) {
+	compare(t, "error", func(t *testing.T, conn *pgx.Conn) []string {
+		ctx := timeout(t)
+		_, err := conn.Exec(ctx, "SELECT count(*) FROM t_order WHERE status = $1 AND user_id > $2::int", "NEW", "abc")
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) {
+			t.Fatalf("no PostgreSQL error: %v", err)
+		}
+		return []string{pgErr.Code, pgErr.Message, pgErr.Where}
+	})
+}

@@ -113,7 +113,7 @@ public final class UnitStreams {
                     readiesDrained++;
                 }
                 if (type == 'E' && first == null) {
-                    first = connection.frameError();
+                    first = unitError(connection);
                 } else if (type == 'A') {
                     connection.frameNotification();
                 }
@@ -209,7 +209,7 @@ public final class UnitStreams {
                     if (type == 'Z') {
                         skippingBegin = false;
                     } else if (type == 'E') {
-                        unit.fail(connection.frameError());
+                        unit.fail(unitError(connection));
                     }
                     connection.skip();
                     continue;
@@ -249,7 +249,7 @@ public final class UnitStreams {
                         connection.skip();
                     }
                     case 'E' -> {
-                        BackendError error = connection.frameError();
+                        BackendError error = unitError(connection);
                         connection.skip();
                         if (key != null) {
                             connection.retire(key); // parsed again next time, closed first
@@ -389,7 +389,7 @@ public final class UnitStreams {
             this.keys = new ServerLink.PreparedKey[statements.length];
             for (int i = 0; i < units.length; i++) {
                 units[i] = new UnitStream(this, i, budget);
-                names[i] = "ashlar_unit_" + i;
+                names[i] = UNIT_PORTAL + i;
                 fetchRows[i] = FIRST_FETCH_ROWS;
             }
         }
@@ -446,7 +446,7 @@ public final class UnitStreams {
                     if (type == 'Z') {
                         beginPending = false;
                     } else if (type == 'E') {
-                        failAll(connection.frameError());
+                        failAll(unitError(connection));
                     }
                     connection.skip();
                     continue;
@@ -478,7 +478,7 @@ public final class UnitStreams {
                     case 'N' -> unit.notices.add(connection.frameNotice());
                     case 'A' -> connection.frameNotification();
                     case 'E' -> {
-                        BackendError error = connection.frameError();
+                        BackendError error = unitError(connection);
                         staleSeen = retryStale && BackendConnection.isStalePlan(error);
                         failAll(error);
                     }
@@ -602,7 +602,7 @@ public final class UnitStreams {
                     }
                     case 'N' -> unit.notices.add(connection.frameNotice());
                     case 'A' -> connection.frameNotification();
-                    case 'E' -> failAll(connection.frameError());
+                    case 'E' -> failAll(unitError(connection));
                     default -> { }
                 }
                 connection.skip();
@@ -701,5 +701,22 @@ public final class UnitStreams {
                 failAll(error);
             }
         }
+    }
+    /** The portals units run in, numbered per connection ({@link #unitError}). */
+    private static final String UNIT_PORTAL = "ashlar_unit_";
+    private static final java.util.regex.Pattern UNIT_PORTAL_CONTEXT = java.util.regex.Pattern.compile("portal \"" + UNIT_PORTAL + "\\d+\"");
+
+    /**
+     * A backend's error on a connection running units, whose context names the proxy's own portal ({@code portal
+     * "ashlar_unit_0" parameter $1}) as PostgreSQL names the client's ({@code unnamed portal parameter $1}).
+     */
+    static io.ashlar.backend.execute.BackendError unitError(BackendConnection connection) {
+        io.ashlar.backend.execute.BackendError error = connection.frameError();
+        String where = error.fields().field('W');
+        if (!where.contains(UNIT_PORTAL)) {
+            return error;
+        }
+        return new io.ashlar.backend.execute.BackendError(error.fields().withField('W',
+                UNIT_PORTAL_CONTEXT.matcher(where).replaceAll("unnamed portal")));
     }
 }

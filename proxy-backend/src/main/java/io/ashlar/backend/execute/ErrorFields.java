@@ -77,6 +77,18 @@ public record ErrorFields(byte[] codes, String[] values) {
         return new ErrorFields(newCodes, newValues);
     }
 
+    /** These fields with {@code code}'s value replaced (itself when the field is absent). */
+    public ErrorFields withField(char code, String value) {
+        for (int i = 0; i < codes.length; i++) {
+            if (codes[i] == code) {
+                String[] newValues = values.clone();
+                newValues[i] = value;
+                return new ErrorFields(codes, newValues);
+            }
+        }
+        return this;
+    }
+
     /** The value of one field, or empty when absent. */
     public String field(char code) {
         for (int i = 0; i < codes.length; i++) {
