@@ -399,7 +399,9 @@ func TestErrors(t *testing.T) {
 		ctx := timeout(t)
 		var out []string
 		for _, sql := range []string{"SELECT order_id FROM t_order WHERE", "SELECT no_such_column FROM t_order",
-			"SELECT * FROM no_such_table", "SELECT 1::int4 + 'x'::text"} {
+			"SELECT * FROM no_such_table", "SELECT 1::int4 + 'x'::text",
+			// rewritten for the merge (the sort column added to the select list): positions kept
+			"SELECT order_id FROM t_order ORDER BY nosuch", "SELECT status FROM t_order GROUP BY status ORDER BY order_id"} {
 			_, err := conn.Exec(ctx, sql)
 			var pgErr *pgconn.PgError
 			if !errors.As(err, &pgErr) {

@@ -702,7 +702,54 @@ public final class ShardedExecution {
         if (index >= unitSql.length() - suffix && index <= unitSql.length()) {
             return position - (unitSql.length() - sql.length());
         }
-        return 0;
+        return uniqueToken(sql, unitSql, index);
+    }
+
+    /**
+     * Where the token at {@code index} of {@code unitSql} (a name or a quoted literal) is in {@code sql} when it is
+     * there exactly once, as a whole token (names ignoring case), 1-based; else 0. A rewrite that moved or repeated text
+     * ({@code ORDER BY nosuch} also in the select list, for the merge) keeps the client's position of a name it
+     * reports this way.
+     */
+    private static int uniqueToken(String sql, String unitSql, int index) {
+        if (index < 0 || index >= unitSql.length()) {
+            return 0;
+        }
+        char first = unitSql.charAt(index);
+        int end;
+        if (first == '\'' || first == '"') {
+            end = unitSql.indexOf(first, index + 1);
+            if (end < 0) {
+                return 0;
+            }
+            end++;
+        } else if (Character.isLetterOrDigit(first) || first == '_') {
+            end = index;
+            while (end < unitSql.length() && isNameChar(unitSql.charAt(end))) {
+                end++;
+            }
+        } else {
+            return 0;
+        }
+        String token = unitSql.substring(index, end);
+        boolean quoted = first == '\'' || first == '"';
+        int found = -1;
+        for (int from = 0; from <= sql.length() - token.length(); from++) {
+            if (!sql.regionMatches(!quoted, from, token, 0, token.length())
+                    || !quoted && (from > 0 && isNameChar(sql.charAt(from - 1))
+                        || from + token.length() < sql.length() && isNameChar(sql.charAt(from + token.length())))) {
+                continue;
+            }
+            if (found >= 0) {
+                return 0; // more than once: which one is not known
+            }
+            found = from;
+        }
+        return found + 1;
+    }
+
+    private static boolean isNameChar(char c) {
+        return Character.isLetterOrDigit(c) || c == '_' || c == '$';
     }
 
     private static void closeAll(UnitStream[] streams) {
