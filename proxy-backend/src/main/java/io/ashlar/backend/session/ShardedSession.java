@@ -216,7 +216,7 @@ public final class ShardedSession implements BackendSession {
      * PostgreSQL's syntax error in a query string of several statements, from a Parse of the whole string on a
      * connection of the catalog database (else of the first data source) that no transaction of the session uses:
      * PostgreSQL parses the whole text before it refuses a Parse of several commands (42601 "cannot insert multiple
-     * commands into a prepared statement"), and runs nothing. Any other 42601 is the string's syntax error, with its
+     * commands into a prepared statement"), and runs nothing. A 42601 with a position is the string's syntax error, at its
      * position in the string; anything else (the data source down, a text PostgreSQL reads as one statement) lets the
      * statements run, and fail, one by one as before. Ashlar's own analysis takes grammar it needs, not all of
      * PostgreSQL's: without this, {@code BEGIN; INSERT ...; COMMIT; SELEC} committed the INSERT before the error.
@@ -241,8 +241,10 @@ public final class ShardedSession implements BackendSession {
             return;
         }
         connection.release();
+        // The refusal of several commands has no position; a syntax error always has one (whatever the server's
+        // lc_messages says, which the message is in).
         if (result.error() instanceof io.ashlar.backend.execute.BackendError error && error.fields().sqlState().equals("42601")
-                && !error.fields().message().startsWith("cannot insert multiple commands")) {
+                && !error.fields().field('P').isEmpty()) {
             throw new StatementFailure(error.fields(), error);
         }
     }
