@@ -74,7 +74,9 @@ final class ShardedStatementEnd {
             afterStatement();
         }
         if (failure != null) {
-            throw failure;
+            // A COMMIT's failure (a deferred constraint) names the shard's actual table: the client's is the logical one,
+            // as the event loop's COMMIT reports it (LoopStatement).
+            throw logical.logical(failure);
         }
     }
 

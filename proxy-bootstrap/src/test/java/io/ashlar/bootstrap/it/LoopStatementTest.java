@@ -434,6 +434,36 @@ final class LoopStatementTest {
         }
     }
 
+    /**
+     * A COMMIT over both data sources (the session's thread ends it) that a deferred constraint of a sharded table's
+     * actual table fails: the error names the logical table, as the loop's one-shard COMMIT's does. It named t_order_1.
+     */
+    @Test
+    void aCommitOverTwoDataSourcesThatFailsNamesTheLogicalTable() throws Exception {
+        try (Connection shard = ops.backend("demo_ds_1"); Statement s = shard.createStatement()) {
+            s.execute("ALTER TABLE t_order_1 ADD CONSTRAINT t_order_1_deferred_status EXCLUDE (status WITH =)"
+                    + " WHERE (status LIKE 'deferred %') DEFERRABLE INITIALLY DEFERRED");
+        }
+        try (Connection c = connectSimple(); Statement s = c.createStatement()) {
+            s.execute("BEGIN");
+            s.executeUpdate("INSERT INTO t_order (order_id, user_id, status) VALUES (7001, 10, 'deferred ds_0')");
+            s.executeUpdate("INSERT INTO t_order (order_id, user_id, status) VALUES (7003, 11, 'deferred twice')");
+            s.executeUpdate("INSERT INTO t_order (order_id, user_id, status) VALUES (7005, 11, 'deferred twice')");
+            org.postgresql.util.PSQLException failed = assertThrows(org.postgresql.util.PSQLException.class, () -> s.execute("COMMIT"));
+            assertEquals("23P01", failed.getSQLState());
+            assertEquals("t_order", failed.getServerErrorMessage().getTable());
+            assertEquals("I", transactionStatus(c));
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM t_order WHERE order_id IN (7001, 7003, 7005)")) {
+                assertTrue(rs.next());
+                assertEquals(0, rs.getInt(1), "the block rolled back on both data sources");
+            }
+        } finally {
+            try (Connection shard = ops.backend("demo_ds_1"); Statement s = shard.createStatement()) {
+                s.execute("ALTER TABLE t_order_1 DROP CONSTRAINT t_order_1_deferred_status");
+            }
+        }
+    }
+
     @Test
     void preparedBeginAndCommitRunOnTheLoop() throws Exception {
         // pgbench -M prepared's way: BEGIN, the statements and END each a prepared statement, run by Bind, Describe, Execute, Sync.
