@@ -900,30 +900,16 @@ final class ShardedSessionEdgeTest {
         String late = "BEGIN; INSERT INTO t_og (id, name) VALUES (50, 'committed before the error'); COMMIT; SELEC oops";
         try (RawConnection c = new RawConnection(server.proxyPort())) {
             c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
-            c.send(RawConnection.query(late));
-            List<String> answer = new ArrayList<>();
-            for (RawConnection.Message m : c.readUntilReady()) {
-                answer.add(WireTraceTest.render(m));
-            }
+            List<String> answer = answer(c, late);
             assertEquals(List.of("E ERROR 42601 syntax error at or near \"SELEC\" position=" + (late.indexOf("SELEC") + 1), "Z I"), answer);
 
-            c.send(RawConnection.query("BEGIN"));
-            c.readUntilReady();
-            c.send(RawConnection.query("INSERT INTO t_og (id, name) VALUES (51, 'in the block'); SELECT 1 FROM"));
-            List<String> inBlock = new ArrayList<>();
-            for (RawConnection.Message m : c.readUntilReady()) {
-                inBlock.add(WireTraceTest.render(m));
-            }
+            answer(c, "BEGIN");
+            List<String> inBlock = answer(c, "INSERT INTO t_og (id, name) VALUES (51, 'in the block'); SELECT 1 FROM");
             assertTrue(inBlock.get(0).startsWith("E ERROR 42601"), inBlock::toString);
             assertEquals("Z E", inBlock.get(inBlock.size() - 1), "the syntax error aborts the block");
-            c.send(RawConnection.query("ROLLBACK"));
-            c.readUntilReady();
+            answer(c, "ROLLBACK");
 
-            c.send(RawConnection.query("INSERT INTO t_og (id, name) VALUES (52, 'whole'); SELECT count(*) FROM t_og WHERE id = 52"));
-            List<String> whole = new ArrayList<>();
-            for (RawConnection.Message m : c.readUntilReady()) {
-                whole.add(WireTraceTest.render(m));
-            }
+            List<String> whole = answer(c, "INSERT INTO t_og (id, name) VALUES (52, 'whole'); SELECT count(*) FROM t_og WHERE id = 52");
             assertTrue(whole.contains("C INSERT 0 1") && whole.contains("C SELECT 1"), whole::toString);
         }
         try (Connection c = server.proxy(""); Statement s = c.createStatement();
@@ -934,5 +920,15 @@ final class ShardedSessionEdgeTest {
             }
             assertEquals(List.of(52), ids, "only the string without a syntax error ran");
         }
+    }
+
+    /** The answer to a simple query, message by message ({@link WireTraceTest#render}), up to its ReadyForQuery. */
+    private static List<String> answer(RawConnection c, String sql) throws Exception {
+        c.send(RawConnection.query(sql));
+        List<String> result = new ArrayList<>();
+        for (RawConnection.Message m : c.readUntilReady()) {
+            result.add(WireTraceTest.render(m));
+        }
+        return result;
     }
 }
