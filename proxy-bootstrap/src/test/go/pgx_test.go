@@ -401,7 +401,9 @@ func TestErrors(t *testing.T) {
 		for _, sql := range []string{"SELECT order_id FROM t_order WHERE", "SELECT no_such_column FROM t_order",
 			"SELECT * FROM no_such_table", "SELECT 1::int4 + 'x'::text",
 			// rewritten for the merge (the sort column added to the select list): positions kept
-			"SELECT order_id FROM t_order ORDER BY nosuch", "SELECT status FROM t_order GROUP BY status ORDER BY order_id"} {
+			"SELECT order_id FROM t_order ORDER BY nosuch", "SELECT status FROM t_order GROUP BY status ORDER BY order_id",
+			// a LIMIT the proxy reads itself to finish the page
+			"SELECT order_id FROM t_order LIMIT 'x'"} {
 			_, err := conn.Exec(ctx, sql)
 			var pgErr *pgconn.PgError
 			if !errors.As(err, &pgErr) {

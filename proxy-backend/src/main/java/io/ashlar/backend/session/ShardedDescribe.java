@@ -104,7 +104,8 @@ final class ShardedDescribe {
 
     /**
      * PostgreSQL's own data error for a statement whose sharding value the rules cannot use ({@code user_id = 'abc'} into
-     * an integer column): a literal that does not convert to its column's type fails PostgreSQL's Parse already (22P02
+     * an integer column), or whose LIMIT or OFFSET the proxy cannot read ({@code LIMIT 'x'}): a literal that does not
+     * convert to its column's type fails PostgreSQL's Parse already (22P02
      * with its position), which the catalog database, holding the logical tables, answers as any shard would. Null where
      * its Parse succeeds (the value comes later, as a parameter) or fails otherwise.
      */

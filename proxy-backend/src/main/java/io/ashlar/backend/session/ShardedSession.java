@@ -749,7 +749,8 @@ public final class ShardedSession implements BackendSession {
         if (e.crossShardKey().isPresent()) {
             return handOffs.foreignKeys().add(plan, e.crossShardKey().get(), e.getMessage(), sink);
         }
-        if ("22023".equals(e.sqlState())) {
+        if (e.sqlState().startsWith("22")) {
+            // A value the route could not use (22023) or read (LIMIT 'x', 22P02): PostgreSQL's own error, with its position.
             StatementFailure data = describer.dataError(plan, parameters.types());
             if (data != null) {
                 throw data;
