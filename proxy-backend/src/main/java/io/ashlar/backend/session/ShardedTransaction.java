@@ -144,6 +144,31 @@ final class ShardedTransaction {
         return connection;
     }
 
+    /** What a COMMIT or ROLLBACK AND CHAIN carries into the next block: the BEGIN's modes and the SET TRANSACTIONs after it. */
+    record Characteristics(String beginSql, List<String> transactionSettings) {
+    }
+
+    /** The modes of the block in force, for {@link #chain}. */
+    Characteristics characteristics() {
+        List<String> settings = new ArrayList<>(transactionSettings.size());
+        for (String each : transactionSettings) {
+            if (!each.toLowerCase(java.util.Locale.ROOT).contains("snapshot")) {
+                settings.add(each); // a snapshot imported into the ended transaction is not the next one's
+            }
+        }
+        return new Characteristics(beginSql, settings);
+    }
+
+    /**
+     * COMMIT or ROLLBACK AND CHAIN, the transaction just ended: a new block begins at once with the same modes
+     * (isolation level, read only, deferrable), as PostgreSQL's does; its data sources join it as a BEGIN's do.
+     */
+    void chain(Characteristics modes) {
+        state = state.begin();
+        beginSql = modes.beginSql();
+        transactionSettings.addAll(modes.transactionSettings());
+    }
+
     /** BEGIN or START TRANSACTION: kept, with its modes, for the data sources to join. */
     QueryResult begin(AnalyzedStatement statement, TransactionStatement body) {
         List<ErrorFields> notices = new ArrayList<>(1);

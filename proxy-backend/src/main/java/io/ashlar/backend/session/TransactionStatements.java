@@ -43,11 +43,17 @@ final class TransactionStatements {
             }
             case COMMIT -> {
                 if (!state.inBlock()) {
-                    return noTransaction("COMMIT");
+                    return body.chain() ? chainOutsideBlock("COMMIT") : noTransaction("COMMIT");
                 }
                 boolean commit = state == TransactionState.BLOCK;
                 String lost = transaction.lostDataSource();
+                ShardedTransaction.Characteristics modes = transaction.characteristics();
                 ends.endTransaction(commit, sink);
+                // As PostgreSQL's: the next block begins when the block ended as asked (a failed block's ROLLBACK too),
+                // not after a COMMIT that failed.
+                if (body.chain() && lost == null) {
+                    transaction.chain(modes);
+                }
                 if (lost != null) {
                     // Not the quiet ROLLBACK of a failed transaction: the client never saw it fail.
                     throw new StatementFailure(ErrorFields.error("08006", "the transaction was rolled back: the"
@@ -57,9 +63,13 @@ final class TransactionStatements {
             }
             case ROLLBACK -> {
                 if (!state.inBlock()) {
-                    return noTransaction("ROLLBACK");
+                    return body.chain() ? chainOutsideBlock("ROLLBACK") : noTransaction("ROLLBACK");
                 }
+                ShardedTransaction.Characteristics modes = transaction.characteristics();
                 ends.endTransaction(false, sink);
+                if (body.chain()) {
+                    transaction.chain(modes);
+                }
                 return new TagResult("ROLLBACK", new ArrayList<>(1));
             }
             case SAVEPOINT, RELEASE_SAVEPOINT, ROLLBACK_TO_SAVEPOINT -> {
@@ -75,6 +85,11 @@ final class TransactionStatements {
             default -> throw new StatementFailure(ErrorFields.error("0A000", statement.command().toUpperCase()
                     + " (two-phase commit) is not supported on the sharded logical database " + database.name()));
         }
+    }
+
+    /** COMMIT or ROLLBACK AND CHAIN outside a block: PostgreSQL's error. */
+    private static QueryResult chainOutsideBlock(String command) throws StatementFailure {
+        throw new StatementFailure(ErrorFields.error("25P01", command + " AND CHAIN can only be used in transaction blocks"));
     }
 
     /** COMMIT or ROLLBACK outside a block: PostgreSQL's warning, and the tag. */

@@ -16,6 +16,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -461,6 +462,42 @@ final class LoopStatementTest {
             try (Connection shard = ops.backend("demo_ds_1"); Statement s = shard.createStatement()) {
                 s.execute("ALTER TABLE t_order_1 DROP CONSTRAINT t_order_1_deferred_status");
             }
+        }
+    }
+
+    /**
+     * COMMIT AND CHAIN and ROLLBACK AND CHAIN begin the next block at once, with the ended one's isolation level, as
+     * PostgreSQL's do. The proxy ended the block only: the next INSERT committed on its own, and the ROLLBACK meant for
+     * it undid nothing (found with psql).
+     */
+    @Test
+    void commitAndChainBeginsTheNextBlockWithTheSameModes() throws Exception {
+        try (Connection c = connectSimple(); Statement s = c.createStatement()) {
+            s.execute("DELETE FROM t_order WHERE order_id BETWEEN 8051 AND 8055");
+            s.execute("BEGIN ISOLATION LEVEL SERIALIZABLE");
+            s.executeUpdate("INSERT INTO t_order (order_id, user_id, status) VALUES (8051, 1, 'first block')");
+            s.execute("COMMIT AND CHAIN");
+            assertEquals("OPEN", transactionStatus(c), "in the chained block");
+            try (ResultSet rs = s.executeQuery("SHOW transaction_isolation")) {
+                assertTrue(rs.next());
+                assertEquals("serializable", rs.getString(1));
+            }
+            s.executeUpdate("INSERT INTO t_order (order_id, user_id, status) VALUES (8053, 1, 'rolled back')");
+            s.execute("ROLLBACK AND CHAIN");
+            assertEquals("OPEN", transactionStatus(c));
+            s.executeUpdate("INSERT INTO t_order (order_id, user_id, status) VALUES (8055, 2, 'third block')");
+            s.execute("COMMIT");
+            assertEquals("I", transactionStatus(c));
+            List<Integer> ids = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery("SELECT order_id FROM t_order WHERE order_id BETWEEN 8051 AND 8055 ORDER BY order_id")) {
+                while (rs.next()) {
+                    ids.add(rs.getInt(1));
+                }
+            }
+            assertEquals(List.of(8051, 8055), ids);
+            SQLException outside = assertThrows(SQLException.class, () -> s.execute("COMMIT AND CHAIN"));
+            assertEquals("25P01", outside.getSQLState());
+            s.execute("DELETE FROM t_order WHERE order_id BETWEEN 8051 AND 8055");
         }
     }
 
