@@ -654,3 +654,23 @@ func TestParameterErrorNamesTheClientsPortal(t *testing.T) {
 		return []string{pgErr.Code, pgErr.Message, pgErr.Where}
 	})
 }
+
+// A text COPY whose fourth row the shard refuses: the error's context never names another line of the client's data
+// (it named the row's line on its shard, 2).
+func TestCopyErrorContextNamesNoOtherLine(t *testing.T) {
+	ctx := timeout(t)
+	conn := connect(t, ctx, proxyURL(t, sharded(t)), nil)
+	cleanup(t, conn, 950001, 950004)
+	data := "950001\t1\ta\n950002\t2\tb\n950003\t4\tc\n950004\t4\t\\N\n"
+	_, err := conn.PgConn().CopyFrom(ctx, strings.NewReader(data), "COPY t_order (order_id, user_id, status) FROM STDIN")
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || pgErr.Code != "23502" {
+		t.Fatalf("want 23502, got %v", err)
+	}
+	if strings.Contains(pgErr.Where, ", line ") && !strings.Contains(pgErr.Where, ", line 4") {
+		t.Fatalf("context names another line: %q", pgErr.Where)
+	}
+	if !strings.Contains(pgErr.Where, "950004") {
+		t.Fatalf("context does not show the row: %q", pgErr.Where)
+	}
+}

@@ -587,10 +587,13 @@ public final class ShardedCopyIn implements CopyStream.In {
         rows += copy.endCopy();
     }
 
+    /** A shard's COPY context: its line is the row's place in what that shard got, not in what the client sent. */
+    private static final java.util.regex.Pattern SHARD_LINE = java.util.regex.Pattern.compile("^(COPY ([^,\\n]+)), line \\d+");
+
     /** Keeps the first error and cancels every shard COPY still open; the data that follows is discarded. */
     private void fail(SQLException e) {
         if (failure == null) {
-            failure = e;
+            failure = withoutShardLine(e);
         }
         for (int dataSource = 0; dataSource < openCopy.length; dataSource++) {
             CopyStream.In copy = openCopy[dataSource];
@@ -601,6 +604,26 @@ public final class ShardedCopyIn implements CopyStream.In {
             }
         }
         release();
+    }
+
+    /**
+     * A shard's error with the line number dropped from its context ({@code COPY t_order_0, line 2: "6004..."} was
+     * line 4 of the client's data): the row's text stays where the shard gave it, which names the row. The proxy's own
+     * errors ({@link #where}: the logical table, nothing after the number) count the client's lines and keep them.
+     */
+    private SQLException withoutShardLine(SQLException e) {
+        if (!(e instanceof io.ashlar.backend.execute.BackendError error)) {
+            return e;
+        }
+        String where = error.fields().field('W');
+        java.util.regex.Matcher line = SHARD_LINE.matcher(where);
+        if (!line.find() || line.group(2).equals(table) && line.end() == where.length()) {
+            return e;
+        }
+        io.ashlar.backend.execute.BackendError result = new io.ashlar.backend.execute.BackendError(
+                error.fields().withField('W', line.group(1) + where.substring(line.end())));
+        result.initCause(e);
+        return result;
     }
 
     private void release() {
