@@ -522,6 +522,11 @@ public final class ShardedCopyIn implements CopyStream.In {
 
     /** Adds a row, line end included, to its node's buffer; a full buffer goes to the node's COPY. */
     private void append(int node, byte[] row, int start, int end) throws SQLException {
+        if (firstNode < 0) {
+            firstNode = node;
+        } else if (node != firstNode) {
+            spread = true;
+        }
         int length = end - start;
         if (length >= flushAt) {
             flush(node);
@@ -587,6 +592,10 @@ public final class ShardedCopyIn implements CopyStream.In {
         rows += copy.endCopy();
     }
 
+    /** The node of the first row, and whether any row went to another: a shard's lines are the client's until then. */
+    private int firstNode = -1;
+    private boolean spread;
+
     /** A shard's COPY context: its line is the row's place in what that shard got, not in what the client sent. */
     private static final java.util.regex.Pattern SHARD_LINE = java.util.regex.Pattern.compile("^(COPY ([^,\\n]+)), line \\d+");
 
@@ -608,8 +617,10 @@ public final class ShardedCopyIn implements CopyStream.In {
 
     /**
      * A shard's error with the line number dropped from its context ({@code COPY t_order_0, line 2: "6004..."} was
-     * line 4 of the client's data): the row's text stays where the shard gave it, which names the row. The proxy's own
-     * errors ({@link #where}: the logical table, nothing after the number) count the client's lines and keep them.
+     * line 4 of the client's data), once rows went to more than one actual table (until then a shard's lines are the
+     * client's): the row's text stays where the shard gave it, which names the row. A context that
+     * names the logical table is the proxy's own ({@link #where}: the client's lines) or a shard's whose actual table
+     * has the logical name, which cannot be told apart: it is kept.
      */
     private SQLException withoutShardLine(SQLException e) {
         if (!(e instanceof io.ashlar.backend.execute.BackendError error)) {
@@ -617,7 +628,7 @@ public final class ShardedCopyIn implements CopyStream.In {
         }
         String where = error.fields().field('W');
         java.util.regex.Matcher line = SHARD_LINE.matcher(where);
-        if (!line.find() || line.group(2).equals(table) && line.end() == where.length()) {
+        if (!spread || !line.find() || line.group(2).equals(table)) {
             return e;
         }
         io.ashlar.backend.execute.BackendError result = new io.ashlar.backend.execute.BackendError(
