@@ -41,6 +41,9 @@ public final class UnitStreams {
     private static final int MAX_FETCH_ROWS = 16_384;
     /** What a stream given up early reads and drops before it cancels its statement instead. */
     private static final long CLOSE_DRAIN_BYTES = 1L << 20;
+    /** The portals units run in, numbered per connection ({@link #unitError}). */
+    private static final String UNIT_PORTAL = "ashlar_unit_";
+    private static final java.util.regex.Pattern UNIT_PORTAL_CONTEXT = java.util.regex.Pattern.compile("portal \"" + UNIT_PORTAL + "\\d+\"");
 
     private UnitStreams() {
     }
@@ -702,21 +705,18 @@ public final class UnitStreams {
             }
         }
     }
-    /** The portals units run in, numbered per connection ({@link #unitError}). */
-    private static final String UNIT_PORTAL = "ashlar_unit_";
-    private static final java.util.regex.Pattern UNIT_PORTAL_CONTEXT = java.util.regex.Pattern.compile("portal \"" + UNIT_PORTAL + "\\d+\"");
 
     /**
      * A backend's error on a connection running units, whose context names the proxy's own portal ({@code portal
      * "ashlar_unit_0" parameter $1}) as PostgreSQL names the client's ({@code unnamed portal parameter $1}).
      */
-    static io.ashlar.backend.execute.BackendError unitError(BackendConnection connection) {
-        io.ashlar.backend.execute.BackendError error = connection.frameError();
+    static BackendError unitError(BackendConnection connection) {
+        BackendError error = connection.frameError();
         String where = error.fields().field('W');
         if (!where.contains(UNIT_PORTAL)) {
             return error;
         }
-        return new io.ashlar.backend.execute.BackendError(error.fields().withField('W',
+        return new BackendError(error.fields().withField('W',
                 UNIT_PORTAL_CONTEXT.matcher(where).replaceAll("unnamed portal")));
     }
 }

@@ -3,7 +3,9 @@ package io.ashlar.backend.session;
 import io.ashlar.backend.datasource.BackendConnection;
 import io.ashlar.backend.datasource.BackendDataSource;
 import io.ashlar.backend.datasource.ParameterValues;
+import io.ashlar.backend.execute.BackendError;
 import io.ashlar.backend.execute.Batches;
+import io.ashlar.backend.execute.BufferedResult;
 import io.ashlar.backend.execute.ColumnDescription;
 import io.ashlar.backend.execute.CommandTags;
 import io.ashlar.backend.execute.CopyStream;
@@ -32,6 +34,7 @@ import io.ashlar.parser.statement.TransactionStatement;
 import io.ashlar.route.RecursivePlan;
 import io.ashlar.route.RouteException;
 import io.netty.channel.EventLoop;
+import java.sql.SQLException;
 import java.util.List;
 
 /**
@@ -210,8 +213,6 @@ public final class ShardedSession implements BackendSession {
         result.close();
     }
 
-    private static final int[] NO_TYPES = new int[0];
-
     /**
      * PostgreSQL's syntax error in a query string of several statements, from a Parse of the whole string on a
      * connection of the catalog database (else of the first data source) that no transaction of the session uses:
@@ -230,20 +231,20 @@ public final class ShardedSession implements BackendSession {
         BackendConnection connection;
         try {
             connection = connections.borrowApart(source);
-        } catch (java.sql.SQLException e) {
+        } catch (SQLException e) {
             return; // the statements meet the same failure, and report it
         }
-        io.ashlar.backend.execute.BufferedResult result = new io.ashlar.backend.execute.BufferedResult();
+        BufferedResult result = new BufferedResult();
         try {
             connection.describe(sql, NO_TYPES, result);
-        } catch (java.sql.SQLException e) {
+        } catch (SQLException e) {
             connection.discard();
             return;
         }
         connection.release();
         // The refusal of several commands has no position; a syntax error always has one (whatever the server's
         // lc_messages says, which the message is in).
-        if (result.error() instanceof io.ashlar.backend.execute.BackendError error && error.fields().sqlState().equals("42601")
+        if (result.error() instanceof BackendError error && error.fields().sqlState().equals("42601")
                 && !error.fields().field('P').isEmpty()) {
             throw new StatementFailure(error.fields(), error);
         }
@@ -487,6 +488,7 @@ public final class ShardedSession implements BackendSession {
         return result;
     }
 
+    private static final int[] NO_TYPES = new int[0];
     private static final boolean[] NO_BEGIN = {false};
     private static final boolean[] BEGAN = {true};
 

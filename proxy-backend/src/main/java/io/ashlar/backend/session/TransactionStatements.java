@@ -47,11 +47,11 @@ final class TransactionStatements {
                 }
                 boolean commit = state == TransactionState.BLOCK;
                 String lost = transaction.lostDataSource();
-                ShardedTransaction.Characteristics modes = transaction.characteristics();
+                ShardedTransaction.Characteristics modes = body.chain() ? transaction.characteristics() : null;
                 ends.endTransaction(commit, sink);
                 // As PostgreSQL's: the next block begins when the block ended as asked (a failed block's ROLLBACK too),
                 // not after a COMMIT that failed.
-                if (body.chain() && lost == null) {
+                if (modes != null && lost == null) {
                     transaction.chain(modes);
                 }
                 if (lost != null) {
@@ -65,9 +65,9 @@ final class TransactionStatements {
                 if (!state.inBlock()) {
                     return body.chain() ? chainOutsideBlock("ROLLBACK") : noTransaction("ROLLBACK");
                 }
-                ShardedTransaction.Characteristics modes = transaction.characteristics();
+                ShardedTransaction.Characteristics modes = body.chain() ? transaction.characteristics() : null;
                 ends.endTransaction(false, sink);
-                if (body.chain()) {
+                if (modes != null) {
                     transaction.chain(modes);
                 }
                 return new TagResult("ROLLBACK", new ArrayList<>(1));

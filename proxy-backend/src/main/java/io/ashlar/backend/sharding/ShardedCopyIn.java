@@ -73,6 +73,8 @@ public final class ShardedCopyIn implements CopyStream.In {
     private static final int TOTAL_BUFFER = 4 * 1024 * 1024;
 
     private static final byte[] EMPTY = new byte[0];
+    /** A shard's COPY context: its line is the row's place in what that shard got, not in what the client sent. */
+    private static final java.util.regex.Pattern SHARD_LINE = java.util.regex.Pattern.compile("^(COPY ([^,\\n]+)), line \\d+");
 
     private final String table;
     private final ShardingTable rule;
@@ -81,6 +83,9 @@ public final class ShardedCopyIn implements CopyStream.In {
     /** Per sharding column: whether the logical table declares it NOT NULL (a NULL is then PostgreSQL's 23502). */
     private final boolean[] notNull;
     private final List<String> shardingColumns;
+    /** The node of the first row, and whether any row went to another: a shard's lines are the client's until then. */
+    private int firstNode = -1;
+    private boolean spread;
     private final String[] nodeSql;
     private final int[] nodeDataSource;
     private final CopyConnections connections;
@@ -470,10 +475,10 @@ public final class ShardedCopyIn implements CopyStream.In {
     }
 
     /**
-     * Each sharding column's type where it is a number type PostgreSQL names in its input errors ({@code integer},
-     * {@code bigint}, {@code smallint}, {@code numeric}), else null; from the logical table's columns.
+     * What the logical table says of its sharding columns, in the rule's order: each one's type where it is a number
+     * type PostgreSQL names in its input errors ({@code integer}, {@code bigint}, {@code smallint}, {@code numeric}),
+     * else null; and whether it is NOT NULL.
      */
-    /** What the logical table says of its sharding columns, in the rule's order. */
     private record ShardingColumns(String[] numericTypes, boolean[] notNull) {
     }
 
@@ -522,10 +527,9 @@ public final class ShardedCopyIn implements CopyStream.In {
 
     /** Adds a row, line end included, to its node's buffer; a full buffer goes to the node's COPY. */
     private void append(int node, byte[] row, int start, int end) throws SQLException {
-        if (firstNode < 0) {
+        if (!spread && node != firstNode) {
+            spread = firstNode >= 0;
             firstNode = node;
-        } else if (node != firstNode) {
-            spread = true;
         }
         int length = end - start;
         if (length >= flushAt) {
@@ -591,13 +595,6 @@ public final class ShardedCopyIn implements CopyStream.In {
         openNode[dataSource] = -1;
         rows += copy.endCopy();
     }
-
-    /** The node of the first row, and whether any row went to another: a shard's lines are the client's until then. */
-    private int firstNode = -1;
-    private boolean spread;
-
-    /** A shard's COPY context: its line is the row's place in what that shard got, not in what the client sent. */
-    private static final java.util.regex.Pattern SHARD_LINE = java.util.regex.Pattern.compile("^(COPY ([^,\\n]+)), line \\d+");
 
     /** Keeps the first error and cancels every shard COPY still open; the data that follows is discarded. */
     private void fail(SQLException e) {
