@@ -12,11 +12,12 @@ import io.ashlar.backend.sharding.Plan;
  * @param sessionValues whether its session values are the proxy's to answer
  * @param withColumns  the same statement with its columns written out (an INSERT's column list, a star over a
  *                     sharded table whose actual tables order their columns differently), or null
+ * @param sessionViews whether it reads a view of the session's own objects, which the proxy answers ({@link SessionViews})
  */
-public record LogicalPlan(long version, boolean catalogQuery, boolean sessionValues, Plan withColumns) {
+public record LogicalPlan(long version, boolean catalogQuery, boolean sessionValues, Plan withColumns, boolean sessionViews) {
 
     /** Whether the statement runs as it is. */
     boolean plain() {
-        return !catalogQuery && !sessionValues && withColumns == null;
+        return !catalogQuery && !sessionValues && withColumns == null && !sessionViews;
     }
 }

@@ -5,6 +5,7 @@ import io.ashlar.backend.execute.CopyStream;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.StatementFailure;
+import io.ashlar.backend.session.BackendSession.NamedStatement;
 import io.ashlar.backend.session.LogicalDatabase;
 import io.ashlar.backend.session.SessionIdentity;
 import io.ashlar.backend.sharding.Plan;
@@ -23,6 +24,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * What one session of a sharded logical database asks of the logical schema: which statements the catalog
@@ -42,6 +44,8 @@ public final class LogicalSession {
 
     private final LogicalDatabase database;
     private final SessionAnswers answers;
+    /** The session's statements prepared by name ({@link #namedStatements}); null for none. */
+    private Supplier<List<NamedStatement>> namedStatements;
     private Set<String> changedTables;
     /** Whether the session's DDL changed types or extensions ({@link LogicalCatalog#refreshTypes}). */
     private boolean changedTypes;
@@ -86,7 +90,19 @@ public final class LogicalSession {
         if (state.sessionValues() && !result.statement().sessionValues().isEmpty()) {
             result = database.plans().get(answers.answered(result.statement()));
         }
+        if (state.sessionViews() && namedStatements != null) {
+            // The text carries the session's statements of this moment: analysed for this run alone, never cached.
+            result = database.plans().uncached(SessionViews.substituted(result.statement(), namedStatements.get()));
+        }
         return result;
+    }
+
+    /**
+     * Where the session's statements prepared by name come from, for the views that list them ({@link SessionViews});
+     * without it (a PREVIEW's session) those views are the data source's.
+     */
+    public void namedStatements(Supplier<List<NamedStatement>> statements) {
+        this.namedStatements = statements;
     }
 
     /**
@@ -140,7 +156,8 @@ public final class LogicalSession {
             case SELECT, INSERT, UPDATE, DELETE, MERGE -> true;
             default -> false;
         };
-        state = new LogicalPlan(schema.version(), catalogQuery, sessionValues, withColumns(statement, schema));
+        state = new LogicalPlan(schema.version(), catalogQuery, sessionValues, withColumns(statement, schema),
+                statement.kind() == StatementKind.SELECT && SessionViews.names(statement));
         plan.logical(state);
         return state;
     }
@@ -197,8 +214,8 @@ public final class LogicalSession {
             return null;
         }
         LogicalPlan state = state(plan, false);
-        if (state == null) {
-            return null;
+        if (state == null || state.sessionViews()) {
+            return null; // a view of the session's own objects is answered on the session's thread
         }
         if (state.plain()) {
             return plan;

@@ -43,6 +43,14 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
     }
 
     /**
+     * Where the session finds the statements its client prepared by name with Parse (the frontend keeps them), for the
+     * views that list a session's own objects ({@code pg_prepared_statements}) where the backend connections would list
+     * theirs; nothing where the session's backend connection is its own for as long as the statements live.
+     */
+    default void namedStatements(java.util.function.Supplier<java.util.List<NamedStatement>> protocolStatements) {
+    }
+
+    /**
      * Prepares a statement for the extended protocol (Parse): what can be known from the text
      * alone is worked out once here. Fails on text that cannot be a statement.
      */
@@ -243,6 +251,38 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
      * @param analysis what the session worked out from the text (its own type), or null for none
      */
     record Prepared(String sql, int[] parameterTypes, Object analysis) {
+    }
+
+    /**
+     * A statement the client prepared by name, as {@code pg_prepared_statements} lists it.
+     *
+     * @param name the client's name for it
+     * @param statement its text (for SQL's PREPARE, the PREPARE statement)
+     * @param preparedAtMillis when it was prepared (System.currentTimeMillis)
+     * @param parameterTypes its parameters' types as a {@code regtype[]} literal ({@code {23,NULL}}: NULL where not known)
+     * @param fromSql whether SQL's PREPARE made it (else the protocol's Parse)
+     */
+    record NamedStatement(String name, String statement, long preparedAtMillis, String parameterTypes, boolean fromSql) {
+
+        /** Type OIDs as a {@code regtype[]} literal: those of PostgreSQL's own types, NULL for others and for 0 (not known). */
+        public static String typeArray(int[] oids) {
+            StringBuilder result = new StringBuilder(2 + oids.length * 5).append('{');
+            for (int i = 0; i < oids.length; i++) {
+                if (i > 0) {
+                    result.append(',');
+                }
+                // A user type's OID clients are told may be the catalog database's own: only built-in ones are the same everywhere.
+                if (oids[i] > 0 && oids[i] < FIRST_USER_OID) {
+                    result.append(oids[i]);
+                } else {
+                    result.append("NULL");
+                }
+            }
+            return result.append('}').toString();
+        }
+
+        /** PostgreSQL's FirstNormalObjectId: OIDs below are the system's. */
+        private static final int FIRST_USER_OID = 16384;
     }
 
     /**

@@ -25,8 +25,11 @@ import java.util.Map;
  */
 final class SqlPreparedStatements {
 
-    /** A statement prepared with SQL's PREPARE: its analysis and declared parameter types. */
-    private record Prepared(AnalyzedStatement statement, List<String> parameterTypes) {
+    /**
+     * A statement prepared with SQL's PREPARE: its analysis and declared parameter types, and for {@code
+     * pg_prepared_statements} the PREPARE's text and when it ran.
+     */
+    private record Prepared(AnalyzedStatement statement, List<String> parameterTypes, String prepareText, long preparedAtMillis) {
     }
 
     private final PlanCache plans;
@@ -38,6 +41,28 @@ final class SqlPreparedStatements {
 
     boolean contains(String name) {
         return prepared.containsKey(name);
+    }
+
+    /** The statements as {@code pg_prepared_statements} lists them, added to {@code into}. */
+    void list(List<BackendSession.NamedStatement> into) {
+        for (Map.Entry<String, Prepared> each : prepared.entrySet()) {
+            Prepared statement = each.getValue();
+            int count = Math.max(statement.statement().parameterCount(), statement.parameterTypes().size());
+            StringBuilder types = new StringBuilder(2 + count * 8).append('{');
+            for (int i = 0; i < count; i++) {
+                if (i > 0) {
+                    types.append(',');
+                }
+                if (i < statement.parameterTypes().size()) {
+                    // The type as declared, quoted as an array element (regtype reads the name: int, varchar(10), a schema's type).
+                    types.append('"').append(statement.parameterTypes().get(i).replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+                } else {
+                    types.append("NULL");
+                }
+            }
+            into.add(new BackendSession.NamedStatement(each.getKey(), statement.prepareText(), statement.preparedAtMillis(),
+                    types.append('}').toString(), true));
+        }
     }
 
     /** DISCARD ALL, DISCARD PLANS: every prepared statement goes. */
@@ -57,7 +82,7 @@ final class SqlPreparedStatements {
         } catch (SqlSyntaxException e) {
             throw ShardedSession.syntaxError(e, body.statement().start());
         }
-        prepared.put(body.name(), new Prepared(inner, body.parameterTypes()));
+        prepared.put(body.name(), new Prepared(inner, body.parameterTypes(), prepare.sql(), System.currentTimeMillis()));
         return new TagResult("PREPARE", List.of());
     }
 

@@ -25,6 +25,7 @@ import io.ashlar.protocol.ParseComplete;
 import io.ashlar.protocol.PortalSuspended;
 import io.ashlar.protocol.Query;
 import io.ashlar.protocol.Sync;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,6 +83,31 @@ final class ExtendedProtocol {
         this.openGauss = openGauss;
         this.batches = new ClientBatches(inbox, out, backend, sink, statements, portals, this::fail);
         this.toClient = row -> out.dataRow(row, rowEncoders);
+        backend.namedStatements(this::namedStatements);
+    }
+
+    /** Keeps a statement Parse made; one with a name notes when, for pg_prepared_statements. */
+    private void keep(String name, PreparedStatement statement) {
+        if (!name.isEmpty()) {
+            statement.preparedAtMillis = System.currentTimeMillis();
+        }
+        statements.put(name, statement);
+    }
+
+    /** The statements the client prepared by name, as pg_prepared_statements lists them (the unnamed one is not listed). */
+    private List<BackendSession.NamedStatement> namedStatements() {
+        List<BackendSession.NamedStatement> result = new ArrayList<>(statements.size());
+        for (Map.Entry<String, PreparedStatement> each : statements.entrySet()) {
+            if (each.getKey().isEmpty()) {
+                continue;
+            }
+            PreparedStatement statement = each.getValue();
+            BackendSession.Description description = statement.description();
+            int[] types = description != null ? description.parameterTypes() : statement.declaredTypes;
+            result.add(new BackendSession.NamedStatement(each.getKey(), statement.sql, statement.preparedAtMillis,
+                    BackendSession.NamedStatement.typeArray(types), false));
+        }
+        return result;
     }
 
     /** Whether a message failed since the last Sync: what comes before the next Sync is discarded. */
@@ -182,7 +208,7 @@ final class ExtendedProtocol {
                     new BackendSession.Prepared(parse.sql(), new int[0], canned.get()), new int[0]);
             statement.description(new BackendSession.Description(new int[0],
                     canned.get().hasRows() ? Optional.of(canned.get().columns()) : Optional.empty()));
-            statements.put(name, statement);
+            keep(name, statement);
             out.write(ParseComplete.INSTANCE);
             return;
         }
@@ -197,7 +223,7 @@ final class ExtendedProtocol {
                     new BackendSession.Prepared(parse.sql(), new int[0], new AdminStatement(parse.sql())), new int[0]);
             statement.description(new BackendSession.Description(new int[0],
                     answer.hasRows() ? Optional.of(answer.columns()) : Optional.empty()));
-            statements.put(name, statement);
+            keep(name, statement);
             out.write(ParseComplete.INSTANCE);
             return;
         }
@@ -224,7 +250,7 @@ final class ExtendedProtocol {
                 return;
             }
         }
-        statements.put(name, statement);
+        keep(name, statement);
         out.write(ParseComplete.INSTANCE);
     }
 
@@ -247,7 +273,7 @@ final class ExtendedProtocol {
                 statement.description(new BackendSession.Description(
                         backend.describe(command.query()).parameterTypes(), Optional.empty()));
             }
-            statements.put(name, statement);
+            keep(name, statement);
         } catch (StatementFailure failure) {
             fail(failure.fields());
             return true;

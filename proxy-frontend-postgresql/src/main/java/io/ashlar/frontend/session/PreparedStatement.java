@@ -21,6 +21,8 @@ final class PreparedStatement {
     /** Whether its rows may run as a backend batch (see {@link #returnsNoRows()}); null until asked. */
     private Boolean returnsNoRows;
     private BackendSession.Description description;
+    /** When Parse made it under a name (System.currentTimeMillis), for pg_prepared_statements; 0 for the unnamed one. */
+    long preparedAtMillis;
     /** {@link #perColumn}'s codes: binary for every described column, made once. */
     private short[] allBinary;
 
