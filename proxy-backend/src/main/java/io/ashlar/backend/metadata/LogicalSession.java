@@ -5,7 +5,7 @@ import io.ashlar.backend.execute.CopyStream;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.StatementFailure;
-import io.ashlar.backend.session.BackendSession.NamedStatement;
+import io.ashlar.backend.session.BackendSession.SessionObjects;
 import io.ashlar.backend.session.LogicalDatabase;
 import io.ashlar.backend.session.SessionIdentity;
 import io.ashlar.backend.sharding.Plan;
@@ -24,7 +24,6 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * What one session of a sharded logical database asks of the logical schema: which statements the catalog
@@ -44,8 +43,8 @@ public final class LogicalSession {
 
     private final LogicalDatabase database;
     private final SessionAnswers answers;
-    /** The session's statements prepared by name ({@link #namedStatements}); null for none. */
-    private Supplier<List<NamedStatement>> namedStatements;
+    /** The session's statements and cursors ({@link #sessionObjects}); null for none. */
+    private SessionObjects objects;
     private Set<String> changedTables;
     /** Whether the session's DDL changed types or extensions ({@link LogicalCatalog#refreshTypes}). */
     private boolean changedTypes;
@@ -90,19 +89,19 @@ public final class LogicalSession {
         if (state.sessionValues() && !result.statement().sessionValues().isEmpty()) {
             result = database.plans().get(answers.answered(result.statement()));
         }
-        if (state.sessionViews() && namedStatements != null) {
-            // The text carries the session's statements of this moment: analysed for this run alone, never cached.
-            result = database.plans().uncached(SessionViews.substituted(result.statement(), namedStatements.get()));
+        if (state.sessionViews() && objects != null) {
+            // The text carries the session's objects of this moment: analysed for this run alone, never cached.
+            result = database.plans().uncached(SessionViews.substituted(result.statement(), objects));
         }
         return result;
     }
 
     /**
-     * Where the session's statements prepared by name come from, for the views that list them ({@link SessionViews});
-     * without it (a PREVIEW's session) those views are the data source's.
+     * Where the session's statements and cursors come from, for the views that list them ({@link SessionViews}); without
+     * it (a PREVIEW's session) those views are the data source's.
      */
-    public void namedStatements(Supplier<List<NamedStatement>> statements) {
-        this.namedStatements = statements;
+    public void sessionObjects(SessionObjects objects) {
+        this.objects = objects;
     }
 
     /**

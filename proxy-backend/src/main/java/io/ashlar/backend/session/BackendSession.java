@@ -43,11 +43,30 @@ public sealed interface BackendSession extends AutoCloseable permits Passthrough
     }
 
     /**
-     * Where the session finds the statements its client prepared by name with Parse (the frontend keeps them), for the
-     * views that list a session's own objects ({@code pg_prepared_statements}) where the backend connections would list
-     * theirs; nothing where the session's backend connection is its own for as long as the statements live.
+     * Where the session finds what its client made that the frontend keeps (statements named with Parse, cursors), for
+     * the views that list a session's own objects ({@code pg_prepared_statements}, {@code pg_cursors}) where the backend
+     * connections would list theirs; nothing where the session's backend connection is its own for as long as they live.
      */
-    default void namedStatements(java.util.function.Supplier<java.util.List<NamedStatement>> protocolStatements) {
+    default void sessionObjects(SessionObjects objects) {
+    }
+
+    /** What the frontend keeps of a session's objects, listed as PostgreSQL's per-session views list them. */
+    interface SessionObjects {
+
+        /** The statements the client prepared by name with Parse (not the unnamed one). */
+        java.util.List<NamedStatement> statements();
+
+        /** The cursors the client declared and has open. */
+        java.util.List<OpenCursor> cursors();
+    }
+
+    /**
+     * A cursor the client declared, as {@code pg_cursors} lists it.
+     *
+     * @param statement the DECLARE statement's text
+     * @param createdAtMillis when it was declared (System.currentTimeMillis)
+     */
+    record OpenCursor(String name, String statement, boolean holdable, boolean binary, boolean scrollable, long createdAtMillis) {
     }
 
     /**

@@ -37,7 +37,6 @@ import io.netty.channel.EventLoop;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * The backend side of a session on a sharded logical database: each statement is analysed
@@ -95,8 +94,8 @@ public final class ShardedSession implements BackendSession {
     private final StatementTimes times;
     /** Foreign keys, sequences and INSERT ... SELECT the statements are handed to, and what COPY needs of the session. */
     private final ShardedHandOffs handOffs;
-    /** The frontend's statements prepared with Parse, for pg_prepared_statements; null until it says. */
-    private Supplier<List<NamedStatement>> protocolStatements;
+    /** What the frontend keeps of the session's objects (Parse's statements, cursors), for their views; null until it says. */
+    private SessionObjects frontendObjects;
 
     /**
      * @param loop the client's event loop: the session's backend connections are borrowed there
@@ -117,20 +116,26 @@ public final class ShardedSession implements BackendSession {
         io.ashlar.backend.metrics.DatabaseMetrics metrics = database.metrics();
         this.times = new StatementTimes(metrics == null ? null : metrics.on(loop), database.statementLog());
         this.describer = new ShardedDescribe(database, times, logical, sqlPrepared, connections, transaction, intermediates, ends);
-        logical.namedStatements(this::namedStatements);
-    }
+        logical.sessionObjects(new SessionObjects() {
+            @Override
+            public List<NamedStatement> statements() {
+                SessionObjects frontend = frontendObjects;
+                List<NamedStatement> result = new ArrayList<>(frontend == null ? List.of() : frontend.statements());
+                sqlPrepared.list(result);
+                return result;
+            }
 
-    /** The client's named statements, from Parse ({@link #namedStatements(Supplier)}) and from SQL's PREPARE. */
-    private List<NamedStatement> namedStatements() {
-        Supplier<List<NamedStatement>> fromProtocol = protocolStatements;
-        List<NamedStatement> result = new ArrayList<>(fromProtocol == null ? List.of() : fromProtocol.get());
-        sqlPrepared.list(result);
-        return result;
+            @Override
+            public List<OpenCursor> cursors() {
+                SessionObjects frontend = frontendObjects;
+                return frontend == null ? List.of() : frontend.cursors();
+            }
+        });
     }
 
     @Override
-    public void namedStatements(Supplier<List<NamedStatement>> protocolStatements) {
-        this.protocolStatements = protocolStatements;
+    public void sessionObjects(SessionObjects objects) {
+        this.frontendObjects = objects;
     }
 
     @Override

@@ -16,11 +16,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A sharded database's {@code pg_prepared_statements} lists what the client prepared, as PostgreSQL's does: its SQL
+ * A sharded database's {@code pg_prepared_statements} and {@code pg_cursors} list what the client made, as PostgreSQL's does: its SQL
  * PREPAREs and the statements it named with Parse, under its names and in its text. The view used to be the backend
  * connection's: the proxy's own statements (named {@code ashlar_N}, over actual tables), prepared for whichever
  * sessions had used that connection, and none of the client's SQL PREPAREs. Applications that look a statement up
- * there before preparing it (PHP's idiom) prepared it again and failed with 42P05.
+ * there before preparing it (PHP's idiom) prepared it again and failed with 42P05. {@code pg_cursors} listed none of
+ * the cursors the proxy serves.
  */
 final class SessionViewsTest {
 
@@ -71,6 +72,26 @@ final class SessionViewsTest {
             }
             s.execute("DEALLOCATE by_id");
             assertFalse(rows(a, "SELECT name FROM pg_prepared_statements").contains("by_id"));
+        }
+    }
+
+    /** pg_cursors lists the cursors the proxy serves, which the backends do not know. */
+    @Test
+    void cursorsAreTheClientsOwn() throws Exception {
+        try (Connection a = server.proxy(""); Connection b = server.proxy(""); Statement s = a.createStatement()) {
+            a.setAutoCommit(false);
+            s.execute("DECLARE c1 SCROLL CURSOR WITH HOLD FOR SELECT name FROM t_og ORDER BY id");
+            s.execute("DECLARE c2 BINARY NO SCROLL CURSOR FOR SELECT id FROM t_og");
+            assertEquals(List.of(
+                    "c1|DECLARE c1 SCROLL CURSOR WITH HOLD FOR SELECT name FROM t_og ORDER BY id|t|f|t|t",
+                    "c2|DECLARE c2 BINARY NO SCROLL CURSOR FOR SELECT id FROM t_og|f|t|f|t"),
+                    rows(a, "SELECT name, statement, is_holdable, is_binary, is_scrollable, creation_time <= clock_timestamp() FROM pg_cursors ORDER BY name"));
+            assertEquals(List.of(), rows(b, "SELECT name FROM pg_cursors"));
+            a.commit();
+            // The transaction's own cursor went with it; the one WITH HOLD stays until closed.
+            assertEquals(List.of("c1"), rows(a, "SELECT name FROM pg_cursors"));
+            s.execute("CLOSE c1");
+            assertEquals(List.of(), rows(a, "SELECT name FROM pg_cursors"));
         }
     }
 

@@ -129,14 +129,15 @@ final class CursorCommands {
             throw new StatementFailure(ErrorFields.inFailedTransaction());
         }
         return switch (command.statement().body()) {
-            case DeclareCursorStatement declare -> declare(declare, command.query(), parameters);
+            case DeclareCursorStatement declare -> declare(command.statement().sql(), declare, command.query(), parameters);
             case FetchStatement fetch -> fetch(fetch);
             case CloseCursorStatement close -> close(close);
             default -> throw new IllegalStateException("not a cursor statement: " + command.statement().sql());
         };
     }
 
-    private QueryResult declare(DeclareCursorStatement declare, BackendSession.Prepared query, ParameterValues parameters)
+    private QueryResult declare(String declaration, DeclareCursorStatement declare, BackendSession.Prepared query,
+                                ParameterValues parameters)
             throws StatementFailure {
         if (portals.containsKey(declare.name())) {
             throw new StatementFailure(ErrorFields.error("42P03", "cursor \"" + declare.name() + "\" already exists"));
@@ -147,9 +148,22 @@ final class CursorCommands {
         QueryResult result = backend.execute(query, parameters, statusSink, false);
         // A cursor with neither SCROLL nor NO SCROLL may go back in PostgreSQL when its plan allows; here it
         // may while the rows it read fit in the statement memory limit, and scans forward only after.
-        portals.put(declare.name(), Portal.declared(result, declare.binary(), declare.hold(), declare.scroll(),
+        portals.put(declare.name(), Portal.declared(declaration, result, declare.binary(), declare.hold(), declare.scroll(),
                 backend.statementMemoryLimit()));
         return new TagResult("DECLARE CURSOR", result.notices());
+    }
+
+    /** The cursors open now, as pg_cursors lists them. */
+    List<BackendSession.OpenCursor> open() {
+        List<BackendSession.OpenCursor> result = new ArrayList<>();
+        for (Map.Entry<String, Portal> each : portals.entrySet()) {
+            Portal portal = each.getValue();
+            if (portal.cursor) {
+                result.add(new BackendSession.OpenCursor(each.getKey(), portal.declaration, portal.hold,
+                        portal.resultFormats.length == 1 && portal.resultFormats[0] == 1, portal.scrollable, portal.declaredAtMillis));
+            }
+        }
+        return result;
     }
 
     private QueryResult fetch(FetchStatement fetch) throws StatementFailure {

@@ -83,7 +83,6 @@ final class ExtendedProtocol {
         this.openGauss = openGauss;
         this.batches = new ClientBatches(inbox, out, backend, sink, statements, portals, this::fail);
         this.toClient = row -> out.dataRow(row, rowEncoders);
-        backend.namedStatements(this::namedStatements);
     }
 
     /** Keeps a statement Parse made; one with a name notes when, for pg_prepared_statements. */
@@ -95,7 +94,7 @@ final class ExtendedProtocol {
     }
 
     /** The statements the client prepared by name, as pg_prepared_statements lists them (the unnamed one is not listed). */
-    private List<BackendSession.NamedStatement> namedStatements() {
+    List<BackendSession.NamedStatement> namedStatements() {
         List<BackendSession.NamedStatement> result = new ArrayList<>(statements.size());
         for (Map.Entry<String, PreparedStatement> each : statements.entrySet()) {
             if (each.getKey().isEmpty()) {

@@ -123,6 +123,17 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         CopyRelay copy = new CopyRelay(inbox, out, backend, this::lostSync);
         this.simpleQuery = new SimpleQuery(out, backend, sink, cursors, copy, openGauss);
         this.extended = new ExtendedProtocol(inbox, out, backend, sink, cursors, portals, copy, openGauss);
+        backend.sessionObjects(new BackendSession.SessionObjects() {
+            @Override
+            public List<BackendSession.NamedStatement> statements() {
+                return extended.namedStatements();
+            }
+
+            @Override
+            public List<BackendSession.OpenCursor> cursors() {
+                return cursors.open();
+            }
+        });
     }
 
     /**

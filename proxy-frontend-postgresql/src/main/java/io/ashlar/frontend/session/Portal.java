@@ -21,6 +21,9 @@ final class Portal {
     /** WITH HOLD: the cursor outlives the transaction that declared it, if that commits. */
     final boolean hold;
     final boolean scrollable;
+    /** A cursor's DECLARE statement and when it ran (System.currentTimeMillis), for pg_cursors; null and 0 for a bound portal. */
+    final String declaration;
+    final long declaredAtMillis;
     /** Declared in the transaction now open: a rollback takes it away, hold or not. */
     boolean uncommitted;
     QueryResult result;
@@ -35,10 +38,12 @@ final class Portal {
         this.cursor = false;
         this.hold = false;
         this.scrollable = false;
+        this.declaration = null;
+        this.declaredAtMillis = 0;
     }
 
-    private Portal(QueryResult result, short[] resultFormats, boolean hold, boolean scrollable, boolean scrollDeclared,
-                   long keepLimit) {
+    private Portal(String declaration, QueryResult result, short[] resultFormats, boolean hold, boolean scrollable,
+                   boolean scrollDeclared, long keepLimit) {
         this.statement = null;
         this.parameters = ParameterValues.NONE;
         this.resultFormats = resultFormats;
@@ -46,6 +51,8 @@ final class Portal {
         this.hold = hold;
         this.scrollable = scrollable;
         this.uncommitted = true;
+        this.declaration = declaration;
+        this.declaredAtMillis = System.currentTimeMillis();
         this.result = result;
         this.rows = new PortalRows(result, scrollable, scrollDeclared, keepLimit);
     }
@@ -56,10 +63,11 @@ final class Portal {
      * @param scroll what the DECLARE said: SCROLL, NO SCROLL, or nothing (it may then go back while its rows fit in
      *        {@code keepLimit})
      * @param keepLimit bytes of rows the cursor may keep for moves backwards
+     * @param declaration the DECLARE statement's text
      */
-    static Portal declared(QueryResult result, boolean binary, boolean hold, java.util.Optional<Boolean> scroll,
-                           long keepLimit) {
-        return new Portal(result, binary ? new short[] {1} : new short[0], hold, scroll.orElse(true),
+    static Portal declared(String declaration, QueryResult result, boolean binary, boolean hold,
+                           java.util.Optional<Boolean> scroll, long keepLimit) {
+        return new Portal(declaration, result, binary ? new short[] {1} : new short[0], hold, scroll.orElse(true),
                 scroll.orElse(false), keepLimit);
     }
 
