@@ -305,10 +305,10 @@ async def connection_state_session(target: Target, driver: str, worker: int, ses
                 await asyncio.sleep(0)
 
             assert await session.value(f"EXECUTE w{worker}_{session_number}(1)") == worker + 1
-            # A sharded database keeps SQL PREPARE in the proxy (EXECUTE is routed by its arguments), so the
-            # backends' pg_prepared_statements does not list it there (docs/protocol.md says so).
-            assert await session.values("select name from pg_prepared_statements where from_sql") == (
-                [] if target.sharded else [f"w{worker}_{session_number}"]), f"{who}: pg_prepared_statements"
+            # A sharded database keeps SQL PREPARE in the proxy (EXECUTE is routed by its arguments) and lists the
+            # session's own in pg_prepared_statements, as the pooled database's backend connection does.
+            assert await session.values("select name from pg_prepared_statements where from_sql") == [
+                f"w{worker}_{session_number}"], f"{who}: pg_prepared_statements"
             assert await session.values("select c.relname::text from pg_class c "
                                         "where c.relnamespace = pg_my_temp_schema()") == [f"tmp_w{worker}"], \
                 f"{who}: its temporary tables"
