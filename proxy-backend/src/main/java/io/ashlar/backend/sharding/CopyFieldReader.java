@@ -48,7 +48,8 @@ final class CopyFieldReader {
     private boolean sawQuote;
 
     /**
-     * @param positions    the field position of each sharding column (by column id), none negative
+     * @param positions    the field position of each sharding column (by column id); negative for one the line does
+     *                     not hold (the COPY's column list leaves it out), whose value {@link #read} leaves as it is
      * @param forceNull    by column id: whether {@code FORCE_NULL} names the column
      * @param forceNotNull by column id: whether {@code FORCE_NOT_NULL} names the column
      */
@@ -70,7 +71,9 @@ final class CopyFieldReader {
         this.columnAt = new int[last + 1];
         Arrays.fill(columnAt, -1);
         for (int column = 0; column < positions.length; column++) {
-            columnAt[positions[column]] = column;
+            if (positions[column] >= 0) {
+                columnAt[positions[column]] = column;
+            }
         }
     }
 

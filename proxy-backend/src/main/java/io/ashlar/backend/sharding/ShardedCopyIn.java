@@ -21,6 +21,7 @@ import io.ashlar.route.rule.RowRouter;
 import io.ashlar.route.rule.RuleTable;
 import io.ashlar.route.rule.ShardingRules;
 import io.ashlar.route.rule.ShardingTable;
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -55,6 +56,13 @@ import io.ashlar.backend.execute.CopyStream;
  * stays anywhere. In binary format ({@link BinaryCopyRows}) the tuples are split the same way, their sharding values
  * read as binary parameters of the actual table's column types, and the file header starts every shard COPY.
  *
+ * <p>A column list without a sharding column. As an INSERT that leaves it out: the table's key generator fills the
+ * column when it is the table's generated key (text and CSV: the column is added to every shard COPY's list and each
+ * row gets a new key as its last field); else each row is refused as it comes, 23502 where the column is NOT NULL
+ * without a default (PostgreSQL's error for that row), 0A000 otherwise. Either way the COPY starts first and the
+ * client's data is read to its end, as PostgreSQL reads it: a client sending its data right after the statement
+ * (psql running a script) never has it taken for statements.
+ *
  * <p>One session thread drives an instance; nothing here is shared.
  *
  * @see <a href="https://www.postgresql.org/docs/current/sql-copy.html">COPY</a>
@@ -82,6 +90,22 @@ public final class ShardedCopyIn implements CopyStream.In {
     private final String[] numericTypes;
     /** Per sharding column: whether the logical table declares it NOT NULL (a NULL is then PostgreSQL's 23502). */
     private final boolean[] notNull;
+    /** Per sharding column: whether the logical table gives it a default (or identity), which only the shard knows. */
+    private final boolean[] defaulted;
+    /** Per sharding column: whether the COPY's column list leaves it out and no key is generated for it. */
+    private final boolean[] omitted;
+    /** The generated key column's name, when the column list leaves it out (text and CSV); null otherwise. */
+    private final byte[] keyName;
+    /** The delimiter before a generated key, and the quote around it (CSV), else -1. */
+    private final byte keyDelimiter;
+    private final int keyQuote;
+    /** The generated key's sharding column id, or -1 (no key generated, or the key column is no sharding column). */
+    private final int keyColumnId;
+    /** Binary format without the generated key column, which only text and CSV get: every tuple is refused. */
+    private final boolean binaryWithoutKey;
+    /** Text and CSV with a generated key: a row with its key appended ({@link #withField}), reused, and its length. */
+    private byte[] keyedRow = EMPTY;
+    private int keyedLength;
     private final List<String> shardingColumns;
     /** The node of the first row, and whether any row went to another: a shard's lines are the client's until then. */
     private int firstNode = -1;
@@ -114,11 +138,17 @@ public final class ShardedCopyIn implements CopyStream.In {
 
     private ShardedCopyIn(String table, ShardingTable rule, String[] nodeSql, int[] nodeDataSource, int dataSourceCount,
                           CopyConnections connections, BackendConnection first, CopyStream.In firstCopy, CopyOptions options,
-                          CopyFieldReader reader, int[] binaryPositions, int[] binaryTypes, ShardingColumns columns) {
+                          CopyFieldReader reader, int[] binaryPositions, int[] binaryTypes, ShardingColumns columns, boolean[] omitted,
+                          KeyColumn key) {
         this.table = table;
         this.rule = rule;
         this.numericTypes = columns.numericTypes();
         this.notNull = columns.notNull();
+        this.defaulted = columns.defaulted();
+        this.omitted = omitted;
+        boolean generated = key != null && binaryPositions == null;
+        this.keyColumnId = generated ? rule.columnId(key.column()) : -1;
+        this.binaryWithoutKey = key != null && binaryPositions != null;
         this.shardingColumns = rule.shardingColumns();
         this.nodeSql = nodeSql;
         this.nodeDataSource = nodeDataSource;
@@ -146,8 +176,12 @@ public final class ShardedCopyIn implements CopyStream.In {
             this.reader = reader;
             this.binaryRows = null;
         }
+        this.keyName = generated ? key.column().getBytes(StandardCharsets.US_ASCII) : null;
+        this.keyDelimiter = options.delimiter();
+        this.keyQuote = options.isCsv() ? options.quote() & 0xff : -1;
         this.values = new Object[shardingColumns.size()];
-        this.fieldCount = firstCopy.getFieldCount();
+        // The shard's COPY has the generated key column too, last; the client's has not.
+        this.fieldCount = firstCopy.getFieldCount() - (keyName == null ? 0 : 1);
         this.fieldFormats = new int[fieldCount];
         for (int i = 0; i < fieldCount; i++) {
             fieldFormats[i] = firstCopy.getFieldFormat(i);
@@ -174,8 +208,8 @@ public final class ShardedCopyIn implements CopyStream.In {
      *
      * @param plan        a statement for which {@link #handles} is true
      * @param connections the session's connections, each inside its transaction
-     * @throws SQLException the shard's error for a bad statement; 0A000 for binary format, for a column list without
-     *                      a sharding column, or for an encoding whose characters embed ASCII bytes
+     * @throws SQLException the shard's error for a bad statement; 0A000 for an encoding whose characters embed ASCII
+     *                      bytes
      */
     public static ShardedCopyIn open(LogicalDatabase database, Plan plan, CopyConnections connections) throws SQLException {
         AnalyzedStatement statement = plan.statement();
@@ -187,19 +221,10 @@ public final class ShardedCopyIn implements CopyStream.In {
         TableReference reference = statement.tables().get(copy.table().getAsInt());
         ShardingTable rule = (ShardingTable) rules.find(reference.name().name()).orElseThrow();
         String table = reference.name().name();
-        RewriteResult rewrite;
-        try {
-            RouteResult route = ROUTER.route(statement, RouteParameters.NONE, rules);
-            rewrite = plan.rewriter().rewrite(route, RouteParameters.NONE);
-        } catch (RouteException e) {
-            throw CopyErrors.error(e.sqlState(), e.getMessage());
-        }
         int nodes = rule.nodeCount();
-        String[] nodeSql = new String[nodes];
         int[] nodeDataSource = new int[nodes];
         for (int i = 0; i < nodes; i++) {
             DataNode node = rule.node(i);
-            nodeSql[i] = unitSql(rewrite, rule, node);
             nodeDataSource[i] = database.dataSourceIndex(node.dataSource());
             if (nodeDataSource[i] < 0) {
                 throw CopyErrors.error("XX000", "sharded table " + table + " has a node on unknown data source " + node.dataSource());
@@ -215,7 +240,27 @@ public final class ShardedCopyIn implements CopyStream.In {
         } catch (SQLException e) {
             problem = e;
         }
+        KeyColumn key = problem == null ? KeyColumn.leftOut(rule, copy, binaryFormat) : null;
+        if (key != null && !binaryFormat) {
+            // Every shard COPY lists the key column last: the rows get their keys there.
+            plan = database.plans().get(key.listed(statement.sql(), copy));
+            statement = plan.statement();
+            copy = (CopyStatement) statement.body();
+            reference = statement.tables().get(copy.table().getAsInt());
+        }
+        RewriteResult rewrite;
+        try {
+            RouteResult route = ROUTER.route(statement, RouteParameters.NONE, rules);
+            rewrite = plan.rewriter().rewrite(route, RouteParameters.NONE);
+        } catch (RouteException e) {
+            throw CopyErrors.error(e.sqlState(), e.getMessage());
+        }
+        String[] nodeSql = new String[nodes];
+        for (int i = 0; i < nodes; i++) {
+            nodeSql[i] = unitSql(rewrite, rule, rule.node(i));
+        }
         CopyFieldReader reader = null;
+        boolean[] omitted = null;
         int[] binaryPositions = null;
         int[] binaryTypes = null;
         if (problem == null) {
@@ -227,13 +272,15 @@ public final class ShardedCopyIn implements CopyStream.In {
             int[] types = new int[positions.length];
             boolean[] forceNull = new boolean[positions.length];
             boolean[] forceNotNull = new boolean[positions.length];
+            omitted = new boolean[positions.length];
             for (int i = 0; i < positions.length; i++) {
                 positions[i] = router.position(i);
                 String column = rule.shardingColumns().get(i);
-                if (positions[i] < 0) {
-                    throw CopyErrors.error("0A000", "COPY into sharded table " + table + " without sharding column " + column,
-                            "list " + column + " among the columns of the COPY and give its value in every row");
+                if (key != null && key.column().equalsIgnoreCase(column)) {
+                    // Not in the client's rows: each row's key is generated.
+                    positions[i] = -1;
                 }
+                omitted[i] = positions[i] < 0 && !(key != null && key.column().equalsIgnoreCase(column));
                 forceNull[i] = options.forceNull(column);
                 forceNotNull[i] = options.forceNotNull(column);
                 if (binaryFormat) {
@@ -256,7 +303,7 @@ public final class ShardedCopyIn implements CopyStream.In {
             throw problem;
         }
         return new ShardedCopyIn(table, rule, nodeSql, nodeDataSource, database.dataSources().size(), connections, first,
-                firstCopy, options, reader, binaryPositions, binaryTypes, shardingColumns(database, reference, rule));
+                firstCopy, options, reader, binaryPositions, binaryTypes, shardingColumns(database, reference, rule), omitted, key);
     }
 
     /** Whether the COPY ended with CopyDone and every shard COPY succeeded: the session may commit. */
@@ -383,7 +430,16 @@ public final class ShardedCopyIn implements CopyStream.In {
 
         @Override
         public void header(byte[] buffer, int start, int end) throws SQLException {
-            header = Arrays.copyOfRange(buffer, start, end);
+            if (keyName != null) {
+                // The shard's column list ends with the key column: so does its header (HEADER MATCH checks it).
+                int contentEnd = end;
+                while (contentEnd > start && (buffer[contentEnd - 1] == '\n' || buffer[contentEnd - 1] == '\r')) {
+                    contentEnd--;
+                }
+                header = Arrays.copyOf(withField(buffer, start, contentEnd, end, keyName), keyedLength);
+            } else {
+                header = Arrays.copyOfRange(buffer, start, end);
+            }
             hasHeader = true;
             for (CopyStream.In each : openCopy) {
                 if (each != null) {
@@ -395,13 +451,26 @@ public final class ShardedCopyIn implements CopyStream.In {
         @Override
         public void row(byte[] buffer, int start, int contentEnd, int end, long line) throws SQLException {
             int node;
+            Comparable<?> key = keyName == null ? null : rule.generateKey();
+            if (keyColumnId >= 0) {
+                values[keyColumnId] = key;
+            }
             switch (reader.read(buffer, start, contentEnd, values)) {
-                case CopyFieldReader.SHORT -> node = 0;
+                // A row missing fields gets no key: the shard names the first missing column, as PostgreSQL does.
+                case CopyFieldReader.SHORT -> {
+                    append(0, buffer, start, end);
+                    return;
+                }
                 case CopyFieldReader.DEFAULT -> throw CopyErrors.atLine("0A000", "DEFAULT marker in a sharding column of "
                         + "sharded table " + table, "a row without a sharding value has no shard", where(line));
                 default -> node = route(line);
             }
-            append(node, buffer, start, end);
+            if (key == null) {
+                append(node, buffer, start, end);
+                return;
+            }
+            byte[] row = withField(buffer, start, contentEnd, end, String.valueOf(key).getBytes(StandardCharsets.US_ASCII));
+            append(node, row, 0, keyedLength);
         }
     }
 
@@ -415,6 +484,11 @@ public final class ShardedCopyIn implements CopyStream.In {
 
         @Override
         public void tuple(byte[] buffer, int start, int end, Object[] read, long tuple) throws SQLException {
+            if (binaryWithoutKey) {
+                throw CopyErrors.atLine("0A000", "COPY in binary format into sharded table " + table + " without its generated key column "
+                        + rule.keyGenerateColumn().orElse("") + " is not supported", "list the column and give its values, or use FORMAT text"
+                        + " or FORMAT csv, where Ashlar generates the keys", where(tuple));
+            }
             int node = 0;
             if (read != null) {
                 System.arraycopy(read, 0, values, 0, values.length);
@@ -432,6 +506,15 @@ public final class ShardedCopyIn implements CopyStream.In {
 
     private int route(long line) throws SQLException {
         for (int i = 0; i < values.length; i++) {
+            if (values[i] == null && omitted[i]) {
+                // A column left out takes its default, which the proxy does not evaluate: only one without is NULL for sure.
+                throw notNull[i] && !defaulted[i]
+                        ? CopyErrors.atLine("23502", "null value in column \"" + shardingColumns.get(i) + "\" of relation \""
+                                + table + "\" violates not-null constraint", "", where(line))
+                        : CopyErrors.atLine("0A000", "COPY into sharded table " + table + " without sharding column " + shardingColumns.get(i)
+                                + " is not supported", "list " + shardingColumns.get(i) + " among the columns of the COPY and give its value"
+                                + " in every row", where(line));
+            }
             if (values[i] == null) {
                 // Into a NOT NULL column the row fails on any shard, as PostgreSQL's COPY says; else it has no shard to go to.
                 throw notNull[i]
@@ -466,6 +549,36 @@ public final class ShardedCopyIn implements CopyStream.In {
         return node;
     }
 
+    /**
+     * The table's generated key column, which the COPY's column list leaves out, as an INSERT leaving it out gets its
+     * key generated.
+     */
+    private record KeyColumn(String column) {
+
+        /**
+         * The key column a COPY's explicit column list leaves out; null when it lists it, lists none, or the table has
+         * none, and in binary format when it is no sharding column (the column then takes its default, as before).
+         */
+        static KeyColumn leftOut(ShardingTable rule, CopyStatement copy, boolean binary) {
+            String column = rule.keyGenerateColumn().orElse(null);
+            if (column == null || copy.columns().isEmpty() || binary && rule.columnId(column) < 0) {
+                return null;
+            }
+            for (InsertColumn each : copy.columns()) {
+                if (each.name().equalsIgnoreCase(column)) {
+                    return null;
+                }
+            }
+            return new KeyColumn(column);
+        }
+
+        /** The statement with the key column added after the last column of its list. */
+        String listed(String sql, CopyStatement copy) {
+            int end = copy.columns().get(copy.columns().size() - 1).range().end();
+            return sql.substring(0, end) + ", " + io.ashlar.rewrite.template.Identifiers.write(column, false) + sql.substring(end);
+        }
+    }
+
     private String describeValues() {
         StringBuilder result = new StringBuilder();
         for (int i = 0; i < values.length; i++) {
@@ -477,14 +590,14 @@ public final class ShardedCopyIn implements CopyStream.In {
     /**
      * What the logical table says of its sharding columns, in the rule's order: each one's type where it is a number
      * type PostgreSQL names in its input errors ({@code integer}, {@code bigint}, {@code smallint}, {@code numeric}),
-     * else null; and whether it is NOT NULL.
+     * else null; whether it is NOT NULL; and whether it has a default or is an identity column.
      */
-    private record ShardingColumns(String[] numericTypes, boolean[] notNull) {
+    private record ShardingColumns(String[] numericTypes, boolean[] notNull, boolean[] defaulted) {
     }
 
     private static ShardingColumns shardingColumns(LogicalDatabase database, TableReference reference, ShardingTable rule) {
         List<String> columns = rule.shardingColumns();
-        ShardingColumns result = new ShardingColumns(new String[columns.size()], new boolean[columns.size()]);
+        ShardingColumns result = new ShardingColumns(new String[columns.size()], new boolean[columns.size()], new boolean[columns.size()]);
         String schema = reference.name().schema().orElse("public");
         io.ashlar.backend.metadata.LogicalTable logical = database.catalog().schema().table(schema + "." + reference.name().name());
         if (logical == null) {
@@ -501,6 +614,7 @@ public final class ShardedCopyIn implements CopyStream.In {
                         default -> null;
                     };
                     result.notNull()[i] = each.notNull();
+                    result.defaulted()[i] = !each.defaultExpression().isEmpty() || !each.identity().isEmpty();
                 }
             }
         }
@@ -519,6 +633,32 @@ public final class ShardedCopyIn implements CopyStream.In {
             }
         }
         return null;
+    }
+
+    /**
+     * The line {@code [start, end)} with one more field before its line end {@code [contentEnd, end)}, in
+     * {@link #keyedRow} (valid until the next call; its length in {@link #keyedLength}).
+     */
+    private byte[] withField(byte[] line, int start, int contentEnd, int end, byte[] field) {
+        int length = end - start + 1 + field.length + (keyQuote < 0 ? 0 : 2);
+        if (keyedRow.length < length) {
+            keyedRow = new byte[Math.max(length, 2 * keyedRow.length)];
+        }
+        byte[] result = keyedRow;
+        int at = contentEnd - start;
+        System.arraycopy(line, start, result, 0, at);
+        result[at++] = keyDelimiter;
+        if (keyQuote >= 0) {
+            result[at++] = (byte) keyQuote;
+        }
+        System.arraycopy(field, 0, result, at, field.length);
+        at += field.length;
+        if (keyQuote >= 0) {
+            result[at++] = (byte) keyQuote;
+        }
+        System.arraycopy(line, contentEnd, result, at, end - contentEnd);
+        keyedLength = length;
+        return result;
     }
 
     private String where(long line) {

@@ -50,6 +50,14 @@ class CopyFieldReaderTest {
         assertEquals("", one(TEXT, "\t\t", 1));
     }
 
+    /** A column the COPY's list leaves out (its key generated, or the row refused) has no field: its value is left as it was. */
+    @Test
+    void columnNotInTheLineIsLeftAlone() throws SQLException {
+        assertEquals(Arrays.asList("unset", 7), Arrays.asList(read(TEXT, "5\tabc\t7", -1, 2)));
+        assertEquals(Arrays.asList(5, "unset"), Arrays.asList(read(CSV, "5,abc,7", 0, -1)));
+        assertEquals(Arrays.asList("unset"), Arrays.asList(read(TEXT, "5\tabc", -1)));
+    }
+
     @Test
     void textEscapes() throws SQLException {
         assertEquals(51, one(TEXT, "a\\tb\t\\x35\\061", 1));

@@ -219,6 +219,129 @@ final class ShardedCopyTest {
         databases.assertContents("t_order");
     }
 
+    /**
+     * A column list without a sharding column that has no key generator (t_order_item.order_id, NOT NULL): the COPY
+     * starts, the client's data is read, and each row fails as on PostgreSQL, 23502; no row makes none fail. It was
+     * refused (0A000) before CopyInResponse, so that a client sending its data after the statement had it read as
+     * statements.
+     */
+    @Test
+    void columnListWithoutShardingColumnFailsTheRowsAsOnPostgresql() throws Exception {
+        databases.truncate("t_order_item");
+        String sql = "COPY t_order_item (order_item_id, user_id, product_id) FROM STDIN";
+        String data = "7\t2\t3\n8\t5\t6\n";
+        try (Connection proxy = databases.proxy(""); Connection reference = databases.reference("")) {
+            PSQLException direct = assertThrows(PSQLException.class, () -> copy(reference, sql, data));
+            PSQLException proxied = assertThrows(PSQLException.class, () -> copy(proxy, sql, data));
+            assertEquals("23502", direct.getSQLState(), direct.getMessage());
+            assertEquals(direct.getSQLState(), proxied.getSQLState(), proxied.getMessage());
+            assertEquals(direct.getServerErrorMessage().getMessage(), proxied.getServerErrorMessage().getMessage());
+            assertEquals(0, copy(reference, sql, ""), "no rows on PostgreSQL");
+            assertEquals(0, copy(proxy, sql, ""), "no rows through the proxy");
+            try (Statement statement = proxy.createStatement(); ResultSet rs = statement.executeQuery("SELECT count(*) FROM t_order_item")) {
+                assertTrue(rs.next());
+                assertEquals(0, rs.getLong(1), "rows after the failed COPY");
+            }
+        }
+        databases.assertContents("t_order_item");
+    }
+
+    /**
+     * psql running a script: the data lines after a COPY FROM stdin whose column list leaves out the sharding column
+     * are COPY data, never statements, and the script goes on after the error as it does on PostgreSQL.
+     */
+    @Test
+    void psqlScriptCopyWithoutShardingColumnReadsItsDataAsData(@TempDir Path directory) throws Exception {
+        databases.truncate("t_order_item");
+        Path psql = Path.of("/usr/bin/psql");
+        assertTrue(Files.isExecutable(psql), psql + " is needed by this test: install the PostgreSQL client (apt-get install postgresql-client)");
+        Path script = directory.resolve("copy.sql");
+        // Read as a statement, the data line would insert a row.
+        Files.writeString(script, """
+                COPY t_order_item (order_item_id, user_id, product_id) FROM stdin;
+                7\t2\t3
+                INSERT INTO t_order_item (order_item_id, order_id, user_id) VALUES (1, 1, 1);
+                \\.
+                SELECT 'after the copy' AS marker, count(*) AS items FROM t_order_item;
+                """);
+        String[] reference = psql(psql, script, directory, "reference", databases.backendPort(), "postgres", "", ShardedDatabases.REFERENCE);
+        String[] proxied = psql(psql, script, directory, "proxy", databases.proxyPort(), "root", "root", ShardedDatabases.LOGICAL_DATABASE);
+        assertEquals(reference[0], proxied[0], "psql's output through the proxy (actual) and on PostgreSQL (expected)");
+        assertTrue(reference[1].contains("ERROR:  null value in column \"order_id\""), reference[1]);
+        assertEquals(errorLines(reference[1]), errorLines(proxied[1]), "psql's errors through the proxy and on PostgreSQL");
+        databases.assertContents("t_order_item");
+    }
+
+    /** Runs psql on a script: its output and its errors. */
+    private static String[] psql(Path psql, Path script, Path directory, String name, int port, String user, String password, String database)
+            throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(psql.toString(), "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(port), "-U", user,
+                "-d", database, "-f", script.toString());
+        builder.environment().keySet().removeIf(key -> key.startsWith("PG"));
+        builder.environment().put("PGPASSWORD", password);
+        builder.environment().put("PGCONNECT_TIMEOUT", "10");
+        builder.environment().put("LC_ALL", "C.UTF-8");
+        Path out = directory.resolve(name + ".out");
+        Path err = directory.resolve(name + ".err");
+        builder.redirectOutput(out.toFile());
+        builder.redirectError(err.toFile());
+        Process process = builder.start();
+        if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            process.waitFor();
+            throw new AssertionError("psql did not finish in 60 s: " + Files.readString(out) + Files.readString(err));
+        }
+        return new String[] {Files.readString(out), Files.readString(err)};
+    }
+
+    /** psql's error lines ({@code psql:FILE:LINE: ERROR: ...}), without PostgreSQL's DETAIL and CONTEXT. */
+    private static List<String> errorLines(String stderr) {
+        List<String> result = new java.util.ArrayList<>();
+        for (String each : stderr.split("\n")) {
+            if (each.startsWith("psql:")) {
+                result.add(each);
+            }
+        }
+        return result;
+    }
+
+    /**
+     * A column list without the generated key column (t_order.order_id, sharding column of the table strategy): as an
+     * INSERT that leaves it out, each row gets a key from the key generator and lands where that key puts it, in text
+     * and in CSV with a header.
+     */
+    @Test
+    void columnListWithoutGeneratedKeyColumnGetsKeysAsInsertDoes() throws Exception {
+        StringBuilder text = new StringBuilder();
+        StringBuilder csv = new StringBuilder("user_id,status\r\n");
+        for (int i = 0; i < 200; i++) {
+            text.append(i % 7).append("\tnew ").append(i).append('\n');
+            csv.append(i % 5).append(",\"paid, ").append(i).append("\"\r\n");
+        }
+        try (Connection proxy = databases.proxy("")) {
+            assertEquals(200, copy(proxy, "COPY t_order (user_id, status) FROM STDIN", text.toString()));
+            assertEquals(200, copy(proxy, "COPY t_order (user_id, status) FROM STDIN (FORMAT csv, HEADER true)", csv.toString()));
+            try (Statement statement = proxy.createStatement()) {
+                try (ResultSet rs = statement.executeQuery("SELECT count(*), count(DISTINCT order_id), count(*) FILTER (WHERE status LIKE 'paid, %')"
+                        + " FROM t_order")) {
+                    assertTrue(rs.next());
+                    assertEquals(400, rs.getLong(1));
+                    assertEquals(400, rs.getLong(2), "each row its own key");
+                    assertEquals(200, rs.getLong(3), "the CSV rows");
+                }
+                // The reference gets the rows with the keys the proxy generated: the shards must hold each where the rules put it.
+                try (Connection reference = databases.reference(""); Statement direct = reference.createStatement();
+                     ResultSet rs = statement.executeQuery("SELECT order_id, user_id, status FROM t_order")) {
+                    while (rs.next()) {
+                        direct.execute("INSERT INTO t_order (order_id, user_id, status) VALUES (" + rs.getLong(1) + ", " + rs.getInt(2) + ", '"
+                                + rs.getString(3) + "')");
+                    }
+                }
+            }
+        }
+        databases.assertContents("t_order");
+    }
+
     @Test
     void copyInsideATransactionIsRolledBackWithIt() throws Exception {
         try (Connection proxy = databases.proxy("")) {

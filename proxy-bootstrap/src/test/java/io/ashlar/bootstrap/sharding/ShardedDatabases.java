@@ -92,6 +92,16 @@ final class ShardedDatabases implements AutoCloseable {
                 + CLIENT_PARAMETERS + (parameters.isEmpty() ? "" : "&" + parameters), "root", "root");
     }
 
+    /** The proxy's port, for clients that are no JDBC driver (psql): user root, password root. */
+    int proxyPort() {
+        return proxy.port();
+    }
+
+    /** The PostgreSQL server's port, whose database {@value #REFERENCE} user postgres (no password) reaches directly. */
+    int backendPort() {
+        return postgres.getPort();
+    }
+
     /** Empties a logical table: its actual tables on every shard, and the reference's table. */
     void truncate(String table) throws SQLException {
         for (Node node : ShardingLayout.table(table).nodes()) {
