@@ -322,6 +322,7 @@ final class UtilityParser {
             return new OtherStatement();
         }
         String name = c.name(j);
+        SourceRange nameRange = c.range(j, j + 1);
         j++;
         List<String> types = new ArrayList<>(0);
         if (c.is(j, TokenKind.LEFT_PAREN)) {
@@ -337,9 +338,9 @@ final class UtilityParser {
         }
         if (!c.kw(j, Keyword.AS)) {
             c.gaps.add(AnalysisGap.UNRECOGNIZED_SYNTAX);
-            return new PrepareStatement(name, types, SourceRange.at(c.endOffset()));
+            return new PrepareStatement(name, nameRange, types, SourceRange.at(c.endOffset()));
         }
-        return new PrepareStatement(name, types, c.range(j + 1, to));
+        return new PrepareStatement(name, nameRange, types, c.range(j + 1, to));
     }
 
     ExecuteStatement execute(int i, int to) {

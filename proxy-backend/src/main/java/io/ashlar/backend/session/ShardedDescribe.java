@@ -65,6 +65,72 @@ final class ShardedDescribe {
         return new Prepared(sql, types, plan);
     }
 
+    /** The name of the PREPARE that {@link #checkPrepare} runs on a shard, and deallocates at once. */
+    private static final String PREPARE_CHECK = "ashlar_prepare_check";
+
+    /**
+     * SQL's {@code PREPARE name [(types)] AS statement} checked as PostgreSQL's PREPARE checks it, before the proxy keeps
+     * it: the statement parsed and analysed, nothing run. The same PREPARE, under a name of the proxy's own and with
+     * the statement as its representative shard runs it, then DEALLOCATE, on the session's connection of that shard;
+     * its error is the client's (42601, 42703, 42P01, 42704 for a declared type, ...), at its position in the client's
+     * text. Nothing is checked where no shard takes the statement alone (the route refuses it, or plans it
+     * recursively: its EXECUTE reports what it meets), except a statement Ashlar could not read whole, whose syntax
+     * error the catalog database gives.
+     *
+     * @param prepare the PREPARE statement, whose text positions count in
+     * @param inner   the prepared statement's plan
+     */
+    void checkPrepare(io.ashlar.parser.statement.AnalyzedStatement prepare, io.ashlar.parser.statement.PrepareStatement body,
+                      Plan inner) throws StatementFailure {
+        int count = Math.max(body.parameterTypes().size(), inner.statement().parameterCount());
+        Plan adjusted = logical.adjust(inner);
+        ShardedExecution.Target target = logical.fromCatalog(adjusted) ? catalogTarget(adjusted) : representative(adjusted, count);
+        boolean syntaxOnly = false;
+        if (target == null) {
+            if (adjusted.statement().isComplete() || database.catalog().catalogDataSource() == null) {
+                return;
+            }
+            target = catalogTarget(adjusted);
+            syntaxOnly = true;
+        }
+        String sql = prepare.sql();
+        String check = "PREPARE " + PREPARE_CHECK + sql.substring(body.nameRange().end(), body.statement().start()) + target.sql();
+        BufferedResult result = new BufferedResult();
+        BackendConnection connection = connections.acquire(target.dataSource());
+        try {
+            connection.executeSimple(check + ";DEALLOCATE " + PREPARE_CHECK, result);
+        } catch (SQLException e) {
+            result.handleError(e);
+        }
+        ends.afterStatement();
+        if (!(result.error() instanceof io.ashlar.backend.execute.BackendError error)) {
+            return; // succeeded; or the connection failed, which the EXECUTE meets and reports
+        }
+        ErrorFields fields = error.fields();
+        if (fields.sqlState().equals("42P05") || syntaxOnly && (!fields.sqlState().equals("42601") || fields.field('P').isEmpty())) {
+            return;
+        }
+        throw logical.logical(new StatementFailure(fields.withPosition(position -> ShardedExecution.positionInStatement(sql, check, position)),
+                error));
+    }
+
+    /**
+     * The first unit of a statement routed with unknown parameter values, as a Describe routes it; null where the
+     * route refuses it.
+     */
+    private ShardedExecution.Target representative(Plan adjusted, int parameterCount) {
+        try {
+            return ShardedExecution.representative(database, adjusted, new UnknownParameters(parameterCount, null));
+        } catch (RouteException unroutable) {
+            // Some routes refuse a NULL sharding value (an INSERT's key): a value every algorithm of integers places.
+            try {
+                return ShardedExecution.representative(database, adjusted, new UnknownParameters(parameterCount, 0));
+            } catch (RouteException e) {
+                return null;
+            }
+        }
+    }
+
     /** Where the catalog database describes the statement's own text. */
     private ShardedExecution.Target catalogTarget(Plan adjusted) {
         return new ShardedExecution.Target(database.catalogSlot(), adjusted.statement().sql(), Optional.empty());

@@ -412,7 +412,7 @@ public final class ShardedSession implements BackendSession {
             case EMPTY:
                 return TagResult.EMPTY;
             case PREPARE:
-                return sqlPrepared.prepare(statement, (PrepareStatement) statement.body());
+                return sqlPrepared.prepare(statement, (PrepareStatement) statement.body(), describer::checkPrepare);
             case EXECUTE:
                 return run(sqlPrepared.executed(statement, (ExecuteStatement) statement.body()), ParameterValues.NONE, sink);
             case DEALLOCATE:

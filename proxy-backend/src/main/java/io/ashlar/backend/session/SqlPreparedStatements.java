@@ -17,7 +17,8 @@ import java.util.Map;
 
 /**
  * The statements a sharded session prepared with SQL's PREPARE, kept by the proxy (a backend
- * connection's own would tie the session to it, and EXECUTE may route elsewhere): EXECUTE runs the
+ * connection's own would tie the session to it, and EXECUTE may route elsewhere), once PostgreSQL took the
+ * PREPARE (its error is the PREPARE's, as on PostgreSQL, not the EXECUTE's): EXECUTE runs the
  * prepared text with its arguments in place of its parameters, routed by their values as any
  * statement; DEALLOCATE forgets them, and so do DISCARD ALL and DISCARD PLANS.
  *
@@ -70,19 +71,25 @@ final class SqlPreparedStatements {
         prepared.clear();
     }
 
-    /** PREPARE name [(types)] AS statement. */
-    QueryResult prepare(AnalyzedStatement prepare, PrepareStatement body) throws StatementFailure {
+    /** How a PREPARE is checked before it is kept: PostgreSQL's own error for what it would refuse. */
+    interface Check {
+        void check(AnalyzedStatement prepare, PrepareStatement body, Plan inner) throws StatementFailure;
+    }
+
+    /** PREPARE name [(types)] AS statement, kept once {@code check} passes it. */
+    QueryResult prepare(AnalyzedStatement prepare, PrepareStatement body, Check check) throws StatementFailure {
         if (prepared.containsKey(body.name())) {
             throw new StatementFailure(ErrorFields.error("42P05", "prepared statement \"" + body.name() + "\" already exists"));
         }
         String text = prepare.sql().substring(body.statement().start(), body.statement().end());
-        AnalyzedStatement inner;
+        Plan inner;
         try {
-            inner = plans.get(text).statement();
+            inner = plans.get(text);
         } catch (SqlSyntaxException e) {
             throw ShardedSession.syntaxError(e, body.statement().start());
         }
-        prepared.put(body.name(), new Prepared(inner, body.parameterTypes(), prepare.sql(), System.currentTimeMillis()));
+        check.check(prepare, body, inner);
+        prepared.put(body.name(), new Prepared(inner.statement(), body.parameterTypes(), prepare.sql(), System.currentTimeMillis()));
         return new TagResult("PREPARE", List.of());
     }
 

@@ -922,6 +922,52 @@ final class ShardedSessionEdgeTest {
         }
     }
 
+    /**
+     * SQL's PREPARE of a statement PostgreSQL refuses fails at the PREPARE, with PostgreSQL's SQLSTATE, message and
+     * position (counted in the client's text), and aborts a transaction block; the name stays free. It succeeded, and
+     * the error came at EXECUTE. A valid PREPARE still prepares, and its EXECUTE runs.
+     */
+    @Test
+    void aPrepareOfAStatementPostgresqlRefusesFailsAtThePrepare() throws Exception {
+        String[] statements = {
+            "PREPARE q AS SELEC 1",
+            "PREPARE q AS SELECT nosuch FROM t_og",
+            "PREPARE q AS SELECT * FROM no_such_table",
+            "PREPARE q (int) AS SELECT name FROM t_og WHERE id = $1 AND nocol = 2",
+            "PREPARE q (no_such_type) AS SELECT name FROM t_og WHERE id = $1",
+            "PREPARE q AS INSERT INTO t_og (id, nocol) VALUES (1, 2)",
+            "SELECT 1; PREPARE q AS SELECT nosuch FROM t_og",
+        };
+        try (RawConnection direct = new RawConnection(server.backendPort());
+                RawConnection c = new RawConnection(server.proxyPort())) {
+            // The catalog database holds t_og as one table: PostgreSQL's own answers.
+            direct.logIn(ProxiedPostgres.BACKEND_USER, ProxiedPostgres.DATABASE, "");
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            for (String statement : statements) {
+                List<String> expected = answer(direct, statement);
+                assertTrue(expected.get(expected.size() - 2).startsWith("E ERROR 42"), statement + ": " + expected);
+                assertEquals(expected, answer(c, statement), statement);
+            }
+            answer(c, "BEGIN");
+            List<String> failed = answer(c, "PREPARE q AS SELECT nosuch FROM t_og");
+            assertTrue(failed.get(0).startsWith("E ERROR 42703"), failed::toString);
+            assertEquals("Z E", failed.get(failed.size() - 1), "the failed PREPARE aborts the block");
+            List<String> aborted = answer(c, "SELECT 1");
+            assertTrue(aborted.get(0).startsWith("E ERROR 25P02"), aborted::toString);
+            answer(c, "ROLLBACK");
+
+            assertEquals(List.of("C PREPARE", "Z I"), answer(c, "PREPARE q (int) AS SELECT name FROM t_og WHERE id = $1"));
+            List<String> executed = answer(c, "EXECUTE q (1)");
+            assertTrue(executed.contains("C SELECT 1"), executed::toString);
+            assertEquals(List.of("C PREPARE", "Z I"), answer(c, "PREPARE w AS INSERT INTO t_og (id, name) VALUES ($1, $2)"));
+            assertEquals(List.of("C INSERT 0 1", "Z I"), answer(c, "EXECUTE w (61, 'prepared')"));
+            answer(c, "BEGIN");
+            assertEquals(List.of("C PREPARE", "Z T"), answer(c, "PREPARE d AS DELETE FROM t_og WHERE id = $1"));
+            assertEquals(List.of("C DELETE 1", "Z T"), answer(c, "EXECUTE d (61)"));
+            answer(c, "COMMIT");
+        }
+    }
+
     /** The answer to a simple query, message by message ({@link WireTraceTest#render}), up to its ReadyForQuery. */
     private static List<String> answer(RawConnection c, String sql) throws Exception {
         c.send(RawConnection.query(sql));
