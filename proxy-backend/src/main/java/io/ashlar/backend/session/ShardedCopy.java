@@ -104,8 +104,13 @@ final class ShardedCopy {
         } catch (SQLException e) {
             end();
             transaction.afterErrorInBlock();
-            throw logical.logical(new StatementFailure(ErrorFields.from(e), e));
+            throw logical.logical(new StatementFailure(inStatement(ErrorFields.from(e), sql, target.sql()), e));
         }
+    }
+
+    /** An error's position in {@code unitSql}, the text a shard ran for the COPY, as one in the client's {@code sql}. */
+    private static ErrorFields inStatement(ErrorFields fields, String sql, String unitSql) {
+        return unitSql.equals(sql) ? fields : fields.withPosition(position -> ShardedExecution.positionInStatement(sql, unitSql, position));
     }
 
     /** Whether a COPY asks for binary format (options it cannot parse are reported by the COPY that runs). */
@@ -128,7 +133,8 @@ final class ShardedCopy {
             }
             units = ShardedExecution.copyUnits(database, plan);
         } catch (SqlSyntaxException e) {
-            throw ShardedSession.syntaxError(e, 0);
+            // Only the query's own text is analysed here.
+            throw ShardedSession.syntaxError(e, copy.query().isPresent() ? copy.query().get().start() : 0);
         } catch (RouteException e) {
             throw new StatementFailure(ErrorFields.error(e.sqlState(), e.getMessage()));
         }
@@ -142,19 +148,32 @@ final class ShardedCopy {
         } catch (SQLException e) {
             end();
             transaction.afterErrorInBlock();
-            throw new StatementFailure(ErrorFields.from(e), e);
+            // The units differ in their actual tables only: the first's text places the error as well as another's.
+            throw new StatementFailure(inStatement(ErrorFields.from(e), sql, units.get(0).sql()), e);
         }
     }
 
-    /** COPY ... TO STDOUT of what spans several shards: the equivalent SELECT's merged rows in COPY's format. */
+    /**
+     * COPY ... TO STDOUT of what spans several shards: the equivalent SELECT's merged rows in COPY's format. An error's
+     * position in the SELECT is one in the client's COPY: {@code COPY (query)} runs the query's own text.
+     */
     private CopyStream mergedOut(Plan plan, CopyStatement copy) throws StatementFailure {
         Plan select;
+        String sql = plan.statement().sql();
+        int offset = copy.query().isPresent() ? copy.query().get().start() : 0;
         try {
             select = database.plans().get(MergedCopyOut.equivalentSelect(plan.statement()));
         } catch (SqlSyntaxException e) {
-            throw ShardedSession.syntaxError(e, 0);
+            throw ShardedSession.syntaxError(e, offset);
         }
-        QueryResult merged = session.query(select);
+        QueryResult merged;
+        try {
+            merged = session.query(select);
+        } catch (StatementFailure failure) {
+            String selectSql = select.statement().sql();
+            throw new StatementFailure(copy.query().isPresent() ? failure.fields().withPosition(position -> position + offset)
+                    : inStatement(failure.fields(), sql, selectSql), failure.getCause());
+        }
         try {
             return MergedCopyOut.open(plan.statement().sql(), copy, merged, session.encoding());
         } catch (SQLException e) {

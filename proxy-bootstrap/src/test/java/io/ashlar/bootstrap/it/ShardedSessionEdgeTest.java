@@ -968,6 +968,42 @@ final class ShardedSessionEdgeTest {
         }
     }
 
+    /**
+     * An error in the query of DECLARE ... CURSOR FOR (psql's FETCH_COUNT declares one) or of COPY (query) TO STDOUT has
+     * PostgreSQL's position, counted from the start of the client's statement: it counted from the start of the query
+     * inside, and psql's caret pointed at the wrong place.
+     */
+    @Test
+    void errorPositionsInACursorsOrACopysQueryCountFromTheStatement() throws Exception {
+        String[] statements = {
+            "DECLARE c CURSOR FOR SELECT nosuch FROM t_og",
+            "DECLARE _psql_cursor NO SCROLL CURSOR FOR\nSELECT id FROM t_og WHERE nocol = 2",
+            "DECLARE c CURSOR FOR SELECT id FROM t_og WHERE id = 1 AND nocol = 2",
+            "DECLARE c CURSOR FOR SELEC 1",
+            "DECLARE c CURSOR FOR INSERT INTO t_og (id) VALUES (1)",
+            "COPY (SELECT nosuch FROM t_og) TO STDOUT",
+            "COPY (SELECT id FROM t_og WHERE nocol = 2) TO STDOUT",
+            "COPY (SELECT id FROM t_og WHERE id = 1 AND nocol = 2) TO STDOUT",
+            "SELECT 1; DECLARE c CURSOR FOR SELECT id FROM t_og WHERE nocol = 2",
+        };
+        try (RawConnection direct = new RawConnection(server.backendPort());
+                RawConnection c = new RawConnection(server.proxyPort())) {
+            // The catalog database holds t_og as one table: PostgreSQL's own answers.
+            direct.logIn(ProxiedPostgres.BACKEND_USER, ProxiedPostgres.DATABASE, "");
+            c.logIn(ProxiedPostgres.PASSWORD_USER, ProxiedPostgres.DATABASE, ProxiedPostgres.password(ProxiedPostgres.PASSWORD_USER));
+            for (String statement : statements) {
+                answer(direct, "BEGIN");
+                answer(c, "BEGIN");
+                List<String> expected = answer(direct, statement);
+                String error = expected.get(expected.size() - 2);
+                assertTrue(error.startsWith("E ERROR 42") && error.contains(" position="), statement + ": " + expected);
+                assertEquals(expected, answer(c, statement), statement);
+                answer(direct, "ROLLBACK");
+                answer(c, "ROLLBACK");
+            }
+        }
+    }
+
     /** The answer to a simple query, message by message ({@link WireTraceTest#render}), up to its ReadyForQuery. */
     private static List<String> answer(RawConnection c, String sql) throws Exception {
         c.send(RawConnection.query(sql));

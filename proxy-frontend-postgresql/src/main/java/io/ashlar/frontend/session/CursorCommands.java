@@ -93,7 +93,8 @@ final class CursorCommands {
 
     /**
      * Reads a statement the client sent: a cursor statement becomes a {@link Command} (DECLARE's
-     * query prepared by the backend session, which checks it); anything else null.
+     * query prepared by the backend session, which checks it); anything else null. An error's
+     * position counts from the start of the DECLARE, as PostgreSQL's does.
      */
     Command prepare(String sql, int[] declaredTypes) throws StatementFailure {
         AnalyzedStatement statement;
@@ -118,9 +119,22 @@ final class CursorCommands {
         if (inner != null && inner.kind() != StatementKind.SELECT) {
             throw new StatementFailure(inner.command().equals("with")
                     ? ErrorFields.error("0A000", "DECLARE CURSOR must not contain data-modifying statements in WITH")
-                    : ErrorFields.error("42601", "syntax error at or near \"" + firstWord(query) + "\""));
+                    : new ErrorFields(new byte[] {'S', 'V', 'C', 'M', 'P'}, new String[] {ErrorFields.ERROR, ErrorFields.ERROR,
+                            "42601", "syntax error at or near \"" + firstWord(query) + "\"",
+                            Integer.toString(declare.query().start() + 1)}));
         }
-        return new Command(statement, backend.prepare(query, declaredTypes));
+        try {
+            return new Command(statement, backend.prepare(query, declaredTypes));
+        } catch (StatementFailure failure) {
+            throw inStatement(failure, declare);
+        }
+    }
+
+    /** A failure of DECLARE's query, its position (counted in the query) counted from the start of the DECLARE. */
+    private static StatementFailure inStatement(StatementFailure failure, DeclareCursorStatement declare) {
+        int offset = declare.query().start();
+        return offset == 0 || failure.fields().field('P').isEmpty() ? failure
+                : new StatementFailure(failure.fields().withPosition(position -> position + offset), failure.getCause());
     }
 
     /** Runs a cursor statement; FETCH's rows come back as the result's rows. */
@@ -145,7 +159,12 @@ final class CursorCommands {
         if (!declare.hold() && backend.transactionStatus() == 'I') {
             throw new StatementFailure(ErrorFields.error("25P01", "DECLARE CURSOR can only be used in transaction blocks"));
         }
-        QueryResult result = backend.execute(query, parameters, statusSink, false);
+        QueryResult result;
+        try {
+            result = backend.execute(query, parameters, statusSink, false);
+        } catch (StatementFailure failure) {
+            throw inStatement(failure, declare);
+        }
         // A cursor with neither SCROLL nor NO SCROLL may go back in PostgreSQL when its plan allows; here it
         // may while the rows it read fit in the statement memory limit, and scans forward only after.
         portals.put(declare.name(), Portal.declared(declaration, result, declare.binary(), declare.hold(), declare.scroll(),

@@ -143,11 +143,18 @@ final class SimpleQuery {
             }
             for (StatementRange range : ranges) {
                 String text = range.text(sql);
-                CursorCommands.Command command = CursorCommands.startsCommand(text) ? cursors.prepare(text, NO_TYPES) : null;
-                if (command != null) {
-                    emit(cursors.run(command, ParameterValues.NONE));
-                } else {
-                    backend.executeSimple(text, sink);
+                try {
+                    CursorCommands.Command command = CursorCommands.startsCommand(text) ? cursors.prepare(text, NO_TYPES) : null;
+                    if (command != null) {
+                        emit(cursors.run(command, ParameterValues.NONE));
+                    } else {
+                        backend.executeSimple(text, sink);
+                    }
+                } catch (StatementFailure failure) {
+                    // A position in the statement is one in the query string the client sent.
+                    int offset = range.start();
+                    throw offset == 0 ? failure
+                            : new StatementFailure(failure.fields().withPosition(position -> position + offset), failure.getCause());
                 }
             }
             if (wrap) {
