@@ -44,9 +44,21 @@ public final class SettingsTracker {
      */
     private io.ashlar.backend.execute.ClientEncoding encoding = io.ashlar.backend.execute.ClientEncoding.UTF8;
 
+    /** The session's statement_timeout in milliseconds (0: none the session set), read when the settings change. */
+    private long statementTimeout;
+
     SettingsTracker(SessionSettings startupSettings) {
         this.startupSettings = startupSettings;
         this.settings = startupSettings;
+        this.statementTimeout = StatementTimer.millis(startupSettings.value("statement_timeout"));
+    }
+
+    /**
+     * The statement_timeout the session set (at login or with SET), in milliseconds; 0 where it set none (a default of
+     * the backend's own then times each backend statement alone). One field read.
+     */
+    long statementTimeoutMillis() {
+        return statementTimeout;
     }
 
     SessionSettings settings() {
@@ -168,6 +180,7 @@ public final class SettingsTracker {
             }
         }
         settings = result.settings();
+        statementTimeout = StatementTimer.millis(settings.value("statement_timeout"));
         connection.settings(settings);
         return true;
     }

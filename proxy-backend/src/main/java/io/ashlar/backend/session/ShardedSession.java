@@ -88,12 +88,24 @@ public final class ShardedSession implements BackendSession {
     /** Statements of this session being run now (a stream that ends meanwhile leaves its connections to them). */
     private int running;
     /** Told when a {@link StreamedResult} ends: made once, not per statement. */
-    private final StreamedResult.End streamEnd = this::streamEnded;
+    private final StreamedResult.End streamEnd = new StreamedResult.End() {
+        @Override
+        public void ended(boolean failure) {
+            streamEnded(failure);
+        }
+
+        @Override
+        public StatementFailure failure(StatementFailure failure) {
+            return timer.failure(failure);
+        }
+    };
     private boolean closed;
     /** The parse's and the route's times for metrics, and the last routed statement for the slow-query log. */
     private final StatementTimes times;
     /** Foreign keys, sequences and INSERT ... SELECT the statements are handed to, and what COPY needs of the session. */
     private final ShardedHandOffs handOffs;
+    /** statement_timeout over statements whose units share a data source. */
+    private final StatementTimer timer;
     /** What the frontend keeps of the session's objects (Parse's statements, cursors), for their views; null until it says. */
     private SessionObjects frontendObjects;
 
@@ -116,6 +128,7 @@ public final class ShardedSession implements BackendSession {
         io.ashlar.backend.metrics.DatabaseMetrics metrics = database.metrics();
         this.times = new StatementTimes(metrics == null ? null : metrics.on(loop), database.statementLog());
         this.describer = new ShardedDescribe(database, times, logical, sqlPrepared, connections, transaction, intermediates, ends);
+        this.timer = new StatementTimer(loop, connections);
         logical.sessionObjects(new SessionObjects() {
             @Override
             public List<NamedStatement> statements() {
@@ -459,6 +472,28 @@ public final class ShardedSession implements BackendSession {
         if (plan.textEffect() == CommandTags.Effect.NONE) {
             execution.streamRows();
         }
+        // Units that share a data source run there one after another, each timed alone by its backend: the
+        // statement's own timeout is the proxy's to keep (StatementTimer).
+        long timeout = execution.unitCount() > execution.dataSources().length ? settings.statementTimeoutMillis() : 0;
+        if (timeout == 0) {
+            return run(plan, execution, parameters, routeTypes, sink);
+        }
+        timer.start(timeout);
+        QueryResult result = null;
+        try {
+            result = run(plan, execution, parameters, routeTypes, sink);
+            return result;
+        } catch (StatementFailure failure) {
+            throw timer.failure(failure);
+        } finally {
+            if (!(result instanceof StreamedResult)) {
+                timer.stop(); // else when its last row is read (streamEnded)
+            }
+        }
+    }
+
+    private QueryResult run(Plan plan, ShardedExecution execution, ParameterValues parameters, int[] routeTypes,
+                            ResultSink sink) throws StatementFailure {
         int[] dataSources = execution.dataSources();
         boolean atomic = (execution.isWrite() && (dataSources.length > 1 || execution.unitCount() > 1) || execution.keepsRowsInPlace())
                 && !execution.refusesTransaction();
@@ -914,6 +949,7 @@ public final class ShardedSession implements BackendSession {
 
     /** A {@link StreamedResult} ended: its connections may go back, and its failure fails the transaction. */
     private void streamEnded(boolean failure) {
+        timer.stop();
         if (failure) {
             transaction.afterError();
         }
@@ -1039,6 +1075,7 @@ public final class ShardedSession implements BackendSession {
         if (closed) {
             return;
         }
+        timer.stop();
         connections.close();
         closed = true;
     }

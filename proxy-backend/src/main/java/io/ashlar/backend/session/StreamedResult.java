@@ -20,6 +20,11 @@ final class StreamedResult implements QueryResult {
     interface End {
         /** @param failure whether reading the result failed */
         void ended(boolean failure);
+
+        /** The failure the client gets for one reading the result met (after {@link #ended}). */
+        default StatementFailure failure(StatementFailure failure) {
+            return failure;
+        }
     }
 
     private final QueryResult result;
@@ -57,7 +62,7 @@ final class StreamedResult implements QueryResult {
         } catch (StatementFailure failure) {
             result.close();
             ended(true);
-            throw failure;
+            throw end.failure(failure);
         }
         if (!more) {
             result.close();

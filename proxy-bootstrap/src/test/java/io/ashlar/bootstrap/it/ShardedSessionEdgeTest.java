@@ -242,6 +242,31 @@ final class ShardedSessionEdgeTest {
         }
     }
 
+    /**
+     * statement_timeout bounds the statement, not each actual table's part of it: the two tables of one data source are
+     * read one after another (1 s each here), and each alone is under the timeout of 1.5 s that PostgreSQL would apply
+     * to the whole. The statement returned all four rows after 2 s; it is cancelled as PostgreSQL's, with 57014.
+     */
+    @Test
+    void statementTimeoutBoundsTheWholeStatementOverTablesOfOneDataSource() throws Exception {
+        try (Connection c = server.proxy(""); Statement s = c.createStatement()) {
+            s.execute("SET statement_timeout = '1.5s'");
+            SQLException timedOut = assertThrows(SQLException.class,
+                    () -> s.executeQuery("SELECT pg_sleep(1), name FROM t_og"));
+            assertEquals("57014", timedOut.getSQLState(), timedOut.getMessage());
+            assertTrue(timedOut.getMessage().contains("canceling statement due to statement timeout"), timedOut.getMessage());
+            // The session goes on; under a longer timeout the same statement runs to its end.
+            s.execute("SET statement_timeout = '30s'");
+            try (ResultSet rs = s.executeQuery("SELECT pg_sleep(0.1), name FROM t_og")) {
+                int rows = 0;
+                while (rs.next()) {
+                    rows++;
+                }
+                assertTrue(rows >= 4, rows + " rows"); // the four the class starts with, and what other tests added
+            }
+        }
+    }
+
     private static void awaitSleeping() throws SQLException, InterruptedException {
         // Both units are seen sleeping within milliseconds on a quiet machine; a loaded one took over 2 s once, when
         // this waited 2 s for units that slept 3: the wait stays well inside the sleep.
