@@ -96,7 +96,7 @@ public final class ShardedSession implements BackendSession {
 
         @Override
         public StatementFailure failure(StatementFailure failure) {
-            return timer.failure(failure);
+            return logical.logical(timer.failure(failure));
         }
     };
     private boolean closed;

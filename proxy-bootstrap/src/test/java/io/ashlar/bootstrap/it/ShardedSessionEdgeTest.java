@@ -267,6 +267,38 @@ final class ShardedSessionEdgeTest {
         }
     }
 
+    /**
+     * A shard's error met while a result streams (here a row lock NOWAIT could not take) names the logical table, as
+     * errors before the result do: one shard's statement, whose rows stream as the shard sends them, named the actual
+     * table ({@code relation "t_og_1"}), which Hibernate's PESSIMISTIC_WRITE with NOWAIT showed its users.
+     */
+    @Test
+    void anErrorWhileRowsStreamNamesTheLogicalTable() throws Exception {
+        try (Connection holder = server.proxy(""); Connection c = server.proxy(""); Statement h = holder.createStatement();
+                Statement s = c.createStatement()) {
+            holder.setAutoCommit(false);
+            h.executeQuery("SELECT name FROM t_og WHERE id = 2 FOR UPDATE").close();
+            c.setAutoCommit(false);
+            SQLException locked = assertThrows(SQLException.class, () -> {
+                try (ResultSet rs = s.executeQuery("SELECT name FROM t_og WHERE id IN (0, 1, 2, 3) FOR UPDATE NOWAIT")) {
+                    while (rs.next()) {
+                        // read every row: the lock is met on the way
+                    }
+                }
+            });
+            assertEquals("55P03", locked.getSQLState(), locked.getMessage());
+            assertTrue(locked.getMessage().contains("relation \"t_og\""), locked.getMessage());
+            c.rollback();
+            // One shard's row, which the client's event loop runs itself: the same.
+            SQLException one = assertThrows(SQLException.class,
+                    () -> s.executeQuery("SELECT name FROM t_og WHERE id = 2 FOR UPDATE NOWAIT").close());
+            assertEquals("55P03", one.getSQLState(), one.getMessage());
+            assertTrue(one.getMessage().contains("relation \"t_og\""), one.getMessage());
+            c.rollback();
+            holder.rollback();
+        }
+    }
+
     private static void awaitSleeping() throws SQLException, InterruptedException {
         // Both units are seen sleeping within milliseconds on a quiet machine; a loaded one took over 2 s once, when
         // this waited 2 s for units that slept 3: the wait stays well inside the sleep.
