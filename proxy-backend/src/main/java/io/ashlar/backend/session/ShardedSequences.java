@@ -77,8 +77,17 @@ final class ShardedSequences {
 
     private final LogicalDatabase database;
     private final Session session;
-    /** The data source the session's last nextval through the proxy ran on (its connection stays with the session), or -1. */
+    /**
+     * The data source the session's last nextval through the proxy ran on (its connection stays with the session), or
+     * -1; {@link #SNAPSHOT} when the proxy read what currval and lastval answer after it ({@link #snapshot}).
+     */
     private int source = -1;
+    /** {@link #source} when currval and lastval are answered from {@link #lastvalue} and {@link #currvals}. */
+    private static final int SNAPSHOT = -2;
+    /** What lastval answers after the session's last nextval the proxy read ({@link #snapshot}); null before one. */
+    private String lastvalue;
+    /** What currval answers for each sequence the session's nextval statements named (by the literal as written). */
+    private final java.util.Map<String, String> currvals = new java.util.HashMap<>();
     /** Before an ALTER TABLE that may add serial or identity columns: each actual table's sequences (OIDs), or null. */
     private String[] ownedBefore;
     /**
@@ -577,14 +586,171 @@ final class ShardedSequences {
             return session.onSlot(implicit, plan.statement().sql(), parameters, sink);
         }
         int slot = source;
+        String answered = slot == SNAPSHOT ? answeredFromSnapshot(plan.statement().sql(), parameters) : null;
         if (slot < 0) {
             slot = defaultIndex();
             if (!session.bound(slot)) {
                 session.onSlot(slot, "DISCARD SEQUENCES", ParameterValues.NONE, ResultSink.DISCARD).close();
             }
         }
+        if (answered != null) {
+            return session.onSlot(slot, answered, parameters, sink);
+        }
         String sql = logicalLiterals(plan, sequence, slot, new int[1]);
         return session.onSlot(slot, sql == null ? plan.statement().sql() : sql, parameters, sink);
+    }
+
+    /**
+     * After a statement whose nextval calls all name their sequence as a string literal ({@code SELECT
+     * nextval('t_order_seq')}, Hibernate's SEQUENCE generator) ran on {@code connection}: reads what currval of each
+     * such sequence and lastval answer there now, so that the session answers them later itself and the connection goes
+     * back to its pool. Keeping it instead (for its sequence state) held one connection of the data source per session
+     * that ever called nextval: a pool of applications' sessions emptied the data source's pool, and every client waited
+     * for a connection. False (the connection is kept, as before) where the statement names a sequence otherwise, or
+     * the values cannot be read.
+     */
+    boolean snapshot(Plan plan, BackendConnection connection) {
+        String[] names = nextvalLiterals(plan.statement().sql());
+        if (names == null) {
+            return false;
+        }
+        StringBuilder query = new StringBuilder(32 + names.length * 32).append("SELECT pg_catalog.lastval()");
+        for (String name : names) {
+            query.append(", pg_catalog.currval(").append(SqlText.literal(name)).append(')');
+        }
+        java.util.List<String[]> rows;
+        try {
+            rows = io.ashlar.backend.execute.TextRows.query(connection, query.toString());
+        } catch (java.sql.SQLException e) {
+            return false; // a nextval the statement did not call (WHERE false): its connection says, as before
+        }
+        if (rows.size() != 1) {
+            return false;
+        }
+        String[] row = rows.get(0);
+        for (String value : row) {
+            if (!isInteger(value)) {
+                return false;
+            }
+        }
+        lastvalue = row[0];
+        for (int i = 0; i < names.length; i++) {
+            currvals.put(names[i], row[i + 1]);
+        }
+        source = SNAPSHOT;
+        insertCount = 0; // newer than any DEFAULT's nextval so far
+        return true;
+    }
+
+    /** Whether a value reads as a bigint's text (it is put into SQL as it is). */
+    private static boolean isInteger(String value) {
+        if (value == null || value.isEmpty() || value.length() > 20) {
+            return false;
+        }
+        for (int i = value.charAt(0) == '-' ? 1 : 0; i < value.length(); i++) {
+            if (value.charAt(i) < '0' || value.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return value.length() > (value.charAt(0) == '-' ? 1 : 0);
+    }
+
+    /** DISCARD SEQUENCES (or ALL): currval and lastval know nothing again. */
+    void discarded() {
+        currvals.clear();
+        lastvalue = null;
+        if (source == SNAPSHOT) {
+            source = -1;
+        }
+    }
+
+    /**
+     * The sequence of each nextval call of the text, where each is {@code nextval('literal')}; null where one is not
+     * (a parameter, an expression, a cast): the proxy cannot tell which sequence it advanced.
+     */
+    static String[] nextvalLiterals(String sql) {
+        io.ashlar.parser.lexer.TokenList tokens = io.ashlar.parser.lexer.Lexer.tokenize(sql);
+        java.util.List<String> names = new java.util.ArrayList<>(1);
+        for (int i = 0, n = tokens.size(); i < n; i++) {
+            if (tokens.kind(i) != io.ashlar.parser.lexer.TokenKind.IDENTIFIER || !tokens.textEqualsIgnoreCase(i, "nextval")) {
+                continue;
+            }
+            if (!(i + 3 < n && tokens.is(i + 1, io.ashlar.parser.lexer.TokenKind.LEFT_PAREN)
+                    && tokens.kind(i + 2) == io.ashlar.parser.lexer.TokenKind.STRING
+                    && tokens.is(i + 3, io.ashlar.parser.lexer.TokenKind.RIGHT_PAREN))) {
+                return null;
+            }
+            String text = tokens.text(i + 2);
+            if (text.length() < 2 || text.charAt(0) != '\'') {
+                return null; // E'...', $$...$$: not the plain literal the answers are keyed by
+            }
+            String name = text.substring(1, text.length() - 1).replace("''", "'");
+            if (!names.contains(name)) {
+                names.add(name);
+            }
+        }
+        return names.isEmpty() ? null : names.toArray(new String[0]);
+    }
+
+    /**
+     * A currval/lastval statement with each call the session's read values answer ({@link #snapshot}) replaced by its
+     * value, under the column name PostgreSQL gives the call; null when no call has such a value (the calls left are
+     * PostgreSQL's to answer: 55000 where nothing defined them).
+     */
+    private String answeredFromSnapshot(String sql, ParameterValues parameters) {
+        io.ashlar.parser.lexer.TokenList tokens = io.ashlar.parser.lexer.Lexer.tokenize(sql);
+        StringBuilder result = null;
+        int copied = 0;
+        for (int i = 0, n = tokens.size(); i + 2 < n; i++) {
+            if (tokens.kind(i) != io.ashlar.parser.lexer.TokenKind.IDENTIFIER || !tokens.is(i + 1, io.ashlar.parser.lexer.TokenKind.LEFT_PAREN)) {
+                continue;
+            }
+            String value = null;
+            String column = null;
+            int end = -1;
+            if (tokens.textEqualsIgnoreCase(i, "lastval") && tokens.is(i + 2, io.ashlar.parser.lexer.TokenKind.RIGHT_PAREN)) {
+                value = lastvalue;
+                column = "lastval";
+                end = i + 2;
+            } else if (tokens.textEqualsIgnoreCase(i, "currval") && i + 3 < n
+                    && tokens.is(i + 3, io.ashlar.parser.lexer.TokenKind.RIGHT_PAREN)) {
+                io.ashlar.parser.lexer.TokenKind argument = tokens.kind(i + 2);
+                if (argument == io.ashlar.parser.lexer.TokenKind.STRING) {
+                    String text = tokens.text(i + 2);
+                    if (text.length() >= 2 && text.charAt(0) == '\'') {
+                        value = currvals.get(text.substring(1, text.length() - 1).replace("''", "'"));
+                    }
+                } else if (argument == io.ashlar.parser.lexer.TokenKind.PARAMETER) {
+                    // currval($1) with the name bound as text (pgjdbc's setString): NULL stays NULL, as currval(NULL) is.
+                    int number = tokens.parameterNumber(i + 2);
+                    if (number >= 1 && number <= parameters.values().length && parameters.formats()[number - 1] == 0
+                            && parameters.values()[number - 1] != null) {
+                        String known = currvals.get(new String(parameters.values()[number - 1], session.text()));
+                        if (known != null) {
+                            value = "CASE WHEN $" + number + "::pg_catalog.text IS NULL THEN NULL ELSE " + known + " END";
+                        }
+                    }
+                }
+                column = "currval";
+                end = i + 3;
+            }
+            if (value == null) {
+                continue;
+            }
+            int start = tokens.start(i);
+            if (i >= 2 && tokens.is(i - 1, io.ashlar.parser.lexer.TokenKind.DOT)) {
+                start = tokens.start(i - 2); // pg_catalog.currval(...)
+            }
+            if (result == null) {
+                result = new StringBuilder(sql.length() + 48);
+            }
+            // A one-row subquery names its column as the call would have been named.
+            result.append(sql, copied, start).append("(SELECT CAST(").append(value).append(" AS pg_catalog.int8) AS ")
+                    .append(column).append(')');
+            copied = tokens.end(end);
+            i = end;
+        }
+        return result == null ? null : result.append(sql, copied, sql.length()).toString();
     }
 
     /**

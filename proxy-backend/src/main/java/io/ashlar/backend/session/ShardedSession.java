@@ -416,6 +416,10 @@ public final class ShardedSession implements BackendSession {
                         && (discard.target().equalsIgnoreCase("all") || discard.target().equalsIgnoreCase("plans"))) {
                     sqlPrepared.clear();
                 }
+                if (statement.body() instanceof DiscardStatement discard
+                        && (discard.target().equalsIgnoreCase("all") || discard.target().equalsIgnoreCase("sequences"))) {
+                    handOffs.sequences().discarded();
+                }
                 return direct.setting(statement, sink);
             case SET:
             case RESET:
@@ -882,6 +886,13 @@ public final class ShardedSession implements BackendSession {
             }
         }
         CommandTags.Effect text = plan.textEffect();
+        // A nextval's sequence state is read and answered by the session itself where it can be: the connection goes back.
+        if (text == CommandTags.Effect.SESSION_STATE && plan.sequence() != null && dataSources.length == 1
+                && plan.sequence().kind() == io.ashlar.backend.sharding.SequenceStatement.Kind.NEXTVAL
+                && CommandTags.textEffect(plan.statement().sql()) != CommandTags.Effect.SESSION_STATE
+                && handOffs.sequences().snapshot(plan, held[0])) {
+            text = CommandTags.Effect.NONE;
+        }
         for (int i = 0; i < dataSources.length; i++) {
             if (execution.boundSession() || text == CommandTags.Effect.SESSION_STATE) {
                 connections.markBound(dataSources[i]);

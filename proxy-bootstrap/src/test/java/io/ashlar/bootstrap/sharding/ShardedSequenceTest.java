@@ -301,6 +301,64 @@ final class ShardedSequenceTest {
         }
     }
 
+    /**
+     * Sessions that call nextval (Hibernate's SEQUENCE generator, on every connection of an application's pool) do not
+     * each keep a backend connection: each kept one of the default data source until it ended, so that as many
+     * application connections as the data source's maxPoolSize emptied its pool and every other client waited 30 s for
+     * a 53300. The session reads what currval and lastval answer after its nextval and answers them itself.
+     */
+    @Test
+    void nextvalKeepsNoConnectionAndCurrvalStillAnswers() throws SQLException {
+        int sessions = 12;
+        java.util.List<Connection> open = new java.util.ArrayList<>();
+        try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
+            statement.execute("CREATE SEQUENCE t_pool_seq INCREMENT 50");
+            long[] values = new long[sessions];
+            for (int i = 0; i < sessions; i++) {
+                Connection each = databases.proxy("");
+                open.add(each);
+                try (Statement s = each.createStatement()) {
+                    values[i] = single(s, "select nextval('t_pool_seq')");
+                }
+            }
+            int held;
+            try (Connection ds0 = databases.shard("ds_0"); Statement s = ds0.createStatement()) {
+                held = (int) single(s, "SELECT count(*) FROM pg_stat_activity WHERE datname = 'ds_0' AND pid <> pg_backend_pid()");
+            }
+            assertTrue(held < sessions, held + " backend connections of ds_0 for " + sessions + " sessions that called nextval");
+            for (int i = 0; i < sessions; i++) {
+                try (Statement s = open.get(i).createStatement()) {
+                    assertEquals(values[i], single(s, "SELECT currval('t_pool_seq')"));
+                    assertEquals(values[i], single(s, "SELECT lastval()"));
+                    try (ResultSet rows = s.executeQuery("SELECT pg_catalog.currval('t_pool_seq') AS id, lastval() + 1")) {
+                        rows.next();
+                        assertEquals("id", rows.getMetaData().getColumnLabel(1));
+                        assertEquals(values[i], rows.getLong(1));
+                        assertEquals(values[i] + 1, rows.getLong(2));
+                    }
+                    try (PreparedStatement prepared = open.get(i).prepareStatement("SELECT currval(?)")) {
+                        prepared.setString(1, "t_pool_seq");
+                        try (ResultSet rows = prepared.executeQuery()) {
+                            rows.next();
+                            assertEquals(values[i], rows.getLong(1));
+                            assertEquals("currval", rows.getMetaData().getColumnLabel(1));
+                        }
+                    }
+                }
+            }
+            try (Statement s = open.get(0).createStatement()) {
+                s.execute("DISCARD SEQUENCES");
+                SQLException undefined = assertThrows(SQLException.class, () -> single(s, "SELECT currval('t_pool_seq')"));
+                assertEquals("55000", undefined.getSQLState());
+            }
+            statement.execute("DROP SEQUENCE t_pool_seq");
+        } finally {
+            for (Connection each : open) {
+                each.close();
+            }
+        }
+    }
+
     @Test
     void serialAndIdentityColumnsAreUniqueAcrossShards() throws SQLException {
         try (Connection proxy = databases.proxy(""); Statement statement = proxy.createStatement()) {
