@@ -284,4 +284,29 @@ final class RelayEdgeCaseTest {
         body.get(value);
         return new String(value, java.nio.charset.StandardCharsets.UTF_8);
     }
+
+    /**
+     * The function call protocol (pgjdbc's large objects) on a pooled database: refused with 0A000 and a hint that
+     * names what sends it, then ReadyForQuery; the error carries no context of how the proxy raised it (it said
+     * "PL/pgSQL function inline_code_block line 1 at RAISE"), and the session goes on.
+     */
+    @Test
+    void aFunctionCallIsRefusedWithoutTheProxysContext() throws Exception {
+        try (RawConnection c = session()) {
+            c.send(RawConnection.message('F', java.nio.ByteBuffer.allocate(10).putInt(957).putShort((short) 0)
+                    .putShort((short) 0).putShort((short) 0).array()));
+            java.util.List<RawConnection.Message> answer = c.readUntilReady();
+            assertEquals(2, answer.size(), answer::toString);
+            String error = WireTraceTest.render(answer.get(0));
+            assertTrue(error.startsWith("E ERROR 0A000"), error);
+            assertTrue(answer.get(0).fields().getOrDefault('H', "").contains("large objects"), error);
+            assertEquals(null, answer.get(0).fields().get('W'), answer.get(0).fields()::toString);
+            c.send(query("SELECT 1"));
+            java.util.List<String> next = new java.util.ArrayList<>();
+            for (RawConnection.Message m : c.readUntilReady()) {
+                next.add(WireTraceTest.render(m));
+            }
+            assertTrue(next.contains("C SELECT 1"), next::toString);
+        }
+    }
 }

@@ -55,6 +55,8 @@ final class ExpectedAnswers {
         static final Expect SILENT = new Expect(Kind.SILENT_QUERY, false, null, null);
         static final Expect READ_BACK = new Expect(Kind.READ_BACK, false, null, null);
         static final Expect RAISE = new Expect(Kind.RAISE, true, null, null);
+        /** The proxy's own error raised as a simple query (its DO block's context is not the client's business). */
+        static final Expect RAISE_QUERY = new Expect(Kind.QUERY, true, null, null);
         static final Expect MALFORMED = new Expect(Kind.MALFORMED, true, null, null);
 
         final Kind kind;

@@ -68,6 +68,15 @@ import java.util.ArrayDeque;
  */
 public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrower, ClientSession {
 
+    /**
+     * A FunctionCall message's answer: pgjdbc's large objects (its LargeObjectManager; Blob, Clob and Hibernate's
+     * {@code @Lob} on oid columns) are what sends it.
+     */
+    public static final ErrorFields FUNCTION_CALL_REFUSED = ErrorFields.error("0A000",
+            "the function call protocol is not supported by Ashlar",
+            "Call the function with SELECT. pgjdbc's large objects (LargeObjectManager, Blob and Clob over oid columns) use it:"
+                    + " keep such values in bytea or text columns.");
+
     private static final byte[] CLOSE_COMPLETE = bytes(CloseComplete.INSTANCE);
 
     private final Channel client;
@@ -325,8 +334,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             case CopyData d -> send(d);
             case CopyDone d -> endCopy(d);
             case CopyFail f -> endCopy(f);
-            case FunctionCall f -> raise(ErrorFields.error("0A000", "the function call protocol is not supported by Ashlar",
-                    "Call the function with SELECT."), true);
+            case FunctionCall f -> raise(FUNCTION_CALL_REFUSED, true);
             case BatchBind b -> raise(ErrorFields.error("08P01", "batch bind is an openGauss message"), false);
             case FrontendMessage.Malformed m -> forwardMalformed(m);
             case FrontendMessage.TooLarge t -> refuse(t);
@@ -573,7 +581,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
                 + "; END$ashlar$";
         if (simple) {
             send(new Query(sql));
-            expected.add(new Expect(Kind.QUERY, true, null, null));
+            expected.add(Expect.RAISE_QUERY);
             return;
         }
         send(new Parse("", sql, new int[0]));
@@ -802,7 +810,14 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             link.retire(head.key);
         }
         switch (head.kind) {
-            case QUERY, SYNC -> output.relay(buf, start, length, link); // ReadyForQuery still comes
+            case QUERY, SYNC -> {
+                // ReadyForQuery still comes. The proxy's own error goes without the context of the DO that raised it.
+                if (head == Expect.RAISE_QUERY) {
+                    output.relayWithoutContext(buf, start, length);
+                } else {
+                    output.relay(buf, start, length, link);
+                }
+            }
             case SILENT_QUERY, READ_BACK -> link.settings(SessionSettings.UNKNOWN); // state unknown now
             default -> {
                 if (head.kind == Kind.RAISE) {

@@ -513,8 +513,7 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
                 // A function call stands alone, as a simple query does: its error ends with
                 // ReadyForQuery (no Sync comes; pgjdbc's large objects waited for ever).
                 backend.abortTransaction();
-                out.error(ErrorFields.error("0A000", "the function call protocol is not supported by Ashlar",
-                        "Call the function with SELECT."));
+                out.error(io.ashlar.frontend.relay.RelaySession.FUNCTION_CALL_REFUSED);
                 readyForQuery();
             }
             case BatchBind b -> extended.batchBind(b);
