@@ -53,6 +53,10 @@ public final class ShardedExecution {
     private final ParameterValues parameters;
     private final int[] dataSources;
     private final int[] unitDataSource;
+    /** A CREATE FUNCTION or PROCEDURE over several data sources, whose body only {@link #checking} checks. */
+    private final Optional<RoutineDefinition> routine;
+    /** The data source that checks a routine's body: the default one. */
+    private final int checking;
     private boolean shortestFloats = true;
     /** The session prints dates in ISO style: see {@link #run}. */
     public static final int ISO_DATES = 1;
@@ -100,6 +104,8 @@ public final class ShardedExecution {
             }
         }
         this.dataSources = java.util.Arrays.copyOf(distinct, count);
+        this.routine = count > 1 ? RoutineDefinition.of(statement) : Optional.empty();
+        this.checking = database.dataSourceIndex(database.defaultDataSource().name());
     }
 
     /** Routes and rewrites a statement for one execution. */
@@ -384,6 +390,9 @@ public final class ShardedExecution {
      * CONCURRENTLY, ...): its units then run one by one, each on its own.
      */
     public boolean refusesTransaction() {
+        if (routine.isPresent()) {
+            return false; // its body may say CONCURRENTLY; its data sources but one do not check the body
+        }
         String command = statement.command();
         if (command.equals("vacuum") || command.equals("cluster") || command.equals("reindex")) {
             return true;
@@ -491,6 +500,8 @@ public final class ShardedExecution {
         // sources work at the same time, on the session's thread alone.
         List<List<Integer>> groups = new ArrayList<>(dataSources.length);
         BackendConnection.Sent[] sent = new BackendConnection.Sent[dataSources.length];
+        // A routine's data sources but the checking one: check_function_bodies off ahead of its CREATE (RoutineDefinition).
+        BufferedResult[] preludes = new BufferedResult[dataSources.length];
         for (int g = 0; g < dataSources.length; g++) {
             List<Integer> indexes = new ArrayList<>(2);
             for (int i = 0; i < units.size(); i++) {
@@ -500,9 +511,17 @@ public final class ShardedExecution {
                 }
             }
             groups.add(indexes);
-            BackendConnection.Statement[] statements = new BackendConnection.Statement[indexes.size()];
-            for (int k = 0; k < statements.length; k++) {
-                statements[k] = statement(units.get(indexes.get(k)));
+            int first = 0;
+            if (routine.isPresent() && dataSources[g] != checking) {
+                preludes[g] = new BufferedResult(budget);
+                first = 1;
+            }
+            BackendConnection.Statement[] statements = new BackendConnection.Statement[first + indexes.size()];
+            if (first == 1) {
+                statements[0] = new BackendConnection.Statement(RoutineDefinition.UNCHECKED, ParameterValues.NONE, true);
+            }
+            for (int k = 0; k < indexes.size(); k++) {
+                statements[first + k] = statement(units.get(indexes.get(k)));
             }
             try {
                 sent[g] = connections[g].send(statements, begin[g]);
@@ -519,8 +538,14 @@ public final class ShardedExecution {
             if (sent[g] == null) {
                 continue;
             }
+            BufferedResult[] answers = replies;
+            if (preludes[g] != null) {
+                answers = new BufferedResult[replies.length + 1];
+                answers[0] = preludes[g];
+                System.arraycopy(replies, 0, answers, 1, replies.length);
+            }
             try {
-                connections[g].receive(sent[g], replies);
+                connections[g].receive(sent[g], answers);
             } catch (SQLException e) {
                 replies[replies.length - 1].handleError(e);
             }
@@ -539,6 +564,9 @@ public final class ShardedExecution {
                     }
                 }
             }
+        }
+        if (routine.isPresent()) {
+            checkRoutine(routine.get(), results, preludes);
         }
         for (int i = 0; i < results.length; i++) {
             if (results[i].error() != null) {
@@ -663,6 +691,32 @@ public final class ShardedExecution {
         } catch (StatementFailure | RuntimeException e) {
             closeAll(streams);
             throw e;
+        }
+    }
+
+    /**
+     * A routine's failure, the checking data source's first: its error is PostgreSQL's about the body (or a refusal
+     * of a body reading a sharded table); another's, when the checking one made it, is about that data source
+     * ({@link RoutineDefinition#unchecked}).
+     */
+    private void checkRoutine(RoutineDefinition definition, BufferedResult[] results, BufferedResult[] preludes) throws StatementFailure {
+        for (int i = 0; i < results.length; i++) {
+            if (unitDataSource[i] == checking && results[i].error() != null) {
+                StatementFailure failure = unitFailure(results[i].error(), i);
+                throw new StatementFailure(definition.checked(failure.fields(), database.rules()), results[i].error());
+            }
+        }
+        for (int g = 0; g < dataSources.length; g++) {
+            if (preludes[g] != null && preludes[g].error() != null) {
+                throw new StatementFailure(ErrorFields.from(preludes[g].error()), preludes[g].error());
+            }
+        }
+        for (int i = 0; i < results.length; i++) {
+            if (results[i].error() != null) {
+                StatementFailure failure = unitFailure(results[i].error(), i);
+                String dataSource = database.dataSources().get(unitDataSource[i]).name();
+                throw new StatementFailure(definition.unchecked(failure.fields(), dataSource), results[i].error());
+            }
         }
     }
 
