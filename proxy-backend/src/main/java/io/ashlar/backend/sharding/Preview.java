@@ -68,8 +68,12 @@ public record Preview(List<Unit> units, Optional<String> mergePlan) {
                     Optional.empty());
         }
         List<Unit> units = new ArrayList<>(rewrite.units().size());
+        // A routine's body is checked on the default data source alone (RoutineDefinition).
+        boolean routine = rewrite.units().size() > 1 && RoutineDefinition.of(plan.statement()).isPresent();
+        String checking = database.defaultDataSource().name();
         for (RewrittenUnit each : rewrite.units()) {
-            units.add(new Unit(each.unit().dataSource(), each.sql()));
+            String dataSource = each.unit().dataSource();
+            units.add(new Unit(dataSource, routine && !dataSource.equals(checking) ? RoutineDefinition.UNCHECKED + "; " + each.sql() : each.sql()));
         }
         return new Preview(units, rewrite.merge().map(MergeTemplate::describe));
     }

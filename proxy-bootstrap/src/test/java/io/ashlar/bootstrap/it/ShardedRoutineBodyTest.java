@@ -217,6 +217,21 @@ final class ShardedRoutineBodyTest {
         }
     }
 
+    /** PREVIEW shows the data sources that do not check the body, and the statement that tells them so. */
+    @Test
+    void previewShowsWhereTheBodyIsNotChecked() throws Exception {
+        String create = "CREATE FUNCTION user_count_preview() RETURNS bigint LANGUAGE sql AS $$ SELECT count(*) FROM app_user $$";
+        try (Connection c = server.proxy("preferQueryMode=simple"); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("PREVIEW " + create)) {
+            java.util.List<String> rows = new java.util.ArrayList<>();
+            while (rs.next()) {
+                rows.add(rs.getString(1) + "|" + rs.getString(2));
+            }
+            assertEquals(java.util.List.of("ds_0|" + create, "ds_1|SET LOCAL check_function_bodies = off; " + create), rows);
+        }
+        assertDefinedOn("user_count_preview", false, false);
+    }
+
     private static void assertDefinedOn(String function, boolean ds0, boolean ds1) throws SQLException {
         boolean[] expected = {ds0, ds1};
         String[] dataSources = {"ds_0", "ds_1"};
