@@ -105,7 +105,8 @@ public final class ShardedExecution {
         }
         this.dataSources = java.util.Arrays.copyOf(distinct, count);
         this.routine = count > 1 ? RoutineDefinition.of(statement) : Optional.empty();
-        this.checking = database.dataSourceIndex(database.defaultDataSource().name());
+        // (Looked up only for a routine: a map look-up per statement otherwise.)
+        this.checking = routine.isPresent() ? database.dataSourceIndex(database.defaultDataSource().name()) : -1;
     }
 
     /** Routes and rewrites a statement for one execution. */
