@@ -12,15 +12,18 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The catalog database of a logical database: a database of its own on the default data source's server, named
  * as the logical database, holding one empty table per logical table (its <em>shell</em>) with the logical table's
- * columns, constraints, indexes, sequences and comments, kept in step with the logical schema. Catalog queries go
+ * columns, constraints, indexes, sequences and comments, and each stand-alone sequence of the logical database with
+ * the definition its client declared ({@link StandaloneSequences}), kept in step with the logical schema. Catalog queries go
  * there, and PostgreSQL answers them with its own semantics: psql's {@code \d}, pgjdbc's DatabaseMetaData,
  * information_schema and SQLAlchemy's inspector see each logical table once, under its name, as on one database
  * (Citus keeps shell tables on its coordinator for the same reason).
@@ -279,19 +282,63 @@ final class CatalogDatabase implements AutoCloseable {
     }
 
     /**
-     * Drops the sequences no shell uses any more. The catalog database holds a sequence only for a shell: one a
-     * column owns (serial, identity), or one a column's default calls nextval of without owning it
-     * ({@link ShellStatements#referencedSequences}), which stayed when its table was dropped; tools then found the
-     * schema not empty (Flyway's migrate after its clean) and listed a sequence the data sources no longer have.
+     * Drops the sequences neither a shell uses nor the logical database has stand-alone ({@link #standalone}): one
+     * a column's default called nextval of ({@link ShellStatements#referencedSequences}) stayed when its table was
+     * dropped, and one dropped through the proxy or behind its back stayed too; tools then found the schema not
+     * empty (Flyway's migrate after its clean) and listed a sequence the data sources no longer have. While the
+     * stand-alone sequences are not known (a data source could not be read), every sequence no shell uses goes: they
+     * are made again once they are read.
      */
     private void dropUnusedSequences(BackendConnection connection) throws SQLException {
-        List<String[]> unused = TextRows.query(connection, "SELECT c.oid::pg_catalog.regclass::pg_catalog.text FROM pg_catalog.pg_class c"
-                + " WHERE c.relkind = 'S' AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d WHERE d.classid ="
+        Set<String> kept = standalone == null ? Set.of() : standalone;
+        List<String[]> unused = TextRows.query(connection, "SELECT c.oid::pg_catalog.regclass::pg_catalog.text,"
+                + " n.nspname || '.' || c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+                + " WHERE c.relkind = 'S' AND c.relpersistence <> 't' AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d WHERE d.classid ="
                 + " 'pg_catalog.pg_class'::pg_catalog.regclass AND d.objid = c.oid AND d.deptype IN ('a', 'i', 'e'))"
                 + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d WHERE d.refclassid = 'pg_catalog.pg_class'::pg_catalog.regclass"
                 + " AND d.refobjid = c.oid AND d.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass)");
         for (String[] each : unused) {
-            runOne(connection, "DROP SEQUENCE " + each[0]);
+            if (!kept.contains(each[1])) {
+                runOne(connection, "DROP SEQUENCE " + each[0]);
+            }
+        }
+    }
+
+    /**
+     * The stand-alone sequences of the logical database ({@code schema.name}) as last read from the data sources, or
+     * null before they could be read.
+     */
+    private volatile Set<String> standalone;
+
+    /**
+     * Makes the catalog's sequences agree with the logical database's stand-alone sequences ({@link StandaloneSequences}):
+     * missing ones are made, those whose definition differs altered to it (one a shell's default uses may have been
+     * made with the defaults), and those the logical database no longer has dropped when no shell uses them.
+     */
+    void syncSequences(List<StandaloneSequences.Sequence> wanted) throws SQLException {
+        BackendConnection connection = dataSource.borrow();
+        try {
+            inTransaction(connection, "10s", () -> {
+                Map<String, StandaloneSequences.Copy> present = StandaloneSequences.copies(connection);
+                Set<String> names = new HashSet<>();
+                for (StandaloneSequences.Sequence each : wanted) {
+                    names.add(each.qualifiedName());
+                    StandaloneSequences.Copy copy = present.get(each.qualifiedName());
+                    String name = ShellStatements.qualified(each.schema(), each.name());
+                    if (copy == null) {
+                        String schema = each.schema().equals(SchemaLoader.PUBLIC) ? ""
+                                : "CREATE SCHEMA IF NOT EXISTS " + Identifiers.write(each.schema(), false) + "; ";
+                        runOne(connection, schema + "CREATE SEQUENCE " + name + " " + each.options());
+                    } else if (!copy.definition().equals(each)) {
+                        runOne(connection, "ALTER SEQUENCE " + name + " " + each.options());
+                    }
+                }
+                standalone = Set.copyOf(names);
+                dropUnusedSequences(connection);
+                return null;
+            });
+        } finally {
+            connection.release();
         }
     }
 

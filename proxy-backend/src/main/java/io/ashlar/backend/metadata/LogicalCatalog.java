@@ -144,6 +144,10 @@ public final class LogicalCatalog implements AutoCloseable {
             Map<String, LogicalTable> tables = current.tablesWith(loaded.tables(), names);
             Map<String, Integer> shells = current.shellOids();
             CatalogDatabase catalog = catalogDatabase;
+            if (catalog != null && names == null) {
+                // Before the shells: a sequence a shell's default calls nextval of is then made with its definition.
+                syncSequences(catalog);
+            }
             if (catalog != null) {
                 try {
                     shells = catalog.sync(tables, names, loaded.schemas(), userTypes());
@@ -168,6 +172,32 @@ public final class LogicalCatalog implements AutoCloseable {
             return result;
         } finally {
             changes.unlock();
+        }
+    }
+
+    /**
+     * The stand-alone sequences of the data sources are read again and the catalog database's brought in step with
+     * them (a {@code CREATE}, {@code ALTER} or {@code DROP SEQUENCE} passed through the proxy). Tables are not read.
+     */
+    public void refreshSequences() {
+        changes.lock();
+        try {
+            CatalogDatabase catalog = catalogDatabase;
+            if (catalog != null) {
+                syncSequences(catalog);
+            }
+        } finally {
+            changes.unlock();
+        }
+    }
+
+    /** Brings the catalog's stand-alone sequences in step with the data sources' ({@link StandaloneSequences}). */
+    private void syncSequences(CatalogDatabase catalog) {
+        try {
+            catalog.syncSequences(StandaloneSequences.read(database.dataSources()));
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("logical database {}: the catalog database's sequences could not be brought in step: {}", database.name(),
+                    e.getMessage());
         }
     }
 

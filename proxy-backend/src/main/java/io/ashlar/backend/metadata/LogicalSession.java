@@ -40,6 +40,8 @@ public final class LogicalSession {
     private static final Set<String> TYPE_OBJECTS = Set.of("type", "domain", "extension");
     /** DDL of views: the catalog database takes the default data source's views again ({@link LogicalCatalog#refreshViews}). */
     private static final String VIEW = "view";
+    /** DDL of sequences: the catalog database takes the stand-alone sequences again ({@link LogicalCatalog#refreshSequences}). */
+    private static final String SEQUENCE = "sequence";
 
     private final LogicalDatabase database;
     private final SessionAnswers answers;
@@ -50,6 +52,8 @@ public final class LogicalSession {
     private boolean changedTypes;
     /** Whether the session's DDL changed views ({@link LogicalCatalog#refreshViews}). */
     private boolean changedViews;
+    /** Whether the session's DDL changed sequences ({@link LogicalCatalog#refreshSequences}). */
+    private boolean changedSequences;
     /** The temporary tables the session made through the proxy (null for none). */
     private Set<String> temporaryTables;
     /** The last columns mapped to logical ones, and the result: a statement run again maps the same columns. */
@@ -200,7 +204,7 @@ public final class LogicalSession {
      * transaction ({@link #idle}): what ends its transaction must then run where it may wait.
      */
     public boolean refreshPending() {
-        return changedTables != null || changedTypes || changedViews;
+        return changedTables != null || changedTypes || changedViews || changedSequences;
     }
 
     /**
@@ -404,6 +408,10 @@ public final class LogicalSession {
                 changedViews = true;
                 return false;
             }
+            if (ddl.objectType().equals(SEQUENCE)) {
+                changedSequences = true;
+                return false;
+            }
             if (!ddl.objectType().equals("schema")) {
                 return false;
             }
@@ -429,7 +437,7 @@ public final class LogicalSession {
 
     /**
      * Whether a DDL statement changes what the catalog database holds (tables, indexes, constraints, the user's types
-     * and extensions, views): in a transaction block its catalog queries are to see it before the block ends.
+     * and extensions, views, sequences): in a transaction block its catalog queries are to see it before the block ends.
      */
     public static boolean shapesCatalog(AnalyzedStatement statement) {
         if (!(statement.body() instanceof DdlStatement ddl)) {
@@ -438,7 +446,7 @@ public final class LogicalSession {
         return switch (ddl.kind()) {
             case CREATE_TABLE, ALTER_TABLE, DROP_TABLE, CREATE_INDEX, ALTER_INDEX, DROP_INDEX -> true;
             case TRUNCATE_TABLE -> false;
-            default -> TYPE_OBJECTS.contains(ddl.objectType()) || ddl.objectType().equals(VIEW);
+            default -> TYPE_OBJECTS.contains(ddl.objectType()) || ddl.objectType().equals(VIEW) || ddl.objectType().equals(SEQUENCE);
         };
     }
 
@@ -458,6 +466,11 @@ public final class LogicalSession {
         if (changedTypes) {
             changedTypes = false;
             database.catalog().refreshTypes();
+        }
+        if (changedSequences) {
+            // Before the tables' shells: a sequence their defaults call nextval of is then made with its definition.
+            changedSequences = false;
+            database.catalog().refreshSequences();
         }
         Set<String> tables = changedTables;
         if (tables != null) {

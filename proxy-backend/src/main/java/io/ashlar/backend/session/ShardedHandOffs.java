@@ -8,6 +8,7 @@ import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.metadata.LogicalSession;
 import io.ashlar.backend.sharding.Plan;
 import io.ashlar.parser.statement.AnalyzedStatement;
+import java.util.regex.Pattern;
 
 /**
  * The parts a sharded session hands whole statements to, and what each needs of the session (a small interface of
@@ -138,6 +139,10 @@ final class ShardedHandOffs {
         return result;
     }
 
+    /** CREATE TEMP SEQUENCE: the sequence is the session's, on its own connections. */
+    private static final Pattern TEMPORARY = Pattern.compile("\\s*create\\s+temp(orary)?\\s",
+            Pattern.CASE_INSENSITIVE);
+
     /** What statements about sequences need of the session: statements on one data source, queries, the transaction. */
     private ShardedSequences.Session sequenceSession() {
         return new ShardedSequences.Session() {
@@ -185,6 +190,21 @@ final class ShardedHandOffs {
             @Override
             public long transaction() {
                 return transaction.state().inTransaction() ? transaction.ended() : -1;
+            }
+
+            @Override
+            public void changedSequence(Plan plan) {
+                database.plans().schemaChanged();
+                AnalyzedStatement statement = plan.statement();
+                if (TEMPORARY.matcher(statement.sql()).lookingAt()) {
+                    return; // the session's own, in no catalog
+                }
+                logical.ranDdl(statement, false);
+                // The client's text is the logical definition (the copies' is interleaved): the block's catalog queries
+                // see it at once; outside a block the catalog reads it back from the copies when the statement ends.
+                if (transaction.state().inBlock() && database.catalog().catalogDataSource() != null) {
+                    direct.mirrorDdlOnCatalog(statement.sql());
+                }
             }
 
             @Override

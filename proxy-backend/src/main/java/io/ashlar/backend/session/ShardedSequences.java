@@ -69,6 +69,12 @@ final class ShardedSequences {
 
         /** The transaction in force (a number that stays while it lasts), or -1 outside one. */
         long transaction();
+
+        /**
+         * The statement made or changed a sequence on every data source: plans are made anew, and the catalog
+         * database's stand-alone sequences follow (in a transaction block at once, on the session's catalog connection).
+         */
+        void changedSequence(Plan plan);
     }
 
     /** A serial or identity column of a sharded table: the logical sequence is its actual tables' sequences. */
@@ -179,7 +185,7 @@ final class ShardedSequences {
             session.failed(startedImplicit);
             throw failure;
         }
-        database.plans().schemaChanged();
+        session.changedSequence(plan);
         if (startedImplicit) {
             session.commitImplicit(all, sink);
         } else {
@@ -249,7 +255,7 @@ final class ShardedSequences {
             session.failed(startedImplicit);
             throw failure;
         }
-        database.plans().schemaChanged();
+        session.changedSequence(plan);
         if (startedImplicit) {
             session.commitImplicit(all, sink);
         } else {
