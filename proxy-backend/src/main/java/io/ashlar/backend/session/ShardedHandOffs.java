@@ -193,7 +193,7 @@ final class ShardedHandOffs {
             }
 
             @Override
-            public void changedSequence(Plan plan) {
+            public void changedSequence(Plan plan, boolean mirror) {
                 database.plans().schemaChanged();
                 AnalyzedStatement statement = plan.statement();
                 if (TEMPORARY.matcher(statement.sql()).lookingAt()) {
@@ -202,7 +202,7 @@ final class ShardedHandOffs {
                 logical.ranDdl(statement, false);
                 // The client's text is the logical definition (the copies' is interleaved): the block's catalog queries
                 // see it at once; outside a block the catalog reads it back from the copies when the statement ends.
-                if (transaction.state().inBlock() && database.catalog().catalogDataSource() != null) {
+                if (mirror && transaction.state().inBlock() && database.catalog().catalogDataSource() != null) {
                     direct.mirrorDdlOnCatalog(statement.sql());
                 }
             }

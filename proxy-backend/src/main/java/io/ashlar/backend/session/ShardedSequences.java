@@ -72,9 +72,10 @@ final class ShardedSequences {
 
         /**
          * The statement made or changed a sequence on every data source: plans are made anew, and the catalog
-         * database's stand-alone sequences follow (in a transaction block at once, on the session's catalog connection).
+         * database's stand-alone sequences follow; in a transaction block at once, the statement running on the
+         * session's catalog connection too when {@code mirror}.
          */
-        void changedSequence(Plan plan);
+        void changedSequence(Plan plan, boolean mirror);
     }
 
     /** A serial or identity column of a sharded table: the logical sequence is its actual tables' sequences. */
@@ -185,7 +186,9 @@ final class ShardedSequences {
             session.failed(startedImplicit);
             throw failure;
         }
-        session.changedSequence(plan);
+        // OWNED BY a sharded table's column is not mirrored: the copies belong to actual tables, and the shell, read
+        // from the first actual table (which may not own one), would be made again without it at its next change.
+        session.changedSequence(plan, !ownedBySharded(sequence));
         if (startedImplicit) {
             session.commitImplicit(all, sink);
         } else {
@@ -255,7 +258,9 @@ final class ShardedSequences {
             session.failed(startedImplicit);
             throw failure;
         }
-        session.changedSequence(plan);
+        // OWNED BY a sharded table's column is not mirrored: the copies belong to actual tables, and the shell, read
+        // from the first actual table (which may not own one), would be made again without it at its next change.
+        session.changedSequence(plan, !ownedBySharded(sequence));
         if (startedImplicit) {
             session.commitImplicit(all, sink);
         } else {

@@ -75,7 +75,12 @@ final class StandaloneSequenceTest {
             assertSameIn(reference, other, INFORMATION_SCHEMA);
             assertSameIn(reference, other, PG_SEQUENCES);
 
-            both(proxied, reference, "DROP SEQUENCE s_order_item");
+            both(proxied, reference, "ALTER SEQUENCE s_order_item CACHE 10 CYCLE");
+            both(proxied, reference, "ALTER SEQUENCE s_order_item RENAME TO s_order_line");
+            assertSameIn(reference, other, PG_SEQUENCES);
+            assertSameIn(reference, other, PSQL_DS);
+
+            both(proxied, reference, "DROP SEQUENCE s_order_line");
             assertEquals(List.of(), rows(other, INFORMATION_SCHEMA), "after DROP SEQUENCE");
             assertSameIn(reference, other, PSQL_DS);
         }
@@ -112,6 +117,24 @@ final class StandaloneSequenceTest {
             proxied.commit();
             reference.commit();
             assertEquals(List.of(), rows(other, INFORMATION_SCHEMA), "after DROP SEQUENCE committed");
+        }
+    }
+
+    @Test
+    void aSequenceOwnedByAShardedTablesColumnLeavesItsShellAlone() throws SQLException {
+        String shell = "SELECT c.oid FROM pg_class c WHERE c.relname = 't_order'";
+        try (Connection proxied = databases.proxy(""); Connection other = databases.proxy("")) {
+            List<String> before = rows(other, shell);
+            proxied.setAutoCommit(false);
+            try (Statement statement = proxied.createStatement()) {
+                statement.execute("CREATE SEQUENCE s_owned INCREMENT 50 OWNED BY t_order.order_id");
+                proxied.commit();
+                statement.execute("REFRESH TABLE METADATA"); // warns that t_order_1 owns a sequence t_order_0 has not
+                assertEquals(before, rows(other, shell), "the shell of t_order was not made again");
+                assertEquals(List.of(), rows(other, INFORMATION_SCHEMA), "not covered: its copies belong to actual tables");
+                statement.execute("DROP SEQUENCE s_owned");
+                proxied.commit();
+            }
         }
     }
 
