@@ -299,6 +299,22 @@ final class ShardedSessionEdgeTest {
         }
     }
 
+    /**
+     * The process id a client is told lies above any a kernel gives: pg_cancel_backend of it (Knex's timeout with cancel)
+     * finds no backend on a data source, where an id from 1,000 to 100,000 could name another client's backend there.
+     */
+    @Test
+    void theProcessIdAClientIsGivenNamesNoBackendProcess() throws Exception {
+        try (Connection c = server.proxy(""); Statement s = c.createStatement()) {
+            int pid = c.unwrap(org.postgresql.PGConnection.class).getBackendPID();
+            assertTrue(pid >= 1 << 22, "process id " + pid);
+            try (ResultSet rs = s.executeQuery("SELECT pg_cancel_backend(" + pid + ")")) {
+                rs.next();
+                assertEquals(false, rs.getBoolean(1));
+            }
+        }
+    }
+
     private static void awaitSleeping() throws SQLException, InterruptedException {
         // Both units are seen sleeping within milliseconds on a quiet machine; a loaded one took over 2 s once, when
         // this waited 2 s for units that slept 3: the wait stays well inside the sleep.

@@ -41,7 +41,14 @@ public final class FrontendContext implements AutoCloseable {
      */
     private final LoopThreads loopThreads = new LoopThreads();
     private final Map<Integer, Registered> sessions = new ConcurrentHashMap<>();
-    private final AtomicInteger nextProcessId = new AtomicInteger(ThreadLocalRandom.current().nextInt(1000, 100_000));
+    /**
+     * The process ids clients are told (BackendKeyData) lie above any a Linux kernel gives (pid_max is at most 2^22), so
+     * that a client that passes its own to {@code pg_cancel_backend} or {@code pg_terminate_backend} (Knex's query
+     * timeout with cancel does) can never hit another backend process of a data source that happens to have it: it gets
+     * PostgreSQL's "is not a PostgreSQL backend process" and false. They were drawn from 1,000 to 100,000.
+     */
+    private static final int FIRST_PROCESS_ID = 1 << 22;
+    private final AtomicInteger nextProcessId = new AtomicInteger(ThreadLocalRandom.current().nextInt(1 << 24));
     private final AtomicInteger connections = new AtomicInteger();
     /** Logins that succeeded, per client dialect and exchange: [dialect.ordinal() * methods + method.ordinal()]. */
     private final LongAdder[] logins = new LongAdder[ClientDialect.values().length * LoginMethod.values().length];
@@ -136,7 +143,7 @@ public final class FrontendContext implements AutoCloseable {
     }
 
     int nextProcessId() {
-        return nextProcessId.getAndIncrement() & 0x7fffffff;
+        return FIRST_PROCESS_ID + Math.floorMod(nextProcessId.getAndIncrement(), Integer.MAX_VALUE - FIRST_PROCESS_ID);
     }
 
     void register(int processId, ClientSession session, int secretKey, io.netty.channel.Channel channel,
