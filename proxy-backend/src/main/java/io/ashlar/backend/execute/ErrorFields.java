@@ -47,6 +47,11 @@ public record ErrorFields(byte[] codes, String[] values) {
         return field('M');
     }
 
+    /** These fields with the error position moved by {@code offset} (a statement's start in the text the client sent). */
+    public ErrorFields shifted(int offset) {
+        return offset == 0 ? this : withPosition(position -> position + offset);
+    }
+
     /**
      * These fields with the error position ('P', 1-based) moved: {@code map} gives the new position for the old, 0 to
      * drop the field (a position into text the client never sent). Itself when there is no position.

@@ -21,4 +21,10 @@ public final class StatementFailure extends Exception {
     public ErrorFields fields() {
         return fields;
     }
+
+    /** This failure with its position moved by {@code offset} ({@link ErrorFields#shifted}); itself where nothing moves. */
+    public StatementFailure shifted(int offset) {
+        ErrorFields moved = fields.shifted(offset);
+        return moved == fields ? this : new StatementFailure(moved, getCause());
+    }
 }

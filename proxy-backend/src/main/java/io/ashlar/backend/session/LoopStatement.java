@@ -192,7 +192,7 @@ public final class LoopStatement {
         }
         ErrorFields fields = session.logicalFailure(execution == null ? new StatementFailure(error.fields(), error)
                 : execution.onlyUnitFailure(error)).fields();
-        return offset == 0 ? fields : fields.withPosition(position -> position + offset);
+        return fields.shifted(offset);
     }
 
     /**

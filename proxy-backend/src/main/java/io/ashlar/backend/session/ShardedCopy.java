@@ -171,8 +171,8 @@ final class ShardedCopy {
             merged = session.query(select);
         } catch (StatementFailure failure) {
             String selectSql = select.statement().sql();
-            throw new StatementFailure(copy.query().isPresent() ? failure.fields().withPosition(position -> position + offset)
-                    : inStatement(failure.fields(), sql, selectSql), failure.getCause());
+            throw copy.query().isPresent() ? failure.shifted(offset)
+                    : new StatementFailure(inStatement(failure.fields(), sql, selectSql), failure.getCause());
         }
         try {
             return MergedCopyOut.open(plan.statement().sql(), copy, merged, session.encoding());

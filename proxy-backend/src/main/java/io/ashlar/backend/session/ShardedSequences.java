@@ -10,7 +10,10 @@ import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.sharding.Plan;
 import io.ashlar.backend.sharding.SequenceStatement;
 import io.ashlar.backend.sharding.TagResult;
+import io.ashlar.parser.lexer.Lexer;
 import io.ashlar.parser.lexer.SqlSyntaxException;
+import io.ashlar.parser.lexer.TokenKind;
+import io.ashlar.parser.lexer.TokenList;
 import io.ashlar.parser.statement.InsertStatement;
 import io.ashlar.parser.statement.TableReference;
 import io.ashlar.parser.statement.TableRole;
@@ -680,22 +683,18 @@ final class ShardedSequences {
      * (a parameter, an expression, a cast): the proxy cannot tell which sequence it advanced.
      */
     static String[] nextvalLiterals(String sql) {
-        io.ashlar.parser.lexer.TokenList tokens = io.ashlar.parser.lexer.Lexer.tokenize(sql);
+        TokenList tokens = Lexer.tokenize(sql);
         java.util.List<String> names = new java.util.ArrayList<>(1);
         for (int i = 0, n = tokens.size(); i < n; i++) {
-            if (tokens.kind(i) != io.ashlar.parser.lexer.TokenKind.IDENTIFIER || !tokens.textEqualsIgnoreCase(i, "nextval")) {
+            if (tokens.kind(i) != TokenKind.IDENTIFIER || !tokens.textEqualsIgnoreCase(i, "nextval")) {
                 continue;
             }
-            if (!(i + 3 < n && tokens.is(i + 1, io.ashlar.parser.lexer.TokenKind.LEFT_PAREN)
-                    && tokens.kind(i + 2) == io.ashlar.parser.lexer.TokenKind.STRING
-                    && tokens.is(i + 3, io.ashlar.parser.lexer.TokenKind.RIGHT_PAREN))) {
+            if (!(i + 3 < n && tokens.is(i + 1, TokenKind.LEFT_PAREN)
+                    && tokens.kind(i + 2) == TokenKind.STRING
+                    && tokens.is(i + 3, TokenKind.RIGHT_PAREN))) {
                 return null;
             }
-            String text = tokens.text(i + 2);
-            if (text.length() < 2 || text.charAt(0) != '\'') {
-                return null; // E'...', $$...$$: not the plain literal the answers are keyed by
-            }
-            String name = text.substring(1, text.length() - 1).replace("''", "'");
+            String name = tokens.stringValue(i + 2);
             if (!names.contains(name)) {
                 names.add(name);
             }
@@ -709,29 +708,26 @@ final class ShardedSequences {
      * PostgreSQL's to answer: 55000 where nothing defined them).
      */
     private String answeredFromSnapshot(String sql, ParameterValues parameters) {
-        io.ashlar.parser.lexer.TokenList tokens = io.ashlar.parser.lexer.Lexer.tokenize(sql);
+        TokenList tokens = Lexer.tokenize(sql);
         StringBuilder result = null;
         int copied = 0;
         for (int i = 0, n = tokens.size(); i + 2 < n; i++) {
-            if (tokens.kind(i) != io.ashlar.parser.lexer.TokenKind.IDENTIFIER || !tokens.is(i + 1, io.ashlar.parser.lexer.TokenKind.LEFT_PAREN)) {
+            if (tokens.kind(i) != TokenKind.IDENTIFIER || !tokens.is(i + 1, TokenKind.LEFT_PAREN)) {
                 continue;
             }
             String value = null;
             String column = null;
             int end = -1;
-            if (tokens.textEqualsIgnoreCase(i, "lastval") && tokens.is(i + 2, io.ashlar.parser.lexer.TokenKind.RIGHT_PAREN)) {
+            if (tokens.textEqualsIgnoreCase(i, "lastval") && tokens.is(i + 2, TokenKind.RIGHT_PAREN)) {
                 value = lastvalue;
                 column = "lastval";
                 end = i + 2;
             } else if (tokens.textEqualsIgnoreCase(i, "currval") && i + 3 < n
-                    && tokens.is(i + 3, io.ashlar.parser.lexer.TokenKind.RIGHT_PAREN)) {
-                io.ashlar.parser.lexer.TokenKind argument = tokens.kind(i + 2);
-                if (argument == io.ashlar.parser.lexer.TokenKind.STRING) {
-                    String text = tokens.text(i + 2);
-                    if (text.length() >= 2 && text.charAt(0) == '\'') {
-                        value = currvals.get(text.substring(1, text.length() - 1).replace("''", "'"));
-                    }
-                } else if (argument == io.ashlar.parser.lexer.TokenKind.PARAMETER) {
+                    && tokens.is(i + 3, TokenKind.RIGHT_PAREN)) {
+                TokenKind argument = tokens.kind(i + 2);
+                if (argument == TokenKind.STRING) {
+                    value = currvals.get(tokens.stringValue(i + 2));
+                } else if (argument == TokenKind.PARAMETER) {
                     // currval($1) with the name bound as text (pgjdbc's setString): NULL stays NULL, as currval(NULL) is.
                     int number = tokens.parameterNumber(i + 2);
                     if (number >= 1 && number <= parameters.values().length && parameters.formats()[number - 1] == 0
@@ -749,7 +745,7 @@ final class ShardedSequences {
                 continue;
             }
             int start = tokens.start(i);
-            if (i >= 2 && tokens.is(i - 1, io.ashlar.parser.lexer.TokenKind.DOT)) {
+            if (i >= 2 && tokens.is(i - 1, TokenKind.DOT)) {
                 start = tokens.start(i - 2); // pg_catalog.currval(...)
             }
             if (result == null) {

@@ -201,10 +201,7 @@ public final class ShardedSession implements BackendSession {
                 try {
                     stream(run(plan, ParameterValues.NONE, sink), sink);
                 } catch (StatementFailure failure) {
-                    // A position in the statement is one in the query string the client sent.
-                    int offset = range.start();
-                    throw offset == 0 ? failure
-                            : new StatementFailure(failure.fields().withPosition(position -> position + offset), failure.getCause());
+                    throw failure.shifted(range.start()); // a position in the statement is one in the client's query string
                 }
             }
         } catch (StatementFailure failure) {
@@ -412,13 +409,14 @@ public final class ShardedSession implements BackendSession {
             case TRANSACTION:
                 return transactionStatements.run(statement, (TransactionStatement) statement.body(), sink);
             case DISCARD:
-                if (statement.body() instanceof DiscardStatement discard
-                        && (discard.target().equalsIgnoreCase("all") || discard.target().equalsIgnoreCase("plans"))) {
-                    sqlPrepared.clear();
-                }
-                if (statement.body() instanceof DiscardStatement discard
-                        && (discard.target().equalsIgnoreCase("all") || discard.target().equalsIgnoreCase("sequences"))) {
-                    handOffs.sequences().discarded();
+                if (statement.body() instanceof DiscardStatement discard) {
+                    boolean all = discard.target().equalsIgnoreCase("all");
+                    if (all || discard.target().equalsIgnoreCase("plans")) {
+                        sqlPrepared.clear();
+                    }
+                    if (all || discard.target().equalsIgnoreCase("sequences")) {
+                        handOffs.sequences().discarded();
+                    }
                 }
                 return direct.setting(statement, sink);
             case SET:

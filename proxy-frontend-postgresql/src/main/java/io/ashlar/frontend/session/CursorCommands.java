@@ -132,9 +132,7 @@ final class CursorCommands {
 
     /** A failure of DECLARE's query, its position (counted in the query) counted from the start of the DECLARE. */
     private static StatementFailure inStatement(StatementFailure failure, DeclareCursorStatement declare) {
-        int offset = declare.query().start();
-        return offset == 0 || failure.fields().field('P').isEmpty() ? failure
-                : new StatementFailure(failure.fields().withPosition(position -> position + offset), failure.getCause());
+        return failure.shifted(declare.query().start());
     }
 
     /** Runs a cursor statement; FETCH's rows come back as the result's rows. */

@@ -151,10 +151,7 @@ final class SimpleQuery {
                         backend.executeSimple(text, sink);
                     }
                 } catch (StatementFailure failure) {
-                    // A position in the statement is one in the query string the client sent.
-                    int offset = range.start();
-                    throw offset == 0 ? failure
-                            : new StatementFailure(failure.fields().withPosition(position -> position + offset), failure.getCause());
+                    throw failure.shifted(range.start()); // a position in the statement is one in the client's query string
                 }
             }
             if (wrap) {
