@@ -2,9 +2,6 @@ package io.ashlar.backend.pg;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.nio.NioIoHandler;
 
 /**
  * The back end's own event loop, apart from the loops that serve clients: the data sources' health checks and
@@ -18,7 +15,7 @@ public final class BackendLoops {
             Thread thread = new Thread(r, "ashlar-backend-io");
             thread.setDaemon(true);
             return thread;
-        }, Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        }, Transport.current().ioHandlerFactory());
     }
 
     private BackendLoops() {

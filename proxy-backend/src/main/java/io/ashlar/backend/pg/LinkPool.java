@@ -4,9 +4,6 @@ import io.ashlar.backend.config.DataSourceConfig;
 import io.ashlar.backend.execute.ErrorFields;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -68,7 +65,7 @@ public final class LinkPool implements AutoCloseable {
     public LinkPool(DataSourceConfig config, EventLoop checkLoop) {
         this.config = config;
         this.spec = ConnectSpec.of(config);
-        this.channelClass = Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class;
+        this.channelClass = Transport.current().socketChannel();
         this.health = new DataSourceHealth(this, config, spec, channelClass, checkLoop);
     }
 

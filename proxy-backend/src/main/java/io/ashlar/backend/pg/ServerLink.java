@@ -207,36 +207,15 @@ public final class ServerLink extends ByteToMessageDecoder {
                 .option(ChannelOption.SO_KEEPALIVE, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, spec.connectTimeoutMillis())
                 .handler(link);
-        keepalive(bootstrap, channelClass, spec.tcpKeepaliveSeconds());
+        // Short TCP keepalive, so that a backend whose host is gone (a crash, a cut network) ends its connections in
+        // seconds instead of the operating system's two hours. A stopped server process whose kernel still answers
+        // TCP is not seen this way: the health check is for that (DataSourceHealth).
+        Transport.of(channelClass).keepalive(bootstrap, spec.tcpKeepaliveSeconds());
         bootstrap.connect(spec.host(), spec.port()).addListener((ChannelFutureListener) connected -> {
                     if (!connected.isSuccess()) {
                         ready.tryFailure(connected.cause());
                     }
                 });
-    }
-
-    /**
-     * Short TCP keepalive, so that a backend whose host is gone (a crash, a cut network) ends its connections in
-     * seconds instead of the operating system's two hours: probes after {@code seconds} idle, three of them a third
-     * of it apart, and data left unacknowledged for twice {@code seconds} ends the connection (TCP_USER_TIMEOUT,
-     * epoll only), so a connection that is sending is covered too. A stopped server process whose kernel still
-     * answers TCP is not seen this way: the health check is for that ({@link DataSourceHealth}).
-     */
-    private static void keepalive(Bootstrap bootstrap, Class<? extends Channel> channelClass, int seconds) {
-        if (seconds <= 0) {
-            return;
-        }
-        int interval = Math.max(1, seconds / 3);
-        if (channelClass == io.netty.channel.epoll.EpollSocketChannel.class) {
-            bootstrap.option(io.netty.channel.epoll.EpollChannelOption.TCP_KEEPIDLE, seconds)
-                    .option(io.netty.channel.epoll.EpollChannelOption.TCP_KEEPINTVL, interval)
-                    .option(io.netty.channel.epoll.EpollChannelOption.TCP_KEEPCNT, 3)
-                    .option(io.netty.channel.epoll.EpollChannelOption.TCP_USER_TIMEOUT, seconds * 2000);
-        } else if (channelClass == io.netty.channel.socket.nio.NioSocketChannel.class) {
-            bootstrap.option(io.netty.channel.socket.nio.NioChannelOption.of(jdk.net.ExtendedSocketOptions.TCP_KEEPIDLE), seconds)
-                    .option(io.netty.channel.socket.nio.NioChannelOption.of(jdk.net.ExtendedSocketOptions.TCP_KEEPINTERVAL), interval)
-                    .option(io.netty.channel.socket.nio.NioChannelOption.of(jdk.net.ExtendedSocketOptions.TCP_KEEPCOUNT), 3);
-        }
     }
 
     /**
@@ -863,6 +842,11 @@ public final class ServerLink extends ByteToMessageDecoder {
 
     public EventLoop eventLoop() {
         return channel.eventLoop();
+    }
+
+    /** The connection's channel (its options, for tests). */
+    Channel channel() {
+        return channel;
     }
 
     /** The session settings this connection carries now (what a reset undoes). */

@@ -11,9 +11,6 @@ import io.ashlar.protocol.Query;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.nio.NioIoHandler;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -60,7 +57,7 @@ final class LinkPoolTest {
             s.execute("CREATE ROLE md5_user LOGIN PASSWORD 'md5-secret'");
             s.execute("CREATE ROLE plain_user LOGIN PASSWORD 'plain-secret'");
         }
-        group = new MultiThreadIoEventLoopGroup(3, Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        group = new MultiThreadIoEventLoopGroup(3, Transport.current().ioHandlerFactory());
     }
 
     @AfterAll

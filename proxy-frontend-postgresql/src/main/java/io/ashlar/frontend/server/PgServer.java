@@ -1,5 +1,6 @@
 package io.ashlar.frontend.server;
 
+import io.ashlar.backend.pg.Transport;
 import io.ashlar.protocol.PgFrontendDecoder;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -10,12 +11,7 @@ import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import java.net.InetSocketAddress;
@@ -26,8 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The listening side of the proxy: Netty with the epoll transport on Linux, NIO elsewhere (the
- * transport in use is logged), one pipeline per client connection: frame decoder, message
+ * The listening side of the proxy: Netty with the epoll transport on Linux, NIO elsewhere, io_uring
+ * when asked for ({@link Transport}; the transport in use is logged), one pipeline per client connection: frame decoder, message
  * encoder, connection handler (and, once a client asks for TLS, an SslHandler before them).
  *
  * <p>It listens on the addresses it is given, as PostgreSQL's {@code listen_addresses} reads them:
@@ -99,9 +95,13 @@ public final class PgServer implements AutoCloseable {
 
     /** Binds and starts accepting clients. */
     public void start() throws InterruptedException {
-        boolean epoll = Epoll.isAvailable();
-        IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerChannel> channelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        Transport transport = Transport.current();
+        if (Transport.ioUringRequested() && transport != Transport.IO_URING) {
+            LOG.warn("io_uring was asked for ({}) but cannot be used here ({}): using {}", Transport.PROPERTY,
+                    Transport.ioUringRefusal(), transport.label());
+        }
+        IoHandlerFactory factory = transport.ioHandlerFactory();
+        Class<? extends ServerChannel> channelClass = transport.serverChannel();
         int threads = workerThreads > 0 ? workerThreads : defaultLoops(Runtime.getRuntime().availableProcessors());
         boss = new MultiThreadIoEventLoopGroup(1, factory);
         workers = new MultiThreadIoEventLoopGroup(threads, new LoopThreadFactory(), factory);
@@ -153,7 +153,7 @@ public final class PgServer implements AutoCloseable {
             throw e;
         }
         LOG.info("listening on {} with the {} transport, {} event-loop threads", String.join(", ", listening),
-                epoll ? "epoll" : "NIO", threads);
+                transport.label(), threads);
     }
 
     /**
