@@ -1,6 +1,5 @@
 package io.ashlar.frontend.relay;
 
-import io.ashlar.parser.SqlText;
 import io.ashlar.backend.execute.CommandTags;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.pg.LinkPool;
@@ -9,9 +8,11 @@ import io.ashlar.backend.session.SessionSettings;
 import io.ashlar.frontend.relay.ClientStatements.ClientStatement;
 import io.ashlar.frontend.relay.ExpectedAnswers.Expect;
 import io.ashlar.frontend.relay.ExpectedAnswers.Kind;
+import io.ashlar.frontend.server.ClientChannels;
 import io.ashlar.frontend.server.ClientSession;
 import io.ashlar.frontend.server.MessageRefusals;
 import io.ashlar.frontend.session.Deallocation;
+import io.ashlar.parser.SqlText;
 import io.ashlar.parser.statement.DeallocateStatement;
 import io.ashlar.protocol.AfterError;
 import io.ashlar.protocol.BatchBind;
@@ -191,7 +192,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         requests.message();
         if (message instanceof Terminate) {
             close();
-            client.close();
+            ClientChannels.closeAfterWrites(client);
             return;
         }
         if (message instanceof FrontendMessage.Malformed malformed && malformed.fatal() && waiting.isEmpty() && !queryRunning) {
@@ -268,7 +269,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
         output.write(ErrorResponse.fatal(malformed));
         output.flush(link);
         close();
-        client.close();
+        ClientChannels.closeAfterWrites(client);
     }
 
     /** The end of one read from the client: what was written to the backend goes out in one write. */
@@ -957,7 +958,7 @@ public final class RelaySession implements ServerLink.Receiver, LinkPool.Borrowe
             }
             output.flush(link);
             close();
-            client.close();
+            ClientChannels.closeAfterWrites(client);
         }
     }
 

@@ -3,6 +3,7 @@ package io.ashlar.frontend.session;
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.ResultSink;
 import io.ashlar.backend.session.BackendSession;
+import io.ashlar.frontend.server.ClientChannels;
 import io.ashlar.frontend.server.MessageRefusals;
 import io.ashlar.parser.statement.DeallocateStatement;
 import io.ashlar.protocol.AfterError;
@@ -504,7 +505,7 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
             case Flush f -> out.flush();
             case Terminate t -> {
                 close();
-                channel.close();
+                ClientChannels.closeAfterWrites(channel);
             }
             case CopyData d -> { }
             case CopyDone d -> { }
@@ -523,14 +524,14 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
                 out.error(ErrorFields.of(ErrorFields.FATAL, m.sqlState(), m.reason()));
                 out.flush();
                 close();
-                channel.close();
+                ClientChannels.closeAfterWrites(channel);
             }
             default -> {
                 out.error(ErrorFields.of(ErrorFields.FATAL, "08P01",
                         "unexpected message " + message.getClass().getSimpleName() + " after startup"));
                 out.flush();
                 close();
-                channel.close();
+                ClientChannels.closeAfterWrites(channel);
             }
         }
     }
@@ -560,7 +561,7 @@ public final class FrontendSession implements io.ashlar.frontend.server.ClientSe
         out.error(ErrorFields.of(ErrorFields.FATAL, "08P01", "terminating connection because protocol synchronization was lost"));
         out.flush();
         close();
-        channel.close();
+        ClientChannels.closeAfterWrites(channel);
     }
 
     private void simpleQuery(String sql) {

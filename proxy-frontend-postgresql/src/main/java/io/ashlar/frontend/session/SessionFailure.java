@@ -2,6 +2,7 @@ package io.ashlar.frontend.session;
 
 import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.session.BackendSession;
+import io.ashlar.frontend.server.ClientChannels;
 import io.ashlar.protocol.FrontendMessage;
 import io.netty.channel.Channel;
 import org.slf4j.Logger;
@@ -45,7 +46,7 @@ final class SessionFailure {
             // The client sees its connection close without a word.
         }
         try {
-            channel.close();
+            ClientChannels.closeAfterWrites(channel);
         } catch (Throwable ignored) {
             // Closed already.
         }
