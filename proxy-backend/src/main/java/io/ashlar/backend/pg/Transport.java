@@ -23,11 +23,11 @@ import jdk.net.ExtendedSocketOptions;
 
 /**
  * How the event loops reach the kernel, for clients and backends alike (one choice per process: a client's channel
- * and the backend connections serving it share a loop, so they must be of one kind). epoll by default on Linux, NIO
- * where there is no epoll; io_uring when asked for with {@code -Dashlar.transport=io_uring} ({@code ASHLAR_TRANSPORT}
- * in {@code bin/ashlar}) and the kernel allows it. io_uring batches a loop's reads and writes into one system call
- * per turn and costs fewer context switches per statement (docs/benchmarks.md), but it is not the default while the
- * cases listed there behave differently under it.
+ * and the backend connections serving it share a loop, so they must be of one kind). io_uring where the kernel allows
+ * it (Linux 5.x and later, not refused by a container's seccomp profile), else epoll, else NIO; {@code
+ * -Dashlar.transport=epoll} or {@code nio} ({@code ASHLAR_TRANSPORT} in {@code bin/ashlar}) asks for another. io_uring
+ * hands a loop's reads and writes to the kernel in one system call per turn: 10-15% less proxy CPU per statement
+ * than epoll here (docs/benchmarks.md).
  */
 public enum Transport {
 
@@ -52,33 +52,29 @@ public enum Transport {
     }
 
     /**
-     * The transport asked for, or the best one at hand when it is not available (io_uring falls back to epoll, epoll
-     * to NIO); an empty or unknown request gets the default.
+     * The transport asked for ({@code io_uring}, {@code epoll} or {@code nio}), or the best one at hand when it is not
+     * available: io_uring, then epoll, then NIO. An empty or unknown request gets the best one at hand.
      */
     static Transport choose(String requested) {
         String asked = requested.trim().toLowerCase(Locale.ROOT);
-        if ((asked.equals("io_uring") || asked.equals("iouring") || asked.equals("uring")) && ioUringAvailable()) {
+        boolean nio = asked.equals("nio");
+        boolean epoll = asked.equals("epoll");
+        if (!nio && !epoll && ioUringAvailable()) {
             return IO_URING;
         }
-        if (!asked.equals("nio") && epollAvailable()) {
+        if (!nio && epollAvailable()) {
             return EPOLL;
         }
         return NIO;
     }
 
-    /** Why io_uring was not chosen though asked for, or null when it was available. */
+    /** Why io_uring cannot be used here, or null when it can. */
     public static String ioUringRefusal() {
         if (ioUringAvailable()) {
             return null;
         }
         Throwable cause = IoUring.unavailabilityCause();
         return cause == null ? "not available" : String.valueOf(cause.getMessage());
-    }
-
-    /** Whether the property asked for io_uring. */
-    public static boolean ioUringRequested() {
-        String asked = System.getProperty(PROPERTY, "").trim().toLowerCase(Locale.ROOT);
-        return asked.equals("io_uring") || asked.equals("iouring") || asked.equals("uring");
     }
 
     private static boolean ioUringAvailable() {
