@@ -146,6 +146,9 @@ final class DdlRoute {
         tables.place();
         tables.positions[0].addAll();
         List<RouteUnit> units = tables.shardedUnits();
+        if (separate) {
+            checkSeparateSingles(statement, tables, units);
+        }
         tables.checkSinglesWith(units);
         if (broadcastTarget && coveredDataSources(units, tables) < rules.dataSources().size()) {
             throw ShardedConstructs.refuse(command + " on broadcast and sharded tables together when sharded table " + tables.shardedNames()
@@ -178,6 +181,26 @@ final class DdlRoute {
         }
         while (tables.partitionCount() > 1) {
             tables.mergePartition(1, 0);
+        }
+    }
+
+    /**
+     * DROP TABLE, TRUNCATE, LOCK, VACUUM or ANALYZE of a sharded table with an unsharded one: one statement per data
+     * source can name both only where the sharded table has no actual table on another data source.
+     *
+     * @throws RouteException 0A000 naming the tables and where each lives
+     */
+    private static void checkSeparateSingles(AnalyzedStatement statement, StatementTables tables, List<RouteUnit> units) {
+        if (tables.singleDataSource < 0) {
+            return;
+        }
+        for (RouteUnit each : units) {
+            if (tables.dataSourceOf(each) != tables.singleDataSource) {
+                throw ShardedConstructs.refuse(statement.command().toUpperCase(Locale.ROOT) + " of sharded table " + tables.shardedNames()
+                        + " together with table " + tables.describe(tables.singleOccurrence) + " in one statement",
+                        tables.shardedNames() + " has actual tables on data source " + each.dataSource() + ", where "
+                        + tables.references.get(tables.singleOccurrence).name() + " is not; run the statement for each table");
+            }
         }
     }
 

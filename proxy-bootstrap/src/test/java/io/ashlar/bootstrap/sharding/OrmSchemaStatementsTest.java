@@ -1,0 +1,161 @@
+package io.ashlar.bootstrap.sharding;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ashlar.backend.config.LogicalDatabaseConfig;
+import io.ashlar.bootstrap.ProxyRuntime;
+import io.ashlar.bootstrap.config.ProxyConfiguration;
+import io.ashlar.bootstrap.config.ProxyConfigurationLoader;
+import io.ashlar.bootstrap.config.ServerConfig;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.postgresql.util.PSQLException;
+
+/**
+ * Schema statements as ORM migration tools (Django, Rails, Prisma, Knex, Alembic, Flyway) send them to a logical
+ * database over two data sources: tables laid out alike (t_stock, t_line: one actual table per data source), a table
+ * with two actual tables per data source (t_split, t_split_child) and single tables (made on the default data source).
+ */
+class OrmSchemaStatementsTest {
+
+    private static final String CONFIG = """
+            databaseName: sharding_db
+            dataSources:
+              ds_0:
+                url: "@DS0@"
+                username: postgres
+                password: ""
+              ds_1:
+                url: "@DS1@"
+                username: postgres
+                password: ""
+            rules:
+              - !SHARDING
+                tables:
+                  t_stock:
+                    actualDataNodes: ds_${0..1}.t_stock
+                    databaseStrategy: {standard: {shardingColumn: s_w_id, shardingAlgorithmName: mod_2}}
+                  t_line:
+                    actualDataNodes: ds_${0..1}.t_line
+                    databaseStrategy: {standard: {shardingColumn: l_w_id, shardingAlgorithmName: mod_2}}
+                  t_split:
+                    actualDataNodes: ds_${0..1}.t_split_${0..1}
+                    databaseStrategy: {standard: {shardingColumn: id, shardingAlgorithmName: mod_2}}
+                    tableStrategy: {standard: {shardingColumn: id, shardingAlgorithmName: split_inline}}
+                  t_split_child:
+                    actualDataNodes: ds_${0..1}.t_split_child_${0..1}
+                    databaseStrategy: {standard: {shardingColumn: id, shardingAlgorithmName: mod_2}}
+                    tableStrategy: {standard: {shardingColumn: id, shardingAlgorithmName: split_child_inline}}
+                shardingAlgorithms:
+                  mod_2:
+                    type: MOD
+                    props:
+                      sharding-count: 2
+                  split_inline:
+                    type: INLINE
+                    props:
+                      algorithm-expression: t_split_${id.intdiv(2) % 2}
+                  split_child_inline:
+                    type: INLINE
+                    props:
+                      algorithm-expression: t_split_child_${id.intdiv(2) % 2}
+            """;
+
+    private static EmbeddedPostgres postgres;
+
+    private static ProxyRuntime proxy;
+
+    @BeforeAll
+    static void start() throws IOException, SQLException, InterruptedException {
+        postgres = EmbeddedPostgres.builder().setServerConfig("max_prepared_transactions", "10").start();
+        try (Connection connection = postgres.getPostgresDatabase().getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE ds_0");
+            statement.execute("CREATE DATABASE ds_1");
+            statement.execute("CREATE DATABASE reference");
+        }
+        LogicalDatabaseConfig database = ProxyConfigurationLoader.loadDatabase("config-sharding.yaml",
+                CONFIG.replace("@DS0@", url("ds_0")).replace("@DS1@", url("ds_1")));
+        proxy = ProxyRuntime.start(new ProxyConfiguration(ServerConfig.DEFAULTS, List.of(database)), 0);
+    }
+
+    @AfterAll
+    static void stop() throws IOException {
+        try {
+            if (proxy != null) {
+                proxy.close();
+            }
+        } finally {
+            if (postgres != null) {
+                postgres.close();
+            }
+        }
+    }
+
+    /** TRUNCATE, LOCK, VACUUM and ANALYZE of a sharded table with a single table: refused, naming both tables. */
+    @Test
+    void maintenanceOfAShardedAndASingleTableNamesTheTables() throws SQLException {
+        try (Connection connection = proxy(); Statement statement = connection.createStatement()) {
+            statement.execute("drop table if exists t_stock");
+            statement.execute("drop table if exists t_solo");
+            statement.execute("create table t_stock (s_w_id int, s_i_id int, primary key (s_w_id, s_i_id))");
+            statement.execute("create table t_solo (id int primary key)");
+            statement.execute("insert into t_stock values (1, 1), (2, 2)");
+            for (String command : List.of("truncate t_stock, t_solo", "lock table t_stock, t_solo", "vacuum t_stock, t_solo", "analyze t_stock, t_solo")) {
+                SQLException refused = assertThrows(SQLException.class, () -> statement.execute(command));
+                assertEquals("0A000", refused.getSQLState(), command);
+                String verb = command.substring(0, command.indexOf(' ')).toUpperCase(java.util.Locale.ROOT);
+                assertEquals(verb + " of sharded table t_stock together with table t_solo (on ds_0) in one statement is not supported:"
+                        + " t_stock has actual tables on data source ds_1, where t_solo is not; run the statement for each table", serverMessage(refused), command);
+            }
+            assertEquals(2, count(statement, "select count(*) from t_stock"), "the refused TRUNCATE truncated nothing");
+            statement.execute("truncate t_stock");
+            statement.execute("truncate t_solo");
+            assertEquals(0, count(statement, "select count(*) from t_stock"));
+            statement.execute("drop table t_stock");
+            statement.execute("drop table t_solo");
+        }
+    }
+
+    private static String warnings(SQLWarning warning) {
+        StringBuilder result = new StringBuilder();
+        for (SQLWarning each = warning; each != null; each = each.getNextWarning()) {
+            result.append(each.getMessage());
+            if (each instanceof org.postgresql.util.PSQLWarning w && w.getServerErrorMessage() != null && w.getServerErrorMessage().getDetail() != null) {
+                result.append(" DETAIL ").append(w.getServerErrorMessage().getDetail().replace("\n", " | "));
+            }
+            result.append(" ;; ");
+        }
+        return result.toString();
+    }
+
+    private static int count(Statement statement, String sql) throws SQLException {
+        try (ResultSet rs = statement.executeQuery(sql)) {
+            assertTrue(rs.next());
+            return rs.getInt(1);
+        }
+    }
+
+    private static String serverMessage(SQLException e) {
+        return e instanceof PSQLException p && p.getServerErrorMessage() != null ? p.getServerErrorMessage().getMessage() : e.getMessage();
+    }
+
+    private static Connection proxy() throws SQLException {
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + proxy.port() + "/sharding_db?connectTimeout=10&socketTimeout=60", "root", "root");
+    }
+
+    private static String url(String database) {
+        return "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/" + database;
+    }
+}
