@@ -18,6 +18,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Reads the logical tables of a logical database from its data sources: each sharded table from its actual tables,
@@ -182,7 +184,9 @@ final class SchemaLoader {
         List<String> problems = new ArrayList<>();
         List<String> missing = new ArrayList<>();
         boolean columnsDiffer = false;
-        for (Located each : located) {
+        int firstNode = -1;
+        for (int node = 0; node < located.size(); node++) {
+            Located each = located.get(node);
             if (each.dataSource() < 0 || !readable[each.dataSource()]) {
                 continue;
             }
@@ -196,7 +200,11 @@ final class SchemaLoader {
             if (canonical == null) {
                 canonical = metadata;
                 first = where;
+                firstNode = node;
             } else {
+                if (kind == LogicalTable.Kind.SHARDED) {
+                    metadata = unstaggered(canonical, metadata, node - firstNode, located.size());
+                }
                 columnsDiffer |= !canonical.columnNames().equals(metadata.columnNames());
                 String difference = canonical.difference(metadata);
                 if (!difference.isEmpty()) {
@@ -215,6 +223,49 @@ final class SchemaLoader {
                     + each.substring(dot + 1) + " (" + first + " exists)");
         }
         tables.put(canonical.qualifiedName(), new LogicalTable(kind, canonical, actuals, problems, columnsDiffer));
+    }
+
+    private static final Pattern SEQUENCE_STEPS = Pattern.compile("^(.*INCREMENT BY )(-?\\d+)(.* START WITH )(-?\\d+)( .*)$");
+
+    /**
+     * {@code metadata} with the sequences that are {@code canonical}'s interleaved as Ashlar interleaves a sharded table's
+     * serial sequences (node {@code offset} past the first of {@code count}: the same increment {@code count * k}, a start
+     * {@code offset * k} past the first's) given the first's options, so that copies staggered by design are no difference.
+     */
+    static TableMetadata unstaggered(TableMetadata canonical, TableMetadata metadata, int offset, int count) {
+        List<SequenceMetadata> sequences = null;
+        for (int i = 0; i < metadata.sequences().size(); i++) {
+            SequenceMetadata mine = metadata.sequences().get(i);
+            for (SequenceMetadata theirs : canonical.sequences()) {
+                if (theirs.name().equals(mine.name()) && theirs.column().equals(mine.column()) && !theirs.options().equals(mine.options())
+                        && staggered(theirs.options(), mine.options(), offset, count)) {
+                    if (sequences == null) {
+                        sequences = new ArrayList<>(metadata.sequences());
+                    }
+                    sequences.set(i, theirs);
+                }
+            }
+        }
+        return sequences == null ? metadata : new TableMetadata(metadata.schema(), metadata.name(), metadata.unlogged(), metadata.columns(),
+                metadata.constraints(), metadata.indexes(), sequences, metadata.comment());
+    }
+
+    private static boolean staggered(String first, String copy, int offset, int count) {
+        Matcher a = SEQUENCE_STEPS.matcher(first);
+        Matcher b = SEQUENCE_STEPS.matcher(copy);
+        if (!a.matches() || !b.matches() || !a.group(1).equals(b.group(1)) || !a.group(2).equals(b.group(2))
+                || !a.group(3).equals(b.group(3)) || !a.group(5).equals(b.group(5))) {
+            return false;
+        }
+        try {
+            long increment = Long.parseLong(a.group(2));
+            if (increment % count != 0) {
+                return false;
+            }
+            return Long.parseLong(b.group(4)) == Math.addExact(Long.parseLong(a.group(4)), Math.multiplyExact(offset, increment / count));
+        } catch (NumberFormatException | ArithmeticException e) {
+            return false;
+        }
     }
 
     /** An actual table, its columns numbered as the logical table's (matched by name). */

@@ -128,6 +128,27 @@ class OrmSchemaStatementsTest {
         }
     }
 
+    /** A serial column of a sharded table: its copies are interleaved by design, which is no difference between actual tables. */
+    @Test
+    void interleavedSerialSequencesAreNoDifference() throws SQLException {
+        try (Connection connection = proxy(); Statement statement = connection.createStatement()) {
+            statement.execute("drop table if exists t_line");
+            statement.execute("create table t_line (l_w_id int, l_id serial, primary key (l_w_id, l_id))");
+            statement.execute("insert into t_line (l_w_id) values (1), (2), (1), (2)");
+            assertEquals(4, count(statement, "select count(distinct l_id) from t_line"), "the copies hand out distinct values");
+            statement.execute("refresh table metadata t_line");
+            assertEquals("", warnings(statement.getWarnings()), "no difference reported");
+            try (Connection shard = DriverManager.getConnection(url("ds_1"), "postgres", ""); Statement direct = shard.createStatement()) {
+                direct.execute("alter sequence t_line_l_id_seq cache 5");
+            }
+            statement.execute("refresh table metadata t_line");
+            String reported = warnings(statement.getWarnings());
+            assertTrue(reported.contains("data source ds_1, table t_line differs from ds_0.t_line: sequence t_line_l_id_seq")
+                    && reported.contains("CACHE 5"), reported);
+            statement.execute("drop table t_line");
+        }
+    }
+
     private static String warnings(SQLWarning warning) {
         StringBuilder result = new StringBuilder();
         for (SQLWarning each = warning; each != null; each = each.getNextWarning()) {
