@@ -1,5 +1,6 @@
 package io.ashlar.route;
 
+import io.ashlar.parser.GuardedDoBlock;
 import io.ashlar.parser.StatementAnalyzer;
 import io.ashlar.parser.lexer.Lexer;
 import io.ashlar.parser.lexer.SqlSyntaxException;
@@ -91,6 +92,9 @@ public final class RouteEngine {
             }
         }
         if (!rules.isEmpty() && statement.kind() == StatementKind.OTHER && statement.command().equals("do")) {
+            if (GuardedDoBlock.createsObjectsOnly(statement.sql())) {
+                return rules.broadcastWrite(); // made on every data source, as CREATE TYPE is
+            }
             checkDoBlock(statement, rules);
         }
         if (rules.isEmpty() || statement.tables().isEmpty() && statement.kind() != StatementKind.DDL) {

@@ -461,6 +461,14 @@ public final class LogicalSession {
                 && TYPE_OBJECTS.contains(ddl.objectType());
     }
 
+    /**
+     * A statement of the session that is no DDL statement made types, domains or extensions (a {@code DO} block that
+     * only creates them): they are read again as after their DDL.
+     */
+    public void ranTypeDdl() {
+        changedTypes = true;
+    }
+
     /** The session is outside any transaction: what its DDL changed is read again. */
     public void idle() {
         if (changedTypes) {

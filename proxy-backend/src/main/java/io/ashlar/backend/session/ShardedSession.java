@@ -18,6 +18,7 @@ import io.ashlar.backend.sharding.Plan;
 import io.ashlar.backend.sharding.RouteValues;
 import io.ashlar.backend.sharding.ShardedExecution;
 import io.ashlar.backend.sharding.TagResult;
+import io.ashlar.parser.GuardedDoBlock;
 import io.ashlar.parser.lexer.Lexer;
 import io.ashlar.parser.lexer.SqlSyntaxException;
 import io.ashlar.parser.lexer.StatementRange;
@@ -880,6 +881,14 @@ public final class ShardedSession implements BackendSession {
                 direct.mirrorOnCatalog(plan.statement().sql());
             } else if (database.catalog().catalogDataSource() != null && (LogicalSession.changesTypes(plan.statement())
                     || transaction.state().inTransaction() && LogicalSession.shapesCatalog(plan.statement()))) {
+                direct.mirrorDdlOnCatalog(plan.statement().sql());
+            }
+        } else if (plan.statement().kind() == StatementKind.OTHER && plan.statement().command().equals("do")
+                && GuardedDoBlock.createsObjectsOnly(plan.statement().sql())) {
+            // CREATE TYPE in an EXCEPTION WHEN duplicate_object block: a type DDL as any other
+            database.plans().schemaChanged();
+            logical.ranTypeDdl();
+            if (database.catalog().catalogDataSource() != null) {
                 direct.mirrorDdlOnCatalog(plan.statement().sql());
             }
         }

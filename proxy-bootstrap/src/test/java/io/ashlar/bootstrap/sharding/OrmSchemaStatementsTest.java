@@ -149,6 +149,55 @@ class OrmSchemaStatementsTest {
         }
     }
 
+    /**
+     * The DO block Prisma, Drizzle and Knex write for an enum: made on every data source and in the catalog database at
+     * once, so a sharded table can use it and catalog queries (psql's \\dT) see it, in or out of a transaction block.
+     */
+    @Test
+    void aTypeMadeInAGuardedDoBlockIsEverywhere() throws SQLException {
+        String block = "DO $$ BEGIN CREATE TYPE %s AS ENUM ('sad', 'happy'); EXCEPTION WHEN duplicate_object THEN null; END $$";
+        String enums = "SELECT t.typname FROM pg_catalog.pg_type t JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace"
+                + " WHERE n.nspname = 'public' AND t.typtype = 'e' AND t.typname LIKE 'mood%' ORDER BY 1";
+        try (Connection connection = proxy(); Statement statement = connection.createStatement()) {
+            statement.execute("drop table if exists t_split");
+            statement.execute("drop type if exists mood_out, mood_in");
+            statement.execute(String.format(block, "mood_out"));
+            statement.execute(String.format(block, "mood_out")); // again: the handler swallows duplicate_object everywhere
+            assertEquals("mood_out", rows(statement, enums), "the catalog has it at once");
+            for (String dataSource : List.of("ds_0", "ds_1")) {
+                try (Connection shard = DriverManager.getConnection(url(dataSource), "postgres", ""); Statement direct = shard.createStatement()) {
+                    assertEquals("mood_out", rows(direct, enums), dataSource);
+                }
+            }
+
+            connection.setAutoCommit(false);
+            statement.execute(String.format(block, "mood_in"));
+            statement.execute("create table t_split (id int primary key, m mood_in, n mood_out)");
+            assertEquals("mood_in,mood_out", rows(statement, enums), "the block's own catalog queries see it");
+            statement.execute("insert into t_split (id, m, n) values (1, 'sad', 'happy'), (2, 'happy', 'sad'), (5, 'happy', 'happy')");
+            connection.commit();
+            connection.setAutoCommit(true);
+            try (Connection other = proxy(); Statement otherStatement = other.createStatement()) {
+                assertEquals("mood_in,mood_out", rows(otherStatement, enums));
+                assertEquals("m mood_in,n mood_out", rows(otherStatement, "select column_name || ' ' || udt_name from information_schema.columns"
+                        + " where table_name = 't_split' and column_name in ('m', 'n') order by 1"));
+                assertEquals("1 sad,2 happy,5 happy", rows(otherStatement, "select id || ' ' || m from t_split order by id"));
+            }
+            statement.execute("drop table t_split");
+            statement.execute("drop type mood_in, mood_out");
+        }
+    }
+
+    private static String rows(Statement statement, String sql) throws SQLException {
+        StringBuilder result = new StringBuilder();
+        try (ResultSet rs = statement.executeQuery(sql)) {
+            while (rs.next()) {
+                result.append(result.isEmpty() ? "" : ",").append(rs.getString(1));
+            }
+        }
+        return result.toString();
+    }
+
     private static String warnings(SQLWarning warning) {
         StringBuilder result = new StringBuilder();
         for (SQLWarning each = warning; each != null; each = each.getNextWarning()) {
