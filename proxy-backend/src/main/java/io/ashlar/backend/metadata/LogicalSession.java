@@ -331,13 +331,14 @@ public final class LogicalSession {
 
     /** Notices in logical names, those that became identical (one per actual table) once. */
     private static List<ErrorFields> logicalNotices(LogicalSchema schema, List<ErrorFields> notices) {
-        if (!schema.renamesTables()) {
+        boolean renames = schema.renamesTables();
+        if (!renames && notices.size() < 2 && !isDropCascade(notices.get(0))) {
             return notices;
         }
         List<ErrorFields> result = new ArrayList<>(notices.size());
         boolean changed = false;
         for (ErrorFields each : notices) {
-            ErrorFields renamed = schema.logical(each);
+            ErrorFields renamed = renames ? schema.logical(each) : each;
             changed |= renamed != each;
             boolean seen = false;
             for (ErrorFields kept : result) {
@@ -352,7 +353,100 @@ public final class LogicalSession {
                 result.add(renamed);
             }
         }
+        changed |= mergeDropCascades(result);
         return changed ? result : notices;
+    }
+
+    private static final String DROP_CASCADES = "drop cascades to ";
+
+    private static boolean isDropCascade(ErrorFields notice) {
+        return notice.sqlState().equals("00000") && notice.message().startsWith(DROP_CASCADES);
+    }
+
+    /**
+     * The notices of DROP ... CASCADE (one per data source, each listing the objects it dropped there, an object of a
+     * logical table once per actual table) as one notice that names each object once, in PostgreSQL's words: {@code
+     * drop cascades to <object>} for one, {@code drop cascades to <n> other objects} with a DETAIL line each for more.
+     *
+     * @return whether {@code notices} changed
+     */
+    static boolean mergeDropCascades(List<ErrorFields> notices) {
+        int first = -1;
+        int count = 0;
+        Set<String> objects = new LinkedHashSet<>();
+        int listed = 0;
+        for (int i = 0; i < notices.size(); i++) {
+            ErrorFields each = notices.get(i);
+            if (!isDropCascade(each)) {
+                continue;
+            }
+            first = first < 0 ? i : first;
+            count++;
+            String message = each.message();
+            String detail = each.field('D');
+            if (message.endsWith(" other objects") && detail.startsWith(DROP_CASCADES)) {
+                for (String line : detail.split("\n")) {
+                    if (!line.startsWith(DROP_CASCADES)) {
+                        return false; // "and 150 other objects (see server log for list)": not all named, left as they are
+                    }
+                    objects.add(line.substring(DROP_CASCADES.length()));
+                    listed++;
+                }
+            } else {
+                objects.add(message.substring(DROP_CASCADES.length()));
+                listed++;
+            }
+        }
+        if (first < 0 || count == 1 && listed == objects.size()) {
+            return false;
+        }
+        ErrorFields template = notices.get(first);
+        ErrorFields merged;
+        if (objects.size() == 1) {
+            List<Byte> codes = new ArrayList<>();
+            List<String> values = new ArrayList<>();
+            for (int i = 0; i < template.codes().length; i++) {
+                if (template.codes()[i] != 'D') {
+                    codes.add(template.codes()[i]);
+                    values.add(template.codes()[i] == 'M' ? DROP_CASCADES + objects.iterator().next() : template.values()[i]);
+                }
+            }
+            byte[] codeArray = new byte[codes.size()];
+            for (int i = 0; i < codeArray.length; i++) {
+                codeArray[i] = codes.get(i);
+            }
+            merged = new ErrorFields(codeArray, values.toArray(new String[0]));
+        } else {
+            StringBuilder detail = new StringBuilder();
+            for (String each : objects) {
+                detail.append(detail.isEmpty() ? "" : "\n").append(DROP_CASCADES).append(each);
+            }
+            merged = template.withField('M', DROP_CASCADES + objects.size() + " other objects");
+            merged = merged.field('D').isEmpty() ? withDetail(merged, detail.toString()) : merged.withField('D', detail.toString());
+        }
+        for (int i = notices.size() - 1; i > first; i--) {
+            if (isDropCascade(notices.get(i))) {
+                notices.remove(i);
+            }
+        }
+        notices.set(first, merged);
+        return true;
+    }
+
+    /** {@code fields} with a DETAIL added after its message. */
+    private static ErrorFields withDetail(ErrorFields fields, String detail) {
+        byte[] codes = new byte[fields.codes().length + 1];
+        String[] values = new String[codes.length];
+        int j = 0;
+        for (int i = 0; i < fields.codes().length; i++) {
+            codes[j] = fields.codes()[i];
+            values[j++] = fields.values()[i];
+            if (fields.codes()[i] == 'M') {
+                codes[j] = 'D';
+                values[j++] = detail;
+            }
+        }
+        return new ErrorFields(codes, values);
     }
 
     // ------------------------------------------------------------------ schema changes

@@ -151,7 +151,7 @@ class OrmSchemaStatementsTest {
 
     /**
      * The DO block Prisma, Drizzle and Knex write for an enum: made on every data source and in the catalog database at
-     * once, so a sharded table can use it and catalog queries (psql's \\dT) see it, in or out of a transaction block.
+     * once, so a sharded table can use it and catalog queries (psql's {@code \dT}) see it, in or out of a transaction block.
      */
     @Test
     void aTypeMadeInAGuardedDoBlockIsEverywhere() throws SQLException {
@@ -186,6 +186,55 @@ class OrmSchemaStatementsTest {
             statement.execute("drop table t_split");
             statement.execute("drop type mood_in, mood_out");
         }
+    }
+
+    /** DROP ... CASCADE: its notice names each object it dropped once, as PostgreSQL's on one database does. */
+    @Test
+    void dropCascadeNamesEachDroppedObjectOnce() throws SQLException {
+        List<String> setup = List.of("drop table if exists t_split", "drop table if exists t_solo_typed", "drop type if exists mood_c",
+                "create type mood_c as enum ('sad', 'happy')", "create table t_split (id int primary key, m mood_c)",
+                "create table t_solo_typed (id int primary key, m mood_c, k mood_c)");
+        try (Connection connection = proxy(); Statement statement = connection.createStatement();
+                Connection reference = DriverManager.getConnection(url("reference"), "postgres", ""); Statement direct = reference.createStatement()) {
+            for (String each : setup) {
+                statement.execute(each);
+                direct.execute(each);
+            }
+            statement.execute("alter table t_solo_typed drop column k");
+            direct.execute("alter table t_solo_typed drop column k");
+            statement.execute("drop type mood_c cascade"); // the columns of t_split and t_solo_typed
+            direct.execute("drop type mood_c cascade");
+            assertEquals(notices(direct.getWarnings()), notices(statement.getWarnings()));
+            assertEquals("drop cascades to 2 other objects DETAIL drop cascades to column m of table t_solo_typed | drop cascades to column m of table t_split",
+                    notices(statement.getWarnings()));
+
+            statement.execute("create type mood_c as enum ('sad', 'happy')");
+            direct.execute("create type mood_c as enum ('sad', 'happy')");
+            statement.execute("alter table t_split add column m mood_c");
+            direct.execute("alter table t_split add column m mood_c");
+            statement.execute("drop type mood_c cascade"); // one column of a table with two actual tables on each data source
+            direct.execute("drop type mood_c cascade");
+            assertEquals("drop cascades to column m of table t_split", notices(statement.getWarnings()));
+            assertEquals(notices(direct.getWarnings()), notices(statement.getWarnings()));
+            for (Statement each : List.of(statement, direct)) {
+                each.execute("drop table t_split");
+                each.execute("drop table t_solo_typed");
+            }
+        }
+    }
+
+    /** The notices, each with its detail's lines sorted (PostgreSQL lists the objects in the order it finds them). */
+    private static String notices(SQLWarning warning) {
+        List<String> result = new java.util.ArrayList<>();
+        for (SQLWarning each = warning; each != null; each = each.getNextWarning()) {
+            String notice = each instanceof org.postgresql.util.PSQLWarning w && w.getServerErrorMessage() != null
+                    ? w.getServerErrorMessage().getMessage() : each.getMessage();
+            if (each instanceof org.postgresql.util.PSQLWarning w && w.getServerErrorMessage() != null && w.getServerErrorMessage().getDetail() != null) {
+                notice += " DETAIL " + String.join(" | ", w.getServerErrorMessage().getDetail().lines().sorted().toList());
+            }
+            result.add(notice);
+        }
+        return String.join(" ;; ", result);
     }
 
     private static String rows(Statement statement, String sql) throws SQLException {
