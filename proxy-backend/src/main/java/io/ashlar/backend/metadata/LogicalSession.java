@@ -370,7 +370,7 @@ public final class LogicalSession {
      *
      * @return whether {@code notices} changed
      */
-    static boolean mergeDropCascades(List<ErrorFields> notices) {
+    public static boolean mergeDropCascades(List<ErrorFields> notices) {
         int first = -1;
         int count = 0;
         Set<String> objects = new LinkedHashSet<>();

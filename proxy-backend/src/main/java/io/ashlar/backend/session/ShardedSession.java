@@ -822,12 +822,39 @@ public final class ShardedSession implements BackendSession {
         if (ShardedInsertSelect.applies(plan.statement(), database.rules(), e)) {
             return handOffs.insertSelect().run(plan, parameters, sink);
         }
+        if (SeparateDrops.applies(plan.statement(), e)) {
+            return dropSeparately(plan, sink);
+        }
         RecursivePlan recursive = e.plannable() ? intermediates.plan(plan, new RouteValues(parameters, routeTypes, settings.text())) : null;
         if (recursive == null) {
             StatementFailure postgres = describer.postgresError(plan, parameters.types());
             throw postgres != null ? postgres : new StatementFailure(IntermediateResults.refusal(plan.statement(), e));
         }
         return recursive(recursive, parameters, sink);
+    }
+
+    /** DROP TABLE of tables no one route can name together: a DROP TABLE per table, in one transaction ({@link SeparateDrops}). */
+    private QueryResult dropSeparately(Plan plan, ResultSink sink) throws StatementFailure {
+        boolean startedImplicit = transaction.beginImplicitIfIdle();
+        List<ErrorFields> notices = new ArrayList<>();
+        try {
+            for (String each : SeparateDrops.statements(plan.statement())) {
+                QueryResult result = run(database.plans().get(each), ParameterValues.NONE, ParameterValues.NONE.types(), null, sink);
+                try {
+                    notices.addAll(result.notices());
+                } finally {
+                    result.close();
+                }
+            }
+            if (startedImplicit) {
+                ends.endTransaction(true, sink);
+            }
+        } catch (StatementFailure failure) {
+            ends.afterFailure(startedImplicit);
+            throw failure;
+        }
+        LogicalSession.mergeDropCascades(notices);
+        return new TagResult("DROP TABLE", notices);
     }
 
     /**

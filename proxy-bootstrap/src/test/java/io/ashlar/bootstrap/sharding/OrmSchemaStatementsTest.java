@@ -223,6 +223,51 @@ class OrmSchemaStatementsTest {
         }
     }
 
+    /**
+     * DROP TABLE of tables no one statement per data source can name (laid out differently, sharded with single, a name
+     * no rule knows): each table dropped, all or none, as PostgreSQL does.
+     */
+    @Test
+    void dropTableOfTablesLaidOutDifferentlyDropsEach() throws SQLException {
+        String create = "create table t_stock (s_w_id int primary key);create table t_split (id int primary key);create table t_solo_drop (id int primary key)";
+        String exist = "select count(*) from pg_tables where tablename in ('t_stock', 't_split', 't_solo_drop')";
+        try (Connection connection = proxy(); Statement statement = connection.createStatement();
+                Connection reference = DriverManager.getConnection(url("reference"), "postgres", ""); Statement direct = reference.createStatement()) {
+            for (String table : List.of("t_stock", "t_split", "t_solo_drop")) {
+                statement.execute("drop table if exists " + table);
+                direct.execute("drop table if exists " + table);
+            }
+            for (String each : create.split(";")) {
+                statement.execute(each);
+                direct.execute(each);
+            }
+            statement.execute("insert into t_split values (1), (2), (3), (4)");
+
+            SQLException missing = assertThrows(SQLException.class, () -> statement.execute("drop table t_stock, t_split, t_solo_drop, t_nowhere"));
+            assertEquals("42P01", missing.getSQLState());
+            assertEquals("table \"t_nowhere\" does not exist", serverMessage(missing));
+            assertEquals(3, count(statement, exist), "a failed DROP TABLE drops nothing");
+            assertEquals(4, count(statement, "select count(*) from t_split"));
+
+            connection.setAutoCommit(false);
+            statement.execute("drop table t_split, t_solo_drop");
+            connection.rollback();
+            connection.setAutoCommit(true);
+            assertEquals(3, count(statement, exist), "rolled back with the block");
+
+            statement.execute("drop table if exists t_stock, t_split, t_nowhere, t_solo_drop cascade");
+            direct.execute("drop table if exists t_stock, t_split, t_nowhere, t_solo_drop cascade");
+            assertEquals("table \"t_nowhere\" does not exist, skipping", notices(statement.getWarnings()));
+            assertEquals(notices(direct.getWarnings()), notices(statement.getWarnings()));
+            assertEquals(0, count(statement, exist));
+            for (String dataSource : List.of("ds_0", "ds_1")) {
+                try (Connection shard = DriverManager.getConnection(url(dataSource), "postgres", ""); Statement shardStatement = shard.createStatement()) {
+                    assertEquals(0, count(shardStatement, "select count(*) from pg_tables where tablename like 't\\_s%'"), dataSource);
+                }
+            }
+        }
+    }
+
     /** The notices, each with its detail's lines sorted (PostgreSQL lists the objects in the order it finds them). */
     private static String notices(SQLWarning warning) {
         List<String> result = new java.util.ArrayList<>();
