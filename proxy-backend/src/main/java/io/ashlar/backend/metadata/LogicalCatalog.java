@@ -124,6 +124,27 @@ public final class LogicalCatalog implements AutoCloseable {
         return current == null ? null : current.dataSource();
     }
 
+    /** A session's connection to a data source, in its transaction. */
+    public interface TransactionConnections {
+
+        /** The session's connection to data source {@code dataSource}, in the session's transaction there. */
+        BackendConnection inTransaction(int dataSource) throws SQLException;
+    }
+
+    /**
+     * Logical tables as a session's transaction sees them, read through its own connections (in a savepoint each): the
+     * tables it made or changed and has not committed are what they are in it. The schema is left as it is.
+     *
+     * @param tables the {@code schema.name}s to read
+     * @return those found, by {@code schema.name}
+     */
+    public Map<String, LogicalTable> readInTransaction(Collection<String> tables, TransactionConnections connections) {
+        ShardingRules rules = database.rules();
+        int defaultIndex = database.dataSourceIndex(database.defaultDataSource().name());
+        return SchemaLoader.load(database.dataSources(), rules, defaultIndex, tables,
+                (d, names) -> names != null && names.isEmpty() ? Map.of() : MetadataReader.readInTransaction(connections.inTransaction(d), names)).tables();
+    }
+
     /**
      * Reads the logical tables {@code names} ({@code schema.name}; null for all) again from the data sources and
      * brings their shells in step. Public tables found on a data source that no rule knows become single tables

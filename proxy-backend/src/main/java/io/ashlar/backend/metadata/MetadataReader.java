@@ -35,6 +35,20 @@ final class MetadataReader {
         return qualified(connection, () -> read(connection, names, version(connection)));
     }
 
+    /**
+     * The tables of a database as a connection in a transaction sees them (the tables its transaction made, uncommitted,
+     * too): read in a savepoint, rolled back after, so that the transaction is as it was.
+     */
+    static Map<String, PhysicalTable> readInTransaction(BackendConnection connection, Collection<String> names) throws SQLException {
+        TextRows.run(connection, "SAVEPOINT ashlar_metadata; SET LOCAL search_path TO pg_catalog");
+        try {
+            return read(connection, names, version(connection));
+        } finally {
+            // Rolled back, not released: SET LOCAL would last to the end of the transaction.
+            TextRows.run(connection, "ROLLBACK TO SAVEPOINT ashlar_metadata; RELEASE SAVEPOINT ashlar_metadata");
+        }
+    }
+
     /** What reads the catalogs. */
     interface Reading<T> {
         T read() throws SQLException;

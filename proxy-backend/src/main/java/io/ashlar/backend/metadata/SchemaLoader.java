@@ -53,6 +53,29 @@ final class SchemaLoader {
      * @param only the logical {@code schema.name}s to read, null for all
      */
     static Loaded load(List<BackendDataSource> dataSources, ShardingRules rules, int defaultDataSource, Collection<String> only) {
+        return load(dataSources, rules, defaultDataSource, only, (d, names) -> {
+            BackendConnection connection = dataSources.get(d).borrow();
+            try {
+                return MetadataReader.read(connection, names);
+            } finally {
+                connection.release();
+            }
+        });
+    }
+
+    /** What reads the tables of one data source. */
+    interface PhysicalReader {
+
+        /** The tables {@code names} (null for all) of data source {@code dataSource}. */
+        Map<String, PhysicalTable> read(int dataSource, Collection<String> names) throws SQLException;
+    }
+
+    /**
+     * @param only   the logical {@code schema.name}s to read, null for all
+     * @param reader reads each data source's tables
+     */
+    static Loaded load(List<BackendDataSource> dataSources, ShardingRules rules, int defaultDataSource, Collection<String> only,
+                       PhysicalReader reader) {
         int count = dataSources.size();
         Set<String> hidden = new HashSet<>();
         Set<String> sharded = new HashSet<>();
@@ -77,14 +100,16 @@ final class SchemaLoader {
                 continue;
             }
             try {
-                BackendConnection connection = dataSource.borrow();
-                try {
-                    physical.add(MetadataReader.read(connection, names));
-                    if (only == null && d == defaultDataSource) {
+                if (only == null && d == defaultDataSource) {
+                    BackendConnection connection = dataSource.borrow();
+                    try {
+                        physical.add(MetadataReader.read(connection, names));
                         schemas = MetadataReader.schemas(connection);
+                    } finally {
+                        connection.release();
                     }
-                } finally {
-                    connection.release();
+                } else {
+                    physical.add(reader.read(d, names));
                 }
                 readable[d] = true;
             } catch (SQLException | RuntimeException e) {

@@ -111,6 +111,19 @@ final class ShardedForeignKeys {
         /** DDL changed these logical tables: they are read again. */
         void ranDdl(AnalyzedStatement statement);
 
+        /**
+         * The logical tables {@code tables} ({@code schema.name}) as the session's transaction sees them (with what it made
+         * and has not committed), by {@code schema.name}; empty when no transaction is in force (the schema's are current).
+         */
+        default Map<String, LogicalTable> readInTransaction(List<String> tables) throws StatementFailure {
+            return Map.of();
+        }
+
+        /** Whether a transaction (a block, or an implicit one of several statements) is in force. */
+        default boolean inTransaction() {
+            return false;
+        }
+
         /** The charset of the session's client_encoding: its parameters' and rows' text is in it. */
         default java.nio.charset.Charset text() {
             return StandardCharsets.UTF_8;
@@ -529,6 +542,12 @@ final class ShardedForeignKeys {
             throw new StatementFailure(ErrorFields.error("42P01", "relation \"" + ProxyForeignKey.unqualified(key.parent())
                     + "\" referenced by foreign key " + key.name() + " does not exist"));
         }
+        return lookUpParents(check, parent);
+    }
+
+    /** The first key of {@code check} that {@code parent} does not have, as PostgreSQL reports it; null when all are there. */
+    private ErrorFields lookUpParents(ChildKeys check, LogicalTable parent) throws StatementFailure {
+        ProxyForeignKey key = check.key();
         String[] types = castTypes(parent, key.parentColumns());
         Map<ActualTable, List<Integer>> groups = new LinkedHashMap<>();
         for (int i = 0; i < check.keys().size(); i++) {
@@ -801,10 +820,18 @@ final class ShardedForeignKeys {
         }
         boolean cascade = statement.sql().strip().replaceAll(";+$", "").strip().toLowerCase(Locale.ROOT).endsWith("cascade");
         List<ProxyForeignKey> dropped = new ArrayList<>();
+        Map<String, LogicalTable> seen = null;
         for (String table : named) {
             for (ProxyForeignKey key : schema.referencedBy(table)) {
                 if (named.contains(key.table())) {
                     continue;
+                }
+                if (session.inTransaction()) {
+                    // The transaction may have dropped the key (ALTER TABLE ... DROP CONSTRAINT earlier in it): as it sees it.
+                    seen = seen != null ? seen : session.readInTransaction(List.copyOf(childTables(schema, named)));
+                    if (!hasKey(seen.get(key.table()), key.name())) {
+                        continue;
+                    }
                 }
                 String parent = ProxyForeignKey.unqualified(key.parent());
                 String child = ProxyForeignKey.unqualified(key.table());
@@ -840,6 +867,30 @@ final class ShardedForeignKeys {
         });
     }
 
+    /** The tables whose keys the schema says reference one of {@code parents}. */
+    private static Set<String> childTables(LogicalSchema schema, Set<String> parents) {
+        Set<String> result = new java.util.LinkedHashSet<>();
+        for (String each : parents) {
+            for (ProxyForeignKey key : schema.referencedBy(each)) {
+                result.add(key.table());
+            }
+        }
+        return result;
+    }
+
+    /** Whether {@code table} (null when it does not exist) has a key the proxy enforces named {@code name}. */
+    private static boolean hasKey(LogicalTable table, String name) {
+        if (table == null) {
+            return false;
+        }
+        for (ConstraintMetadata each : table.metadata().constraints()) {
+            if (each.enforcedByProxy() && each.name().equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * ALTER TABLE child ADD [CONSTRAINT name] FOREIGN KEY (..) REFERENCES parent (..) of a key the route refused because
      * its rows may be on different data sources: checked, validated and recorded on the child's actual tables, in one
@@ -861,8 +912,12 @@ final class ShardedForeignKeys {
         LogicalSchema schema = database.catalog().schema();
         TableReference childRef = statement.tables().get(foreignKey.table());
         TableReference parentRef = statement.tables().get(foreignKey.referencedTable());
-        LogicalTable child = schema.table(qualified(childRef));
-        LogicalTable parent = schema.table(qualified(parentRef));
+        // In a transaction, either table may be one it made or changed (a Django or Rails migration makes both tables,
+        // then adds the key): read as it sees them, through its own connections; the schema learns them at the commit.
+        Map<String, LogicalTable> seen = session.inTransaction()
+                ? session.readInTransaction(List.of(qualified(childRef), qualified(parentRef))) : null;
+        LogicalTable child = seen != null ? seen.get(qualified(childRef)) : schema.table(qualified(childRef));
+        LogicalTable parent = seen != null ? seen.get(qualified(parentRef)) : schema.table(qualified(parentRef));
         if (child == null || parent == null) {
             String missing = (child == null ? childRef : parentRef).name().name();
             throw new StatementFailure(ErrorFields.error("42P01", "relation \"" + missing + "\" does not exist"));
@@ -897,7 +952,7 @@ final class ShardedForeignKeys {
                 session.onSlot(each.dataSource(), "LOCK TABLE ONLY " + actualName(parent, each) + " IN SHARE ROW EXCLUSIVE MODE").close();
             }
             if (!foreignKey.notValid()) {
-                validate(key, child, schema);
+                validate(key, child, parent);
             }
             session.ranDdl(statement);
             return null;
@@ -907,7 +962,7 @@ final class ShardedForeignKeys {
     }
 
     /** Every existing non-null key of the child must be in the parent. */
-    private void validate(ProxyForeignKey key, LogicalTable child, LogicalSchema schema) throws StatementFailure {
+    private void validate(ProxyForeignKey key, LogicalTable child, LogicalTable parent) throws StatementFailure {
         for (ActualTable actual : child.actualTables()) {
             StringBuilder sql = new StringBuilder("SELECT DISTINCT ");
             for (int c = 0; c < key.columns().size(); c++) {
@@ -928,7 +983,7 @@ final class ShardedForeignKeys {
             }
             rows.close();
             if (!keys.isEmpty()) {
-                ErrorFields missing = lookUpParents(new ChildKeys(key, keys), schema);
+                ErrorFields missing = lookUpParents(new ChildKeys(key, keys), parent);
                 if (missing != null) {
                     throw new StatementFailure(missing);
                 }

@@ -2,12 +2,17 @@ package io.ashlar.backend.session;
 
 import io.ashlar.backend.datasource.BackendConnection;
 import io.ashlar.backend.datasource.ParameterValues;
+import io.ashlar.backend.execute.ErrorFields;
 import io.ashlar.backend.execute.QueryResult;
 import io.ashlar.backend.execute.ResultSink;
 import io.ashlar.backend.execute.StatementFailure;
 import io.ashlar.backend.metadata.LogicalSession;
+import io.ashlar.backend.metadata.LogicalTable;
 import io.ashlar.backend.sharding.Plan;
 import io.ashlar.parser.statement.AnalyzedStatement;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -121,6 +126,29 @@ final class ShardedHandOffs {
             public void ranDdl(AnalyzedStatement statement) {
                 database.plans().schemaChanged();
                 logical.ranDdl(statement, false);
+            }
+
+            @Override
+            public boolean inTransaction() {
+                return transaction.state().inTransaction();
+            }
+
+            @Override
+            public Map<String, LogicalTable> readInTransaction(List<String> tables)
+                    throws StatementFailure {
+                try {
+                    return database.catalog().readInTransaction(tables, slot -> {
+                        try {
+                            // Joins the transaction on that data source when it has not yet.
+                            direct.onSlot(slot, "SELECT 1", ParameterValues.NONE, ResultSink.DISCARD).close();
+                        } catch (StatementFailure failure) {
+                            throw new SQLException(failure.fields().message(), failure.fields().sqlState(), failure);
+                        }
+                        return connections.held(slot);
+                    });
+                } catch (RuntimeException e) {
+                    throw new StatementFailure(ErrorFields.error("XX000", "the tables of the transaction could not be read: " + e.getMessage()), e);
+                }
             }
 
             @Override

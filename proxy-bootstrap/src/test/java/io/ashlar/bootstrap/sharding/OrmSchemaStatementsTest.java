@@ -268,6 +268,81 @@ class OrmSchemaStatementsTest {
         }
     }
 
+    /**
+     * A migration that makes two tables and adds a key between them that the proxy enforces (their rows may be on
+     * different data sources), then drops it, all in one transaction: the proxy reads the uncommitted tables through the
+     * session's own connections.
+     */
+    @Test
+    void aForeignKeyAcrossDataSourcesInTheTransactionThatMadeTheTables() throws SQLException {
+        String key = "alter table t_line add constraint l_stock_fkey foreign key (l_supply_w_id, l_i_id) references t_stock (s_w_id, s_i_id)";
+        try (Connection connection = proxy(); Statement statement = connection.createStatement()) {
+            statement.execute("drop table if exists t_line");
+            statement.execute("drop table if exists t_stock");
+            connection.setAutoCommit(false);
+            statement.execute("create table t_stock (s_w_id int, s_i_id int, s_quantity int, primary key (s_w_id, s_i_id))");
+            statement.execute("create table t_line (l_w_id int, l_id int, l_supply_w_id int, l_i_id int, primary key (l_w_id, l_id))");
+            statement.execute("insert into t_stock (s_w_id, s_i_id, s_quantity) values (1, 1, 10), (2, 1, 10)");
+            statement.execute("insert into t_line (l_w_id, l_id, l_supply_w_id, l_i_id) values (1, 1, 2, 1), (2, 1, 1, 1)");
+            statement.execute(key); // validated against the rows of the transaction: each line's stock is on the other data source
+            statement.execute("alter table t_line drop constraint l_stock_fkey");
+            statement.execute(key);
+            connection.commit();
+            connection.setAutoCommit(true);
+            assertEquals("t_line l_stock_fkey\n", placeholders("ds_0"));
+            assertEquals("t_line l_stock_fkey\n", placeholders("ds_1"));
+            SQLException orphan = assertThrows(SQLException.class, () -> statement.execute("insert into t_line values (1, 2, 2, 9)"));
+            assertEquals("23503", orphan.getSQLState(), orphan.getMessage());
+
+            connection.setAutoCommit(false);
+            statement.execute("insert into t_stock values (2, 5, 1)");
+            statement.execute("insert into t_line values (1, 3, 2, 5)"); // its stock is the transaction's
+            statement.execute("create table t_solo_fk (id int primary key)");
+            SQLException invalid = assertThrows(SQLException.class,
+                    () -> statement.execute("alter table t_line add constraint l_other_fkey foreign key (l_w_id, l_i_id) references t_stock (s_w_id, s_i_id)"));
+            assertEquals("23503", invalid.getSQLState(), invalid.getMessage());
+            assertEquals("insert or update on table \"t_line\" violates foreign key constraint \"l_other_fkey\"", serverMessage(invalid));
+            connection.rollback();
+            connection.setAutoCommit(true);
+            assertEquals(0, count(statement, "select count(*) from pg_tables where tablename = 't_solo_fk'"));
+            assertEquals("t_line l_stock_fkey\n", placeholders("ds_0"), "the failed ADD left nothing");
+
+            connection.setAutoCommit(false);
+            statement.execute("alter table t_line drop constraint l_stock_fkey");
+            statement.execute("drop table t_stock");
+            statement.execute("create table t_stock (s_w_id int, s_i_id int, primary key (s_w_id, s_i_id))");
+            SQLException notUnique = assertThrows(SQLException.class,
+                    () -> statement.execute("alter table t_line add foreign key (l_supply_w_id) references t_stock (s_w_id)"));
+            assertEquals("42830", notUnique.getSQLState(), notUnique.getMessage());
+            connection.rollback();
+            connection.setAutoCommit(true);
+            statement.execute("drop table t_line");
+            statement.execute("drop table t_stock");
+
+            // One query string of several statements: an implicit transaction, as a migration file sent whole.
+            statement.execute("create table t_stock (s_w_id int, s_i_id int, primary key (s_w_id, s_i_id));"
+                    + "create table t_line (l_w_id int, l_id int, l_supply_w_id int, l_i_id int, primary key (l_w_id, l_id));"
+                    + "insert into t_stock (s_w_id, s_i_id) values (2, 1);insert into t_line (l_w_id, l_id, l_supply_w_id, l_i_id) values (1, 1, 2, 1);" + key);
+            assertEquals("t_line l_stock_fkey\n", placeholders("ds_1"));
+            statement.execute("drop table t_line");
+            statement.execute("drop table t_stock");
+        }
+    }
+
+    /** The placeholders of proxy-enforced keys on a data source's actual tables, one line each. */
+    private static String placeholders(String dataSource) throws SQLException {
+        StringBuilder result = new StringBuilder();
+        try (Connection connection = DriverManager.getConnection(url(dataSource), "postgres", "");
+                Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("select conrelid::regclass, conname from pg_constraint where contype = 'c'"
+                        + " and pg_get_constraintdef(oid) like '%ashlar foreign key:%' order by 1::text, 2")) {
+            while (rs.next()) {
+                result.append(rs.getString(1)).append(' ').append(rs.getString(2)).append('\n');
+            }
+        }
+        return result.toString();
+    }
+
     /** The notices, each with its detail's lines sorted (PostgreSQL lists the objects in the order it finds them). */
     private static String notices(SQLWarning warning) {
         List<String> result = new java.util.ArrayList<>();
