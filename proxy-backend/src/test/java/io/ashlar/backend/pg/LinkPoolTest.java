@@ -89,7 +89,7 @@ final class LinkPoolTest {
     }
 
     /** Runs a simple query on the link's loop and returns each message as type:text. */
-    private static List<String> query(ServerLink link, String sql) throws Exception {
+    static List<String> query(ServerLink link, String sql) throws Exception {
         CompletableFuture<List<String>> done = new CompletableFuture<>();
         List<String> seen = new ArrayList<>();
         link.eventLoop().execute(() -> {

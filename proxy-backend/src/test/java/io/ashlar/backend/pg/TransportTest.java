@@ -1,24 +1,18 @@
 package io.ashlar.backend.pg;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ashlar.backend.config.DataSourceConfig;
-import io.ashlar.protocol.Query;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.uring.IoUring;
 import io.netty.channel.uring.IoUringChannelOption;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -67,7 +61,7 @@ final class TransportTest {
             try {
                 assertEquals(30, link.channel().config().getOption(IoUringChannelOption.TCP_KEEPIDLE));
                 assertEquals(60_000, link.channel().config().getOption(IoUringChannelOption.TCP_USER_TIMEOUT));
-                List<String> replies = query(link, "SELECT 40 + 2, repeat('x', 100000)");
+                List<String> replies = LinkPoolTest.query(link, "SELECT 40 + 2, repeat('x', 100000)");
                 assertEquals("C:SELECT 1|", replies.get(replies.size() - 2), replies::toString);
                 String row = replies.get(1);
                 assertTrue(row.startsWith("D:") && row.contains("42"), row.substring(0, Math.min(40, row.length())));
@@ -78,36 +72,5 @@ final class TransportTest {
         } finally {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
-    }
-
-    /** Runs a simple query on the link's loop and returns each message as type:text. */
-    private static List<String> query(ServerLink link, String sql) throws Exception {
-        CompletableFuture<List<String>> done = new CompletableFuture<>();
-        List<String> seen = new ArrayList<>();
-        link.eventLoop().execute(() -> {
-            link.receiver(new ServerLink.Receiver() {
-                @Override
-                public void message(ServerLink l, byte type, ByteBuf buf, int start, int length) {
-                    String body = buf.toString(start + 5, length - 5, StandardCharsets.UTF_8).replace('\0', '|');
-                    seen.add((char) type + ":" + body);
-                    if (type == 'Z') {
-                        done.complete(seen);
-                    }
-                }
-
-                @Override
-                public void readComplete(ServerLink l) {
-                }
-
-                @Override
-                public void closed(ServerLink l, String reason) {
-                    done.completeExceptionally(new IllegalStateException(reason));
-                }
-            });
-            link.write(new Query(sql));
-            link.flush();
-        });
-        assertNotNull(link.eventLoop());
-        return done.get(20, TimeUnit.SECONDS);
     }
 }
