@@ -443,7 +443,7 @@ public final class ProxyRuntime implements AutoCloseable {
     /**
      * Stops accepting; idle sessions end at once with FATAL 57P01, busy ones when they are idle, within
      * {@code graceMillis}; the rest then end the same way, their running statements cancelled (see
-     * {@link PgServer#shutdown}); then the data sources close every connection.
+     * {@link PgServer#shutdown}); then the data sources close every connection, and the event loops stop.
      */
     public void stop(long graceMillis) {
         if (!closed.compareAndSet(false, true)) {
@@ -452,7 +452,7 @@ public final class ProxyRuntime implements AutoCloseable {
         if (metrics != null) {
             metrics.close();
         }
-        server.shutdown(graceMillis);
+        server.endSessions(graceMillis);
         context.close();
         twoPhaseCommit.close();
         for (LogicalDatabase database : databases.values()) {
@@ -461,6 +461,7 @@ public final class ProxyRuntime implements AutoCloseable {
         for (BackendDataSource each = retired.poll(); each != null; each = retired.poll()) {
             each.close();
         }
+        server.stopLoops(); // after the data sources: their idle connections close on the loops
         LOG.info("Ashlar stopped");
     }
 }

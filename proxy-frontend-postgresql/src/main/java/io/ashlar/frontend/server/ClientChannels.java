@@ -3,6 +3,7 @@ package io.ashlar.frontend.server;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -22,11 +23,17 @@ public final class ClientChannels {
      * reads nothing is closed after {@link #DRAIN_MILLIS} all the same. Any thread may call it.
      */
     public static void closeAfterWrites(Channel channel) {
+        closeWith(channel, Unpooled.EMPTY_BUFFER);
+    }
+
+    /** Sends {@code last} (a FATAL error, say) and closes the connection once it has left, as {@link #closeAfterWrites}. */
+    public static void closeWith(Channel channel, Object last) {
         if (!channel.isActive()) {
+            ReferenceCountUtil.release(last);
             channel.close();
             return;
         }
-        channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        channel.writeAndFlush(last).addListener(ChannelFutureListener.CLOSE);
         Future<?> deadline = channel.eventLoop().schedule(() -> channel.close(), DRAIN_MILLIS, TimeUnit.MILLISECONDS);
         channel.closeFuture().addListener(closed -> deadline.cancel(false));
     }

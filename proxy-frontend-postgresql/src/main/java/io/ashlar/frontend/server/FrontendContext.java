@@ -241,7 +241,7 @@ public final class FrontendContext implements AutoCloseable {
     /** Tells a client its session ends because the proxy stops, and closes its connection. */
     static void end(io.netty.channel.Channel channel) {
         if (channel.isActive()) {
-            channel.writeAndFlush(ADMIN_SHUTDOWN).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+            ClientChannels.closeWith(channel, ADMIN_SHUTDOWN);
         }
     }
 

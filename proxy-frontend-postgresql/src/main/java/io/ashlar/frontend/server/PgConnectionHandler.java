@@ -43,7 +43,6 @@ import io.ashlar.protocol.SSLRequest;
 import io.ashlar.protocol.StartupMessage;
 import io.ashlar.protocol.Terminate;
 import io.ashlar.frontend.session.FrontendSession;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
@@ -187,7 +186,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             case StartupMessage s -> startup(ctx, s);
             case FrontendMessage.Malformed m when m.protocol2() -> {
                 state = State.CLOSED;
-                ctx.writeAndFlush(ErrorResponseProtocol2.fatal(m.reason())).addListener(ChannelFutureListener.CLOSE);
+                ClientChannels.closeWith(ctx.channel(), ErrorResponseProtocol2.fatal(m.reason()));
             }
             case FrontendMessage.Malformed m -> fatal(ctx, m.sqlState(), m.reason());
             default -> fatal(ctx, "08P01", "expected a startup packet");
@@ -736,7 +735,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
 
     /** Sends a FATAL error and closes. */
     private static void send(ChannelHandlerContext ctx, ErrorResponse error) {
-        ctx.writeAndFlush(error).addListener(ChannelFutureListener.CLOSE);
+        ClientChannels.closeWith(ctx.channel(), error);
     }
 
     /** The end of one read from the socket: the session gets its messages at once. */
@@ -799,7 +798,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
                         : root instanceof StackOverflowError ? ErrorResponse.fatal("54001", "stack depth limit exceeded")
                         : ErrorResponse.fatal("XX000", "internal error in Ashlar: " + root);
                 state = State.CLOSED;
-                ctx.writeAndFlush(error).addListener(ChannelFutureListener.CLOSE);
+                ClientChannels.closeWith(ctx.channel(), error);
                 return;
             }
         }

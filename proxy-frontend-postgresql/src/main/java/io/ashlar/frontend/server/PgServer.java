@@ -35,6 +35,9 @@ public final class PgServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PgServer.class);
 
+    /** How long the event loops run on, idle, when they stop ({@link #stopLoops}). */
+    private static final long QUIET_MILLIS = 100;
+
     private final FrontendContext context;
     private final String host;
     private final int requestedPort;
@@ -206,6 +209,15 @@ public final class PgServer implements AutoCloseable {
      * connection back before the event loops stop.
      */
     public void shutdown(long graceMillis) {
+        endSessions(graceMillis);
+        stopLoops();
+    }
+
+    /**
+     * The first half of {@link #shutdown}: stops accepting and ends every session; the event loops still run, so that
+     * the backend connections the sessions gave back can be closed on them ({@link #stopLoops} next).
+     */
+    public void endSessions(long graceMillis) {
         closeListeners();
         context.stopping();
         int sessions = context.sessionCount();
@@ -239,8 +251,17 @@ public final class PgServer implements AutoCloseable {
         clients.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
         // Sessions that ended with a statement running cancelled it on its backend: the requests go out on the loops.
         io.ashlar.backend.pg.ServerLink.awaitCancels(2_000);
+    }
+
+    /**
+     * Stops the event loops, closing what connections they still have. They run on for a quiet {@value
+     * #QUIET_MILLIS} ms after their last task: with io_uring a connection's close completes on a later turn of its
+     * loop, and a loop that stopped at once left backend connections open (idle, on the server) until the process
+     * exited.
+     */
+    public void stopLoops() {
         if (workers != null) {
-            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            workers.shutdownGracefully(QUIET_MILLIS, 2_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
     }
