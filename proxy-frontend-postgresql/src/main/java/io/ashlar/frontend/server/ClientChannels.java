@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /** Ending a client's connection after what it was sent. */
@@ -34,7 +35,12 @@ public final class ClientChannels {
             return;
         }
         channel.writeAndFlush(last).addListener(ChannelFutureListener.CLOSE);
-        Future<?> deadline = channel.eventLoop().schedule(() -> channel.close(), DRAIN_MILLIS, TimeUnit.MILLISECONDS);
+        Future<?> deadline;
+        try {
+            deadline = channel.eventLoop().schedule(() -> channel.close(), DRAIN_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException stopping) {
+            return; // the loop closes its channels as it stops
+        }
         channel.closeFuture().addListener(closed -> deadline.cancel(false));
     }
 }
