@@ -23,11 +23,12 @@ import jdk.net.ExtendedSocketOptions;
 
 /**
  * How the event loops reach the kernel, for clients and backends alike (one choice per process: a client's channel
- * and the backend connections serving it share a loop, so they must be of one kind). io_uring where the kernel allows
- * it (Linux 5.x and later, not refused by a container's seccomp profile), else epoll, else NIO; {@code
- * -Dashlar.transport=epoll} or {@code nio} ({@code ASHLAR_TRANSPORT} in {@code bin/ashlar}) asks for another. io_uring
- * hands a loop's reads and writes to the kernel in one system call per turn: 10-15% less proxy CPU per statement
- * than epoll here (docs/benchmarks.md).
+ * and the backend connections serving it share a loop, so they must be of one kind). epoll on Linux, NIO elsewhere;
+ * io_uring when asked for with {@code -Dashlar.transport=io_uring} ({@code ASHLAR_TRANSPORT} in {@code bin/ashlar})
+ * and the kernel allows it (Linux 5.x and later, not refused by a container's seccomp profile). io_uring hands a
+ * loop's reads and writes to the kernel in one system call per turn: 10-15% less proxy CPU per statement than epoll
+ * here, and fewer context switches (docs/benchmarks.md); it is not the default while a session that runs the process
+ * out of memory can take another client's connection with it under io_uring (ContainmentTest).
  */
 public enum Transport {
 
@@ -52,20 +53,28 @@ public enum Transport {
     }
 
     /**
-     * The transport asked for ({@code io_uring}, {@code epoll} or {@code nio}), or the best one at hand when it is not
-     * available: io_uring, then epoll, then NIO. An empty or unknown request gets the best one at hand.
+     * The transport asked for ({@code io_uring}, {@code epoll} or {@code nio}), or the next one at hand when it is not
+     * available (io_uring, then epoll, then NIO). An empty or unknown request gets epoll, or NIO without it.
      */
     static Transport choose(String requested) {
         String asked = requested.trim().toLowerCase(Locale.ROOT);
         boolean nio = asked.equals("nio");
-        boolean epoll = asked.equals("epoll");
-        if (!nio && !epoll && ioUringAvailable()) {
+        if (asksForIoUring(asked) && ioUringAvailable()) {
             return IO_URING;
         }
         if (!nio && epollAvailable()) {
             return EPOLL;
         }
         return NIO;
+    }
+
+    /** Whether this process was asked to run on io_uring ({@link #PROPERTY}). */
+    public static boolean ioUringRequested() {
+        return asksForIoUring(System.getProperty(PROPERTY, "").trim().toLowerCase(Locale.ROOT));
+    }
+
+    private static boolean asksForIoUring(String asked) {
+        return asked.equals("io_uring") || asked.equals("iouring") || asked.equals("uring");
     }
 
     /** Why io_uring cannot be used here, or null when it can. */

@@ -22,8 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The listening side of the proxy: Netty with the io_uring transport on Linux, epoll where the
- * kernel refuses io_uring, NIO elsewhere ({@link Transport}; the transport in use is logged), one pipeline per client connection: frame decoder, message
+ * The listening side of the proxy: Netty with the epoll transport on Linux, NIO elsewhere, io_uring
+ * when asked for ({@link Transport}; the transport in use is logged), one pipeline per client connection: frame decoder, message
  * encoder, connection handler (and, once a client asks for TLS, an SslHandler before them).
  *
  * <p>It listens on the addresses it is given, as PostgreSQL's {@code listen_addresses} reads them:
@@ -99,9 +99,9 @@ public final class PgServer implements AutoCloseable {
     /** Binds and starts accepting clients. */
     public void start() throws InterruptedException {
         Transport transport = Transport.current();
-        String refusal = Transport.ioUringRefusal();
-        if (refusal != null) {
-            LOG.info("io_uring cannot be used here ({}): the {} transport serves instead", refusal, transport.label());
+        if (Transport.ioUringRequested() && transport != Transport.IO_URING) {
+            LOG.warn("io_uring was asked for ({}) but cannot be used here ({}): the {} transport serves instead",
+                    Transport.PROPERTY, Transport.ioUringRefusal(), transport.label());
         }
         IoHandlerFactory factory = transport.ioHandlerFactory();
         Class<? extends ServerChannel> channelClass = transport.serverChannel();
