@@ -18,9 +18,33 @@ public final class MemoryBudget {
         return new MemoryBudget(Long.MAX_VALUE, "");
     }
 
+    /**
+     * A statement holding at least this much is failed by its next charge after the heap ran out
+     * ({@link #heapRanOut}); statements holding less go on.
+     */
+    static final long VICTIM_FLOOR = 1L << 20;
+    /** How long after the heap ran out a statement's charge may still fail for it. */
+    private static final long VICTIM_WINDOW_NANOS = 10_000_000_000L;
+
+    /** When the heap last ran out (System.nanoTime), 0 when no statement is to fail for it. */
+    private static volatile long heapRanOutAt;
+
     private final long limit;
     private final String setting;
     private long used;
+
+    /**
+     * The JVM met an OutOfMemoryError somewhere (an event loop, a backend connection, a session's
+     * thread): the next statement to charge a budget while holding a megabyte or more fails with
+     * 53200, which frees what it held. The statement that runs the heap out is the one charging rows
+     * all along, while where the error lands is chance (another connection's read, an event loop's
+     * own work): without this, the error ended a connection of a session that held nothing and the
+     * statement that held the heap went on, and the heap stayed exhausted.
+     */
+    public static void heapRanOut() {
+        long now = System.nanoTime();
+        heapRanOutAt = now == 0 ? 1 : now;
+    }
 
     /**
      * @param limit bytes the statement may hold
@@ -40,7 +64,21 @@ public final class MemoryBudget {
         if (after > limit || after < 0) {
             throw new MemoryLimitExceededException(limit, setting);
         }
+        if (heapRanOutAt != 0 && after >= VICTIM_FLOOR) {
+            failForTheHeap(after);
+        }
         used = after;
+    }
+
+    private void failForTheHeap(long holding) {
+        long ranOut = heapRanOutAt;
+        if (ranOut == 0) {
+            return;
+        }
+        heapRanOutAt = 0; // one statement fails per time the heap ran out (a race may fail two: both held much)
+        if (System.nanoTime() - ranOut < VICTIM_WINDOW_NANOS) {
+            throw new MemoryLimitExceededException(limit, setting, holding);
+        }
     }
 
     /** Gives back what was charged for rows no longer held. */
@@ -75,12 +113,27 @@ public final class MemoryBudget {
 
         private final long limit;
         private final String setting;
+        private boolean heap;
 
         MemoryLimitExceededException(long limit, String setting) {
             super("the statement needs more than " + describe(limit) + " of proxy memory to merge the shards' rows"
                     + (setting.isEmpty() ? "" : " (" + setting + ")"), null, false, false);
             this.limit = limit;
             this.setting = setting;
+        }
+
+        /** The heap ran out while the statement held {@code holding} bytes of rows ({@link #heapRanOut}). */
+        MemoryLimitExceededException(long limit, String setting, long holding) {
+            super("the proxy's heap ran out while this statement held about " + (holding >> 20)
+                    + " MiB of the shards' rows to merge", null, false, false);
+            this.limit = limit;
+            this.setting = setting;
+            this.heap = true;
+        }
+
+        /** Whether the heap ran out (the statement held much of it) rather than the statement's own limit. */
+        public boolean heap() {
+            return heap;
         }
 
         public long limit() {

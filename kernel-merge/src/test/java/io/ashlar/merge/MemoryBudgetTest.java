@@ -87,4 +87,22 @@ final class MemoryBudgetTest {
         assertEquals("1 GiB", MemoryBudget.describe(1L << 30));
         assertEquals("1000 bytes", MemoryBudget.describe(1000));
     }
+
+    @Test
+    void afterTheHeapRanOutTheNextStatementHoldingAMegabyteFailsAndOnlyThatOne() {
+        MemoryBudget small = new MemoryBudget(1L << 30, "proxy-statement-memory-limit");
+        MemoryBudget large = new MemoryBudget(1L << 30, "proxy-statement-memory-limit");
+        MemoryBudget other = new MemoryBudget(1L << 30, "proxy-statement-memory-limit");
+        large.charge(MemoryBudget.VICTIM_FLOOR - 10);
+        other.charge(MemoryBudget.VICTIM_FLOOR - 10);
+        MemoryBudget.heapRanOut();
+        small.charge(1000); // holds less than the floor: goes on
+        MemoryBudget.MemoryLimitExceededException failed = assertThrows(MemoryBudget.MemoryLimitExceededException.class,
+                () -> large.charge(100));
+        assertTrue(failed.heap(), failed.getMessage());
+        assertTrue(failed.getMessage().contains("heap ran out while this statement held about 1 MiB"), failed.getMessage());
+        assertEquals(MemoryBudget.VICTIM_FLOOR - 10, large.used(), "the failed charge took nothing");
+        other.charge(100); // one statement per time the heap ran out
+        assertEquals(MemoryBudget.VICTIM_FLOOR + 90, other.used());
+    }
 }

@@ -53,6 +53,11 @@ public final class UnitStreams {
         if (e.setting().isEmpty()) {
             return ErrorFields.error("53200", "out of memory: " + e.getMessage());
         }
+        if (e.heap()) {
+            return ErrorFields.error("53200", "out of memory: " + e.getMessage(), "Set " + e.setting() + " in server.yaml's"
+                    + " props (now " + MemoryBudget.describe(e.limit()) + ") well below the proxy's heap (-Xmx), so that a"
+                    + " statement stops at it before the heap runs out.");
+        }
         return ErrorFields.error("53200", "out of memory: " + e.getMessage(), "Raise " + e.setting()
                 + " in server.yaml's props (now " + MemoryBudget.describe(e.limit()) + "), or let the shards do the"
                 + " work: ORDER BY or GROUP BY keys the shards can sort by, a LIMIT.");

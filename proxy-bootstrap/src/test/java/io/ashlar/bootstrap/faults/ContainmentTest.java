@@ -121,7 +121,11 @@ final class ContainmentTest {
             // and the session goes on). When it runs out again while the session writes its 53200 (seen once in a
             // full build on a loaded machine), the session ends without it: the client reads the end of its
             // connection (08006). Either way the error is the hog's alone.
-            if (failure.getSQLState().equals("53200")) {
+            // Or, when memory ran out anywhere else (an event loop's own work, another connection's read), the statement
+            // holding the heap fails at its next charge with ERROR 53200, and its session goes on (MemoryBudget.heapRanOut).
+            if (failure.getSQLState().equals("53200") && failure.getMessage().contains("heap ran out while this statement held")) {
+                assertTrue(!ended, "the session whose statement held the heap goes on");
+            } else if (failure.getSQLState().equals("53200")) {
                 assertTrue(ended, "the session that ran out of memory ended");
             } else {
                 assertTrue(failure.getSQLState().startsWith("08"), () -> failure.getSQLState() + " " + failure.getMessage());
