@@ -70,6 +70,10 @@ final class ProxyProcess implements AutoCloseable {
         if (Runtime.version().feature() >= 23) {
             command.add("--sun-misc-unsafe-memory-access=allow");
         }
+        String transport = System.getProperty("ashlar.transport");
+        if (transport != null) {
+            command.add("-Dashlar.transport=" + transport); // the proxy runs on the transport the tests run on
+        }
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.ashlar.bootstrap.Ashlar", "start",
                 "--conf", conf.toString(), "--port", Integer.toString(port)));
