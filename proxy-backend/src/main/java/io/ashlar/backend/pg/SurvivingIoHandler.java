@@ -1,10 +1,8 @@
 package io.ashlar.backend.pg;
 
-import io.netty.channel.IoHandle;
 import io.netty.channel.IoHandler;
 import io.netty.channel.IoHandlerContext;
 import io.netty.channel.IoHandlerFactory;
-import io.netty.channel.IoRegistration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,15 +17,13 @@ import org.slf4j.LoggerFactory;
  * on with the next, and the statement that holds the heap fails at its next charge ({@link
  * io.ashlar.merge.MemoryBudget#heapRanOut}), which frees it. Other Errors still end the thread.
  */
-final class SurvivingIoHandler implements IoHandler {
+final class SurvivingIoHandler extends ForwardingIoHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(SurvivingIoHandler.class);
     private static final AtomicLong SURVIVED = new AtomicLong();
 
-    private final IoHandler delegate;
-
     private SurvivingIoHandler(IoHandler delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     /** {@code factory}'s handlers, each wrapped. */
@@ -51,14 +47,9 @@ final class SurvivingIoHandler implements IoHandler {
     }
 
     @Override
-    public void initialize() {
-        delegate.initialize();
-    }
-
-    @Override
     public int run(IoHandlerContext context) {
         try {
-            return delegate.run(context);
+            return super.run(context);
         } catch (OutOfMemoryError e) {
             SURVIVED.incrementAndGet();
             io.ashlar.merge.MemoryBudget.heapRanOut(); // the statement holding the heap fails next, and frees it
@@ -69,30 +60,5 @@ final class SurvivingIoHandler implements IoHandler {
             }
             return 0;
         }
-    }
-
-    @Override
-    public void prepareToDestroy() {
-        delegate.prepareToDestroy();
-    }
-
-    @Override
-    public void destroy() {
-        delegate.destroy();
-    }
-
-    @Override
-    public IoRegistration register(IoHandle handle) throws Exception {
-        return delegate.register(handle);
-    }
-
-    @Override
-    public void wakeup() {
-        delegate.wakeup();
-    }
-
-    @Override
-    public boolean isCompatible(Class<? extends IoHandle> handleType) {
-        return delegate.isCompatible(handleType);
     }
 }

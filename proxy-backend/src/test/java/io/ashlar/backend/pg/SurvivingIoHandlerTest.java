@@ -3,11 +3,8 @@ package io.ashlar.backend.pg;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.channel.IoHandle;
-import io.netty.channel.IoHandler;
 import io.netty.channel.IoHandlerContext;
 import io.netty.channel.IoHandlerFactory;
-import io.netty.channel.IoRegistration;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -26,8 +23,7 @@ final class SurvivingIoHandlerTest {
         AtomicBoolean thrown = new AtomicBoolean();
         IoHandlerFactory real = Transport.current().ioHandlerFactory();
         // The transport's own handler, which runs out of memory once, in its second turn.
-        IoHandlerFactory failingOnce = executor -> new IoHandler() {
-            private final IoHandler delegate = real.newHandler(executor);
+        IoHandlerFactory failingOnce = executor -> new ForwardingIoHandler(real.newHandler(executor)) {
             private int turns;
 
             @Override
@@ -35,32 +31,7 @@ final class SurvivingIoHandlerTest {
                 if (++turns == 2 && thrown.compareAndSet(false, true)) {
                     throw new OutOfMemoryError("Java heap space (thrown by the test)");
                 }
-                return delegate.run(context);
-            }
-
-            @Override
-            public void prepareToDestroy() {
-                delegate.prepareToDestroy();
-            }
-
-            @Override
-            public void destroy() {
-                delegate.destroy();
-            }
-
-            @Override
-            public IoRegistration register(IoHandle handle) throws Exception {
-                return delegate.register(handle);
-            }
-
-            @Override
-            public void wakeup() {
-                delegate.wakeup();
-            }
-
-            @Override
-            public boolean isCompatible(Class<? extends IoHandle> handleType) {
-                return delegate.isCompatible(handleType);
+                return super.run(context);
             }
         };
         long before = SurvivingIoHandler.survived();
