@@ -34,8 +34,8 @@ public final class MemoryBudget {
     private long used;
 
     /**
-     * The JVM met an OutOfMemoryError somewhere (an event loop, a backend connection, a session's
-     * thread): the next statement to charge a budget while holding a megabyte or more fails with
+     * The JVM met an OutOfMemoryError somewhere (an event loop's own work, a backend or a client
+     * connection; not a session's thread, whose session ends and frees what it held): the next statement to charge a budget while holding a megabyte or more fails with
      * 53200, which frees what it held. The statement that runs the heap out is the one charging rows
      * all along, while where the error lands is chance (another connection's read, an event loop's
      * own work): without this, the error ended a connection of a session that held nothing and the
@@ -113,13 +113,14 @@ public final class MemoryBudget {
 
         private final long limit;
         private final String setting;
-        private boolean heap;
+        private final boolean heap;
 
         MemoryLimitExceededException(long limit, String setting) {
             super("the statement needs more than " + describe(limit) + " of proxy memory to merge the shards' rows"
                     + (setting.isEmpty() ? "" : " (" + setting + ")"), null, false, false);
             this.limit = limit;
             this.setting = setting;
+            this.heap = false;
         }
 
         /** The heap ran out while the statement held {@code holding} bytes of rows ({@link #heapRanOut}). */
