@@ -103,12 +103,24 @@ final class ShutdownUnderLoadTest {
             pooledTx.commit();
             shardedTx.commit();
             for (Map.Entry<String, CompletableFuture<String>> each : sleepers.entrySet()) {
-                String outcome = each.getValue().get(30, TimeUnit.SECONDS);
+                String outcome;
+                try {
+                    outcome = each.getValue().get(30, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    // Should it happen: what the process's threads and sockets were doing then (on io_uring, the stop
+                    // itself once did not end, and a backend connection once stayed open after its loop ended).
+                    throw new AssertionError(each.getKey() + ": the sleeping client got no answer within 30 s of the stop;"
+                            + " stop done: " + stop.isDone() + "\n" + threadsAndSockets(), e);
+                }
                 long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopping);
                 assertTrue(outcome.equals("57P01") || outcome.startsWith("08"), each.getKey() + ": " + outcome);
                 assertTrue(millis >= GRACE_MILLIS, each.getKey() + ": ended before the grace was over");
             }
-            stop.get(30, TimeUnit.SECONDS);
+            try {
+                stop.get(30, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new AssertionError("the stop did not end within 30 s\n" + threadsAndSockets(), e);
+            }
             long stoppedAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopping);
             System.out.println("ShutdownUnderLoadTest: stopped " + stoppedAfter + " ms after the stop began (grace " + GRACE_MILLIS + " ms)");
             try (Connection c = servers.server(0).connect("pooled"); Statement s = c.createStatement();
@@ -126,7 +138,8 @@ final class ShutdownUnderLoadTest {
             // Nothing of the proxy's is left on the backends: no statement running, no connection at all.
             for (int i = 0; i < 2; i++) {
                 String left = leftOver(servers.server(i));
-                assertEquals("", left, "server " + i + " still has the proxy's backends: " + left);
+                int server = i;
+                assertEquals("", left, () -> "server " + server + " still has the proxy's backends: " + left + "\n" + threadsAndSockets());
             }
         } finally {
             for (Connection c : connections) {
@@ -138,6 +151,29 @@ final class ShutdownUnderLoadTest {
             }
             threads.shutdownNow();
         }
+    }
+
+    /** Every thread's stack, and the process's TCP sockets as {@code ss} shows them. */
+    private static String threadsAndSockets() {
+        StringBuilder result = new StringBuilder();
+        for (Map.Entry<Thread, StackTraceElement[]> each : Thread.getAllStackTraces().entrySet()) {
+            result.append('"').append(each.getKey().getName()).append("\" ").append(each.getKey().getState()).append('\n');
+            for (StackTraceElement frame : each.getValue()) {
+                result.append("    at ").append(frame).append('\n');
+            }
+        }
+        try {
+            Process ss = new ProcessBuilder("ss", "-tanpo").redirectErrorStream(true).start();
+            String pid = Long.toString(ProcessHandle.current().pid());
+            for (String line : new String(ss.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+                if (line.contains("pid=" + pid + ",")) {
+                    result.append(line).append('\n');
+                }
+            }
+        } catch (java.io.IOException e) {
+            result.append("ss: ").append(e);
+        }
+        return result.toString();
     }
 
     /** "ok", or the SQLSTATE the statement failed with. */
