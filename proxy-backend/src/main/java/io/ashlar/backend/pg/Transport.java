@@ -27,8 +27,8 @@ import jdk.net.ExtendedSocketOptions;
  * io_uring when asked for with {@code -Dashlar.transport=io_uring} ({@code ASHLAR_TRANSPORT} in {@code bin/ashlar})
  * and the kernel allows it (Linux 5.x and later, not refused by a container's seccomp profile). io_uring hands a
  * loop's reads and writes to the kernel in one system call per turn: 10-15% less proxy CPU per statement than epoll
- * here, and fewer context switches (docs/benchmarks.md); it is not the default while a stop may leave a client
- * without its answer under io_uring (ShutdownUnderLoadTest, 2 runs of about 34; cause not found).
+ * here, and fewer context switches (docs/benchmarks.md); it is not the default while a stop under io_uring may leave
+ * a connection open after its loop ended (ShutdownUnderLoadTest, about one run in twenty).
  */
 public enum Transport {
 
