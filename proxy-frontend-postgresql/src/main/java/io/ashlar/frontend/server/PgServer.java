@@ -269,9 +269,9 @@ public final class PgServer implements AutoCloseable {
     }
 
     /**
-     * Waits for loops to stop, for at most {@value #LOOPS_STOP_MILLIS} ms: a stop never hangs on them (an io_uring loop
-     * once did not end, about one stop in twenty in ShutdownUnderLoadTest, and a SIGTERM then never ended the
-     * process). Past it, the log says where their threads are.
+     * Waits for loops to stop, for at most {@value #LOOPS_STOP_MILLIS} ms, so that a stop (and a SIGTERM) never hangs on
+     * them: on io_uring a stop twice did not end within 30 s in about 80 ShutdownUnderLoadTest runs, where it waited
+     * without bound (which step it hung in was not seen). Past it, the log says where the loops' threads are.
      */
     private static void awaitStopped(String what, io.netty.util.concurrent.Future<?> termination) {
         if (!termination.awaitUninterruptibly(LOOPS_STOP_MILLIS)) {
