@@ -35,15 +35,23 @@ public final class MemoryBudget {
 
     /**
      * The JVM met an OutOfMemoryError somewhere (an event loop's own work, a backend or a client
-     * connection; not a session's thread, whose session ends and frees what it held): the next statement to charge a budget while holding a megabyte or more fails with
-     * 53200, which frees what it held. The statement that runs the heap out is the one charging rows
-     * all along, while where the error lands is chance (another connection's read, an event loop's
-     * own work): without this, the error ended a connection of a session that held nothing and the
-     * statement that held the heap went on, and the heap stayed exhausted.
+     * connection; not a session's thread, whose session ends and frees what it held): the next
+     * statement to charge a budget while holding a megabyte or more fails with 53200, which frees
+     * what it held. The statement that runs the heap out is the one charging rows all along, while
+     * where the error lands is chance (another connection's read, an event loop's own work): without
+     * this, the error ended a connection of a session that held nothing and the statement that held
+     * the heap went on, and the heap stayed exhausted.
      */
     public static void heapRanOut() {
         long now = System.nanoTime();
         heapRanOutAt = now == 0 ? 1 : now;
+    }
+
+    /** {@link #heapRanOut} when {@code cause} is an OutOfMemoryError, or wraps one (a decoder's). */
+    public static void heapRanOutIf(Throwable cause) {
+        if (cause instanceof OutOfMemoryError || cause.getCause() instanceof OutOfMemoryError) {
+            heapRanOut();
+        }
     }
 
     /**

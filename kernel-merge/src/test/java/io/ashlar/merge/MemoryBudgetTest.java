@@ -105,4 +105,14 @@ final class MemoryBudgetTest {
         other.charge(100); // one statement per time the heap ran out
         assertEquals(MemoryBudget.VICTIM_FLOOR + 90, other.used());
     }
+
+    @Test
+    void onlyAnOutOfMemoryErrorOrOneWrappedMarksTheHeapAsRunOut() {
+        MemoryBudget large = new MemoryBudget(1L << 30, "proxy-statement-memory-limit");
+        large.charge(MemoryBudget.VICTIM_FLOOR);
+        MemoryBudget.heapRanOutIf(new IllegalStateException("not memory"));
+        large.charge(100);
+        MemoryBudget.heapRanOutIf(new RuntimeException("a decoder's", new OutOfMemoryError("Java heap space")));
+        assertThrows(MemoryBudget.MemoryLimitExceededException.class, () -> large.charge(100));
+    }
 }

@@ -697,10 +697,8 @@ public final class ServerLink extends ByteToMessageDecoder {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof OutOfMemoryError || cause.getCause() instanceof OutOfMemoryError) {
-            // Where the heap ran out is chance; the statement holding it is failed next (MemoryBudget).
-            io.ashlar.merge.MemoryBudget.heapRanOut();
-        }
+        // Where the heap ran out is chance; the statement holding it is failed next (MemoryBudget).
+        io.ashlar.merge.MemoryBudget.heapRanOutIf(cause);
         if (state == State.TLS_HANDSHAKE) {
             fail(spec.tls().handshakeFailure(cause, spec.host()));
         } else if (state != State.READY && state != State.CLOSED) {

@@ -788,9 +788,7 @@ final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
             // A client that does not trust the certificate, speaks no common TLS version, or is no TLS client.
             LOG.info("connection {}: could not accept TLS connection: {}", ctx.channel().remoteAddress(), tls.getMessage());
         } else if (!(cause instanceof java.io.IOException)) {
-            if (cause instanceof OutOfMemoryError || cause.getCause() instanceof OutOfMemoryError) {
-                io.ashlar.merge.MemoryBudget.heapRanOut(); // the statement holding the heap fails next, and frees it
-            }
+            io.ashlar.merge.MemoryBudget.heapRanOutIf(cause); // the statement holding the heap fails next, and frees it
             LOG.warn("connection {}: {}", ctx.channel().remoteAddress(), cause.toString());
             if (state == State.READY && ctx.channel().isActive()) {
                 // A relayed session's own failure (its code runs here, on the loop): the session ends, as a

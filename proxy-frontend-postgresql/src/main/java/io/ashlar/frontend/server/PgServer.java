@@ -35,6 +35,8 @@ public final class PgServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PgServer.class);
 
+    /** How the loops' threads are named (both groups' thread factories name them after their class). */
+    private static final String LOOP_THREAD_NAMES = DefaultThreadFactory.toPoolName(MultiThreadIoEventLoopGroup.class);
     /** How long a stop waits for the event loops to end ({@link #stopLoops}). */
     private static final long LOOPS_STOP_MILLIS = 5_000;
     /** How long the event loops run on, idle, when they stop ({@link #stopLoops}). */
@@ -277,7 +279,7 @@ public final class PgServer implements AutoCloseable {
         if (!termination.awaitUninterruptibly(LOOPS_STOP_MILLIS)) {
             StringBuilder stacks = new StringBuilder();
             for (java.util.Map.Entry<Thread, StackTraceElement[]> each : Thread.getAllStackTraces().entrySet()) {
-                if (each.getKey().getName().startsWith("multiThreadIoEventLoopGroup")) {
+                if (each.getKey().getName().startsWith(LOOP_THREAD_NAMES)) {
                     stacks.append("\n\"").append(each.getKey().getName()).append("\" ").append(each.getKey().getState());
                     for (StackTraceElement frame : each.getValue()) {
                         stacks.append("\n    at ").append(frame);
