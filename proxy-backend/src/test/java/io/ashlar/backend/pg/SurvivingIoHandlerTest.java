@@ -37,15 +37,24 @@ final class SurvivingIoHandlerTest {
         long before = SurvivingIoHandler.survived();
         MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1, SurvivingIoHandler.wrap(failingOnce));
         try {
-            for (int i = 0; i < 5; i++) {
-                CompletableFuture<Boolean> ran = new CompletableFuture<>();
-                group.next().execute(() -> ran.complete(true));
-                assertTrue(ran.get(5, TimeUnit.SECONDS), "task " + i + " ran on the loop");
+            // Tasks until the loop has turned twice (tasks given while it runs its tasks may run in one turn).
+            for (int i = 0; i < 500 && !thrown.get(); i++) {
+                runOnTheLoop(group, "before the error, task " + i);
+                Thread.sleep(10);
             }
             assertTrue(thrown.get(), "the handler threw");
+            for (int i = 0; i < 5; i++) {
+                runOnTheLoop(group, "after the error, task " + i);
+            }
             assertEquals(1, SurvivingIoHandler.survived() - before);
         } finally {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
+    }
+
+    private static void runOnTheLoop(MultiThreadIoEventLoopGroup group, String what) throws Exception {
+        CompletableFuture<Boolean> ran = new CompletableFuture<>();
+        group.next().execute(() -> ran.complete(true));
+        assertTrue(ran.get(5, TimeUnit.SECONDS), what + " ran on the loop");
     }
 }
