@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * Whether a data source answers, as its {@link LinkPool} sees it. It is <b>up</b> until a connection cannot be made
  * (refused, a wrong password, an unknown database, a TLS failure, no answer in time), an established one is lost
  * without the backend saying why (a reset, the server's process gone, TCP keepalive giving up), or the health check
- * gets no answer within {@code healthCheckTimeoutMilliseconds}; then it is <b>down</b>: statements that need it fail
+ * gets no answer within {@code healthCheckTimeoutMilliseconds} (counted in the time the proxy ran: a stall of its
+ * own, such as a heap so full that every allocation waits, is not the server's silence; {@link RunningDeadline}); then it is <b>down</b>: statements that need it fail
  * at once with 08006 naming it and the reason, instead of waiting for a connection that will not come, and the
  * proxy reconnects in the background, at once and then with a backoff that doubles up to the check interval. The
  * first login that succeeds makes it up again; nothing needs a restart.
@@ -68,7 +69,10 @@ public final class DataSourceHealth {
     private boolean connecting;
     /** The check sent and not answered yet. */
     private boolean awaiting;
+    /** The next look at the check sent: cancelled by its answer. */
     private ScheduledFuture<?> deadline;
+    /** How long the check sent has waited, in the time the proxy ran. */
+    private final RunningDeadline waited;
     /** The next check: one at a time, whatever went down and up meanwhile. */
     private ScheduledFuture<?> nextCheck;
     private boolean reconnecting;
@@ -85,6 +89,7 @@ public final class DataSourceHealth {
         this.checkSpec = spec.forHealthCheck((int) Math.min(Integer.MAX_VALUE, config.healthCheckTimeoutMilliseconds()));
         this.channelClass = channelClass;
         this.loop = loop;
+        this.waited = new RunningDeadline(TimeUnit.MILLISECONDS.toNanos(config.healthCheckTimeoutMilliseconds()));
         this.state.set(new State(config.name(), true, Instant.now(), ""));
     }
 
@@ -200,16 +205,27 @@ public final class DataSourceHealth {
             awaiting = true;
             link.write(new Query(""));
             link.flush();
-            long timeout = config.healthCheckTimeoutMilliseconds();
-            deadline = loop.schedule(() -> {
-                if (awaiting && checkLink == link) {
-                    awaiting = false;
-                    lost("no answer to a health check within " + timeout + " ms (the server may be stopped, or the"
-                            + " network to it cut)", true);
-                }
-            }, timeout, TimeUnit.MILLISECONDS);
+            waited.start(System.nanoTime());
+            deadline = loop.schedule(() -> lookAtCheck(link), waited.stepNanos(), TimeUnit.NANOSECONDS);
         }
         scheduleCheck();
+    }
+
+    /**
+     * The check sent on {@code link} is still unanswered after a step: down once the proxy has run for the whole
+     * timeout meanwhile ({@link RunningDeadline}: a stall of the proxy's own is not the server's silence).
+     */
+    private void lookAtCheck(ServerLink link) {
+        if (!awaiting || checkLink != link) {
+            return;
+        }
+        if (waited.passed(System.nanoTime())) {
+            awaiting = false;
+            lost("no answer to a health check within " + config.healthCheckTimeoutMilliseconds() + " ms (the server may be"
+                    + " stopped, or the network to it cut)", true);
+        } else {
+            deadline = loop.schedule(() -> lookAtCheck(link), waited.stepNanos(), TimeUnit.NANOSECONDS);
+        }
     }
 
     private void scheduleCheck() {

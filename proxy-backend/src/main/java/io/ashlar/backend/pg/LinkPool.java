@@ -63,9 +63,14 @@ public final class LinkPool implements AutoCloseable {
      *        would delay a check's answer past its deadline)
      */
     public LinkPool(DataSourceConfig config, EventLoop checkLoop) {
+        this(config, checkLoop, Transport.current());
+    }
+
+    /** A pool whose connections are of the given transport (the loops given it must be of the same). */
+    LinkPool(DataSourceConfig config, EventLoop checkLoop, Transport transport) {
         this.config = config;
         this.spec = ConnectSpec.of(config);
-        this.channelClass = Transport.current().socketChannel();
+        this.channelClass = transport.socketChannel();
         this.health = new DataSourceHealth(this, config, spec, channelClass, checkLoop);
     }
 

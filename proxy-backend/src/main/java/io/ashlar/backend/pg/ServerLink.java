@@ -176,13 +176,25 @@ public final class ServerLink extends ByteToMessageDecoder {
         ServerLink[] current = new ServerLink[1];
         BackendTls.Mode mode = spec.tls().mode();
         attempt(loop, channelClass, spec, mode != BackendTls.Mode.DISABLE && mode != BackendTls.Mode.ALLOW, result, current);
-        loop.schedule(() -> {
-            if (!result.isDone()) {
-                result.tryFailure(new java.net.ConnectException("timed out after " + spec.connectTimeoutMillis()
-                        + " ms connecting to " + spec.host() + ":" + spec.port()));
-                current[0].close();
+        // The timeout counts the time the proxy ran (RunningDeadline): a stall of its own is not the server's silence,
+        // and a login timed out makes the data source down for every session.
+        RunningDeadline waited = new RunningDeadline(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(spec.connectTimeoutMillis()));
+        waited.start(System.nanoTime());
+        loop.schedule(new Runnable() {
+            @Override
+            public void run() {
+                if (result.isDone()) {
+                    return;
+                }
+                if (waited.passed(System.nanoTime())) {
+                    result.tryFailure(new java.net.ConnectException("timed out after " + spec.connectTimeoutMillis()
+                            + " ms connecting to " + spec.host() + ":" + spec.port()));
+                    current[0].close();
+                } else {
+                    loop.schedule(this, waited.stepNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+                }
             }
-        }, spec.connectTimeoutMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        }, waited.stepNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
         return result;
     }
 
