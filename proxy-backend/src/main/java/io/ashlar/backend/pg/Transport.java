@@ -23,12 +23,11 @@ import jdk.net.ExtendedSocketOptions;
 
 /**
  * How the event loops reach the kernel, for clients and backends alike (one choice per process: a client's channel
- * and the backend connections serving it share a loop, so they must be of one kind). epoll on Linux, NIO elsewhere;
- * io_uring when asked for with {@code -Dashlar.transport=io_uring} ({@code ASHLAR_TRANSPORT} in {@code bin/ashlar})
- * and the kernel allows it (Linux 5.x and later, not refused by a container's seccomp profile). io_uring hands a
- * loop's reads and writes to the kernel in one system call per turn: 10-15% less proxy CPU per statement than epoll
- * here, and fewer context switches (docs/benchmarks.md); it is not the default while a stop under io_uring may leave
- * a connection open after its loop ended (ShutdownUnderLoadTest, about one run in twenty).
+ * and the backend connections serving it share a loop, so they must be of one kind). io_uring where the kernel allows
+ * it (Linux 5.x and later, not refused by a container's seccomp profile or {@code kernel.io_uring_disabled}), else
+ * epoll, else NIO; {@code -Dashlar.transport=epoll} ({@code ASHLAR_TRANSPORT} in {@code bin/ashlar}) or {@code nio}
+ * asks for another. io_uring hands a loop's reads and writes to the kernel in one system call per turn: 10-15% less
+ * proxy CPU per statement than epoll here, and fewer context switches (docs/benchmarks.md).
  */
 public enum Transport {
 
@@ -54,12 +53,12 @@ public enum Transport {
 
     /**
      * The transport asked for ({@code io_uring}, {@code epoll} or {@code nio}), or the next one at hand when it is not
-     * available (io_uring, then epoll, then NIO). An empty or unknown request gets epoll, or NIO without it.
+     * available (io_uring, then epoll, then NIO). An empty or unknown request gets the first one at hand.
      */
     static Transport choose(String requested) {
         String asked = requested.trim().toLowerCase(Locale.ROOT);
         boolean nio = asked.equals("nio");
-        if (asksForIoUring(asked) && ioUringAvailable()) {
+        if (!nio && !asked.equals("epoll") && ioUringAvailable()) {
             return IO_URING;
         }
         if (!nio && epollAvailable()) {

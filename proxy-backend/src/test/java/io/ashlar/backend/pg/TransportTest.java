@@ -25,11 +25,12 @@ import org.junit.jupiter.api.Test;
 final class TransportTest {
 
     @Test
-    void anEmptyOrUnknownRequestGetsEpollOrNioAndNioIsAlwaysThere() {
-        Transport byDefault = Transport.choose(""); // the native epoll library is not on this module's class path
-        assertTrue(byDefault == Transport.EPOLL || byDefault == Transport.NIO, byDefault::toString);
+    void anEmptyOrUnknownRequestGetsIoUringAndEpollAndNioAreThereWhenAskedFor() {
+        Transport byDefault = Transport.choose("");
+        assertSame(Transport.IO_URING, byDefault, () -> "io_uring is not available here: " + Transport.ioUringRefusal());
         assertSame(byDefault, Transport.choose("kqueue"));
-        assertSame(byDefault, Transport.choose("epoll"));
+        assertSame(Transport.EPOLL, Transport.choose("epoll"));
+        assertSame(Transport.EPOLL, Transport.choose(" EPOLL "));
         assertSame(Transport.choose(System.getProperty(Transport.PROPERTY, "")), Transport.current());
         assertSame(Transport.NIO, Transport.choose("nio"));
         assertSame(Transport.NIO, Transport.choose(" NIO "));

@@ -22,8 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The listening side of the proxy: Netty with the epoll transport on Linux, NIO elsewhere, io_uring
- * when asked for ({@link Transport}; the transport in use is logged), one pipeline per client connection: frame decoder, message
+ * The listening side of the proxy: Netty with the io_uring transport on Linux where the kernel allows it, epoll
+ * where not, NIO elsewhere ({@link Transport}; the transport in use is logged), one pipeline per client connection: frame decoder, message
  * encoder, connection handler (and, once a client asks for TLS, an SslHandler before them).
  *
  * <p>It listens on the addresses it is given, as PostgreSQL's {@code listen_addresses} reads them:
@@ -108,6 +108,8 @@ public final class PgServer implements AutoCloseable {
         if (Transport.ioUringRequested() && transport != Transport.IO_URING) {
             LOG.warn("io_uring was asked for ({}) but cannot be used here ({}): the {} transport serves instead",
                     Transport.PROPERTY, Transport.ioUringRefusal(), transport.label());
+        } else if (transport == Transport.EPOLL && Transport.ioUringRefusal() != null) {
+            LOG.info("io_uring cannot be used here ({}): the epoll transport serves", Transport.ioUringRefusal());
         }
         IoHandlerFactory factory = transport.ioHandlerFactory();
         Class<? extends ServerChannel> channelClass = transport.serverChannel();
