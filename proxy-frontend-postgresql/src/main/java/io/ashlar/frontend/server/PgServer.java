@@ -315,9 +315,10 @@ public final class PgServer implements AutoCloseable {
     /**
      * Waits for loops to stop, for at most {@value #LOOPS_STOP_MILLIS} ms, so that a stop (and a SIGTERM) never hangs on
      * them: on io_uring a stop twice did not end within 30 s in about 80 ShutdownUnderLoadTest runs, where it waited
-     * without bound; with the bound, twice in 40 runs a loop's thread was still in io_uring's own teardown after it
-     * ({@code IoUringIoHandler.prepareToDestroy}, waiting in the kernel for every operation submitted to complete),
-     * with every connection the proxy knows of closed before. Past it, the log says where the loops' threads are.
+     * without bound; with the bound, in 3 of 60 runs a loop's thread was still in io_uring's own teardown after it
+     * ({@code IoUringIoHandler.prepareToDestroy}, waiting in the kernel for the operations submitted to complete),
+     * though every connection {@link #closeWhileLoopsRun} knew of had closed. Past it, the log says where the loops'
+     * threads are and what connections are still open on them.
      *
      * @return whether they stopped
      */
