@@ -18,10 +18,11 @@ import org.slf4j.LoggerFactory;
  * (refused, a wrong password, an unknown database, a TLS failure, no answer in time), an established one is lost
  * without the backend saying why (a reset, the server's process gone, TCP keepalive giving up), or the health check
  * gets no answer within {@code healthCheckTimeoutMilliseconds} (counted in the time the proxy ran: a stall of its
- * own, such as a heap so full that every allocation waits, is not the server's silence; {@link RunningDeadline}); then it is <b>down</b>: statements that need it fail
- * at once with 08006 naming it and the reason, instead of waiting for a connection that will not come, and the
- * proxy reconnects in the background, at once and then with a backoff that doubles up to the check interval. The
- * first login that succeeds makes it up again; nothing needs a restart.
+ * own, such as a heap so full that every allocation waits, is not the server's silence; {@link RunningDeadline});
+ * then it is <b>down</b>: statements that need it fail at once with 08006 naming it and the reason, instead of
+ * waiting for a connection that will not come, and the proxy reconnects in the background, at once and then with a
+ * backoff that doubles up to the check interval. The first login that succeeds makes it up again; nothing needs a
+ * restart.
  *
  * <p>The health check: every {@code healthCheckIntervalMilliseconds}, an empty query on a connection of its own
  * ({@code application_name} "ashlar health check", one per data source and proxy, outside {@code maxPoolSize}).
@@ -221,8 +222,8 @@ public final class DataSourceHealth {
         }
         if (waited.passed(System.nanoTime())) {
             awaiting = false;
-            lost("no answer to a health check within " + config.healthCheckTimeoutMilliseconds() + " ms (the server may be"
-                    + " stopped, or the network to it cut)", true);
+            lost("no answer to a health check within " + config.healthCheckTimeoutMilliseconds()
+                    + " ms (the server may be stopped, or the network to it cut)", true);
         } else {
             deadline = loop.schedule(() -> lookAtCheck(link), waited.stepNanos(), TimeUnit.NANOSECONDS);
         }

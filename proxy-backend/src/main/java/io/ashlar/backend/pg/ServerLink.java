@@ -178,7 +178,8 @@ public final class ServerLink extends ByteToMessageDecoder {
         attempt(loop, channelClass, spec, mode != BackendTls.Mode.DISABLE && mode != BackendTls.Mode.ALLOW, result, current);
         // The timeout counts the time the proxy ran (RunningDeadline): a stall of its own is not the server's silence,
         // and a login timed out makes the data source down for every session.
-        RunningDeadline waited = new RunningDeadline(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(spec.connectTimeoutMillis()));
+        RunningDeadline waited = new RunningDeadline(
+                java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(spec.connectTimeoutMillis()));
         waited.start(System.nanoTime());
         loop.schedule(new Runnable() {
             @Override

@@ -47,8 +47,9 @@ final class DataSourceHealthTest {
         assertTrue(transport != Transport.IO_URING || io.netty.channel.uring.IoUring.isAvailable(),
                 () -> "io_uring is not available here: " + Transport.ioUringRefusal());
         MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1, transport.ioHandlerFactory());
-        DataSourceConfig config = new DataSourceConfig("ds", "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres",
-                "postgres", "", 10_000, 60_000, 1_800_000, 2, 0, Map.of())
+        DataSourceConfig config = new DataSourceConfig("ds",
+                "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres", "postgres", "", 10_000, 60_000,
+                1_800_000, 2, 0, Map.of())
                 .withHealthCheck(CHECK_INTERVAL_MILLIS, CHECK_TIMEOUT_MILLIS, 30);
         EventLoop loop = group.next();
         try (LinkPool pool = new LinkPool(config, loop, transport)) {

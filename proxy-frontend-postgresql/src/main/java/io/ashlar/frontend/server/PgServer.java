@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The listening side of the proxy: Netty with the io_uring transport on Linux where the kernel allows it, epoll
- * where not, NIO elsewhere ({@link Transport}; the transport in use is logged), one pipeline per client connection: frame decoder, message
- * encoder, connection handler (and, once a client asks for TLS, an SslHandler before them).
+ * where not, NIO elsewhere ({@link Transport}; the transport in use is logged), one pipeline per client connection:
+ * frame decoder, message encoder, connection handler (and, once a client asks for TLS, an SslHandler before them).
  *
  * <p>It listens on the addresses it is given, as PostgreSQL's {@code listen_addresses} reads them:
  * a comma-separated list of host names and IP addresses, {@code *} for every interface. The
