@@ -253,6 +253,11 @@ public final class ServerLink extends ByteToMessageDecoder {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        track(channel);
+    }
+
+    /** Keeps {@code channel} in {@link #OPEN} until it closes. */
+    private static void track(Channel channel) {
         OPEN.add(channel);
         channel.closeFuture().addListener(FORGET);
     }
@@ -1082,8 +1087,7 @@ public final class ServerLink extends ByteToMessageDecoder {
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        OPEN.add(ch); // a stop closes it too, should it still be open then
-                        ch.closeFuture().addListener(FORGET);
+                        track(ch); // a stop closes it too, should it still be open then
                     }
                 })
                 .connect(spec.host(), spec.port()).addListener((ChannelFutureListener) connected -> {

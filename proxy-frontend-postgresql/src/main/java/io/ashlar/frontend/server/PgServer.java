@@ -271,11 +271,7 @@ public final class PgServer implements AutoCloseable {
         if (workers != null) {
             closeWhileLoopsRun();
             if (!awaitStopped("event loops", workers.shutdownGracefully(QUIET_MILLIS, 2_000, TimeUnit.MILLISECONDS))) {
-                List<Channel> open = new ArrayList<>(io.ashlar.backend.pg.ServerLink.openOn(workers));
-                for (Channel each : clients) {
-                    open.add(each);
-                }
-                LOG.warn("stopping: connections still open on the event loops that did not stop: {}", open);
+                LOG.warn("stopping: connections still open on the event loops that did not stop: {}", openOnLoops());
             }
             awaitStopped("accepting loop", boss.shutdownGracefully(0, 1, TimeUnit.SECONDS));
         }
@@ -290,10 +286,7 @@ public final class PgServer implements AutoCloseable {
      */
     private void closeWhileLoopsRun() {
         List<io.netty.channel.ChannelFuture> closing = new ArrayList<>();
-        for (Channel each : clients) {
-            closing.add(each.close());
-        }
-        for (Channel each : io.ashlar.backend.pg.ServerLink.openOn(workers)) {
+        for (Channel each : openOnLoops()) {
             closing.add(each.close());
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_MILLIS);
@@ -310,6 +303,13 @@ public final class PgServer implements AutoCloseable {
         } else if (!closing.isEmpty()) {
             LOG.debug("stopping: closed {} connections left on the event loops", closing.size());
         }
+    }
+
+    /** The connections not closed yet on the worker loops: the clients', then the backends'. */
+    private List<Channel> openOnLoops() {
+        List<Channel> result = new ArrayList<>(clients);
+        result.addAll(io.ashlar.backend.pg.ServerLink.openOn(workers));
+        return result;
     }
 
     /**
