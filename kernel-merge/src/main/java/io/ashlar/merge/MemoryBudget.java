@@ -1,5 +1,13 @@
 package io.ashlar.merge;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The proxy memory one statement may hold for rows it cannot stream: the rows of an in-memory
  * sort, the groups of an in-memory GROUP BY, the distinct rows seen, a shard's rows kept while
@@ -28,6 +36,22 @@ public final class MemoryBudget {
 
     /** When the heap last ran out (System.nanoTime), 0 when no statement is to fail for it. */
     private static volatile long heapRanOutAt;
+
+    /** The most the heap may grow to (-Xmx). */
+    private static final long MAX_HEAP = Runtime.getRuntime().maxMemory();
+    /**
+     * The share of {@link #MAX_HEAP}, in percent, that the heap live after the last collection may reach before a
+     * statement holding {@link #HOG_FLOOR} or more fails ({@link #heapNearlyFull}); 0 or 100 and above turn the gate off.
+     * Set with {@code -Dashlar.heapFullPercent}; read once.
+     */
+    static final int HEAP_FULL_PERCENT = Integer.getInteger("ashlar.heapFullPercent", 80);
+    private static final long HEAP_FULL = HEAP_FULL_PERCENT <= 0 || HEAP_FULL_PERCENT >= 100 ? Long.MAX_VALUE
+            : MAX_HEAP / 100 * HEAP_FULL_PERCENT;
+    /** A statement holding less than this (a sixteenth of the heap, 1 MiB at least) never fails for a full heap. */
+    static final long HOG_FLOOR = Math.max(VICTIM_FLOOR, MAX_HEAP / 16);
+    /** The heap's pools that say what they held after their last collection (ZGC's young and old generations). */
+    private static final MemoryPoolMXBean[] HEAP_POOLS = heapPools();
+    private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
 
     private final long limit;
     private final String setting;
@@ -75,7 +99,45 @@ public final class MemoryBudget {
         if (heapRanOutAt != 0 && after >= VICTIM_FLOOR) {
             failForTheHeap(after);
         }
+        if (after >= HOG_FLOOR && (after >>> 20) != (used >>> 20)) {
+            long live = heapNearlyFull();
+            if (live != 0) {
+                throw new MemoryLimitExceededException(limit, setting, after, live, MAX_HEAP);
+            }
+        }
         used = after;
+    }
+
+    /**
+     * What the heap held after its last collection when that and what it holds now are both past
+     * {@code ashlar.heapFullPercent} of -Xmx, else 0. Looked at once per MiB a statement holding {@link #HOG_FLOOR} or
+     * more charges: the statement filling the heap fails with 53200 before the JVM runs out, so that no
+     * OutOfMemoryError lands on another session's connection (where an error lands is chance: an event loop's read for
+     * a session that holds nothing). Both figures are asked for: the heap in use now counts garbage not yet collected,
+     * and the heap after the last collection may be old; past the mark together, the heap is full of what is held.
+     */
+    private static long heapNearlyFull() {
+        if (HEAP_FULL == Long.MAX_VALUE || MEMORY.getHeapMemoryUsage().getUsed() < HEAP_FULL) {
+            return 0;
+        }
+        long live = 0;
+        for (MemoryPoolMXBean each : HEAP_POOLS) {
+            MemoryUsage after = each.getCollectionUsage();
+            if (after != null) {
+                live += after.getUsed();
+            }
+        }
+        return live >= HEAP_FULL ? live : 0;
+    }
+
+    private static MemoryPoolMXBean[] heapPools() {
+        List<MemoryPoolMXBean> result = new ArrayList<>();
+        for (MemoryPoolMXBean each : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (each.getType() == MemoryType.HEAP && each.getCollectionUsage() != null) {
+                result.add(each);
+            }
+        }
+        return result.toArray(new MemoryPoolMXBean[0]);
     }
 
     private void failForTheHeap(long holding) {
@@ -134,6 +196,16 @@ public final class MemoryBudget {
         /** The heap ran out while the statement held {@code holding} bytes of rows ({@link #heapRanOut}). */
         MemoryLimitExceededException(long limit, String setting, long holding) {
             super("the proxy's heap ran out while this statement held about " + (holding >> 20)
+                    + " MiB of the shards' rows to merge", null, false, false);
+            this.limit = limit;
+            this.setting = setting;
+            this.heap = true;
+        }
+
+        /** The heap was nearly full ({@link #heapNearlyFull}) while the statement held {@code holding} bytes of rows. */
+        MemoryLimitExceededException(long limit, String setting, long holding, long live, long maxHeap) {
+            super("the proxy's heap is nearly full (" + (live >> 20) + " MiB of " + (maxHeap >> 20)
+                    + " MiB in use after the last collection) while this statement holds about " + (holding >> 20)
                     + " MiB of the shards' rows to merge", null, false, false);
             this.limit = limit;
             this.setting = setting;

@@ -739,10 +739,22 @@ public final class ServerLink extends ByteToMessageDecoder {
         super.channelInactive(ctx);
     }
 
+    private static final String HEAP_RAN_OUT = "the proxy's heap ran out while reading from the backend";
+
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         // Where the heap ran out is chance; the statement holding it is failed next (MemoryBudget).
         io.ashlar.merge.MemoryBudget.heapRanOutIf(cause);
+        if (cause instanceof OutOfMemoryError || cause.getCause() instanceof OutOfMemoryError) {
+            // Close at once, allocating as little as can be: a Terminate to write, or a reason to build, may run out
+            // again here, and the connection then stayed open with its statement running on the backend.
+            if (closeReason.isEmpty()) {
+                closeReason = HEAP_RAN_OUT;
+            }
+            ready.tryFailure(cause);
+            ctx.channel().close();
+            return;
+        }
         if (state == State.TLS_HANDSHAKE) {
             fail(spec.tls().handshakeFailure(cause, spec.host()));
         } else if (state != State.READY && state != State.CLOSED) {
