@@ -113,9 +113,9 @@ final class LoopRun implements ServerLink.Receiver {
                     answered = true;
                     ColumnDescription[] columns = statement.columns(buf, start, length);
                     if (simple) {
-                        out.rowDescription(columns, null);
+                        out.rowDescriptionOf(columns, NO_FORMATS);
                     } else if (describe) {
-                        out.rowDescription(columns, Portal.formats(requested, columns.length));
+                        out.rowDescriptionOf(columns, requested);
                     }
                 }
                 case 'n' -> {

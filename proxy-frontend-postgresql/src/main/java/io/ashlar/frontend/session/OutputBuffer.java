@@ -40,6 +40,11 @@ final class OutputBuffer {
      */
     private java.nio.charset.Charset text = java.nio.charset.StandardCharsets.UTF_8;
     private ByteBuf buffer;
+    /** The last RowDescription {@link #rowDescriptionOf} wrote: its columns (by identity), formats, charset and bytes. */
+    private ColumnDescription[] describedColumns;
+    private short[] describedFormats;
+    private java.nio.charset.Charset describedText;
+    private byte[] described;
     private volatile Thread writableWaiter;
     /** Flushes of the session's thread queued to the event loop and not run yet. */
     private final java.util.concurrent.atomic.AtomicInteger queuedFlushes = new java.util.concurrent.atomic.AtomicInteger();
@@ -126,6 +131,28 @@ final class OutputBuffer {
     /** RowDescription with each column in the given format (0 text, 1 binary; null: all text). */
     void rowDescription(ColumnDescription[] columns, short[] formats) {
         RowDescription.encode(buffer(), columns, formats, text);
+    }
+
+    /**
+     * A RowDescription of columns that come as the same array for as long as they do not change (a backend's
+     * description in logical terms, which RowDescriptionCache and LogicalSession keep): when the last one written here
+     * had the same columns, result formats and charset, its bytes are written again rather than encoded (a prepared
+     * statement's every execution describes its portal: 3% of the proxy's CPU on pgbench's select).
+     *
+     * @param resultFormats the Bind's result format codes (none: all text; one: for every column; else one each)
+     */
+    void rowDescriptionOf(ColumnDescription[] columns, short[] resultFormats) {
+        ByteBuf out = buffer();
+        if (columns == describedColumns && text == describedText && java.util.Arrays.equals(resultFormats, describedFormats)) {
+            out.writeBytes(described);
+            return;
+        }
+        int start = out.writerIndex();
+        RowDescription.encode(out, columns, resultFormats.length == 0 ? null : Portal.formats(resultFormats, columns.length), text);
+        described = io.netty.buffer.ByteBufUtil.getBytes(out, start, out.writerIndex() - start);
+        describedColumns = columns;
+        describedFormats = resultFormats.clone();
+        describedText = text;
     }
 
     /**
