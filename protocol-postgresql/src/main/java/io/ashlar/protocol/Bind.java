@@ -105,29 +105,38 @@ public final class Bind implements FrontendMessage {
         if (parameterFormats != null) {
             return;
         }
-        ByteBuffer in = ByteBuffer.wrap(tail);
-        short[] formats = shorts(in);
-        byte[][] values = new byte[in.getShort() & 0xffff][];
+        byte[] in = tail;
+        int at = 0;
+        int formatCount = u16(in, at);
+        short[] formats = shorts(in, at + 2, formatCount);
+        at += 2 + 2 * formatCount;
+        byte[][] values = new byte[u16(in, at)][];
+        at += 2;
         for (int i = 0; i < values.length; i++) {
-            int length = in.getInt();
+            int length = u16(in, at) << 16 | u16(in, at + 2);
+            at += 4;
             if (length >= 0) {
-                values[i] = new byte[length];
-                in.get(values[i]);
+                values[i] = java.util.Arrays.copyOfRange(in, at, at + length);
+                at += length;
             }
         }
-        resultFormats = shorts(in);
+        resultFormats = shorts(in, at + 2, u16(in, at));
         parameterValues = values.length == 0 ? Wire.EMPTY_VALUES : values;
         parameterFormats = formats;
     }
 
-    private static short[] shorts(ByteBuffer in) {
-        int count = in.getShort() & 0xffff;
+    /** The unsigned 16-bit number at {@code at} (network order); read by index, no ByteBuffer made per Bind. */
+    private static int u16(byte[] in, int at) {
+        return (in[at] & 0xff) << 8 | in[at + 1] & 0xff;
+    }
+
+    private static short[] shorts(byte[] in, int at, int count) {
         if (count == 0) {
             return Wire.EMPTY_SHORTS;
         }
         short[] result = new short[count];
         for (int i = 0; i < count; i++) {
-            result[i] = in.getShort();
+            result[i] = (short) u16(in, at + 2 * i);
         }
         return result;
     }

@@ -52,8 +52,10 @@ public final class BackendConnection {
     private final LinkPool.LoopPool pool;
     private final ServerLink link;
     private final LinkCall call;
-    private final ArrayRowView view = new ArrayRowView();
-    private final List<Notification> notifications = new ArrayList<>(0);
+    /** The view rows are read through on the session's thread; made at its first row (a statement on the loop reads none). */
+    private ArrayRowView view;
+    /** What the backend delivered while this connection was used, or null (made at the first: most connections see none). */
+    private List<Notification> notifications;
     /** reWriteBatchedInserts: each INSERT text's multi-row form, or null where it has none. */
     private final Map<String, InsertRowsRewrite> rewrites;
     private final boolean rewriteBatchedInserts;
@@ -70,6 +72,15 @@ public final class BackendConnection {
 
     /** A NOTIFY the backend delivered while this connection was used. */
     private record Notification(int processId, String channel, String payload) {
+    }
+
+    private ArrayRowView view() {
+        ArrayRowView result = view;
+        if (result == null) {
+            result = new ArrayRowView();
+            view = result;
+        }
+        return result;
     }
 
     private BackendConnection(BackendDataSource dataSource, LinkPool.LoopPool pool, ServerLink link, LinkCall call) {
@@ -377,7 +388,7 @@ public final class BackendConnection {
             BackendReplies current = replies[Math.min(statement, replies.length - 1)];
             switch (type) {
                 case 'T' -> current.columns(frameColumns());
-                case 'D' -> current.row(view.of(frameRow()));
+                case 'D' -> current.row(view().of(frameRow()));
                 case 'C' -> {
                     String tag = BackendFrames.tag(batch, position, frameLength());
                     if (tag.equals("DISCARD ALL") || tag.equals("DEALLOCATE ALL")) {
@@ -1156,7 +1167,7 @@ public final class BackendConnection {
             }
             switch (type) {
                 case 'T' -> replies.columns(frameColumns());
-                case 'D' -> replies.row(view.of(frameRow()));
+                case 'D' -> replies.row(view().of(frameRow()));
                 case 'C' -> {
                     String tag = BackendFrames.tag(batch, position, frameLength());
                     if (tag.equals("DISCARD ALL") || tag.equals("DEALLOCATE ALL")) {
@@ -1250,6 +1261,9 @@ public final class BackendConnection {
         int nameEnd = in.indexOf(nameStart, end, (byte) 0);
         int payloadEnd = in.indexOf(nameEnd + 1, end, (byte) 0);
         java.nio.charset.Charset text = link.textCharset();
+        if (notifications == null) {
+            notifications = new ArrayList<>(1);
+        }
         notifications.add(new Notification(pid, in.toString(nameStart, nameEnd - nameStart, text),
                 in.toString(nameEnd + 1, payloadEnd - nameEnd - 1, text)));
     }
@@ -1261,7 +1275,7 @@ public final class BackendConnection {
      * session that holds it) while its statements ran.
      */
     public void relayNotifications(ResultSink sink) {
-        if (notifications.isEmpty()) {
+        if (notifications == null || notifications.isEmpty()) {
             return;
         }
         int own = link.backendProcessId();
