@@ -115,14 +115,9 @@ final class ContainmentTest {
             }
             Thread.sleep(500);
             long okBefore = healthyOk.get();
-            SQLException failure;
-            boolean ended;
-            try (Connection hog = proxy.connect(FaultyServers.SHARDED); Statement s = hog.createStatement()) {
-                failure = assertThrowsSql(() -> s.executeQuery(HOG));
-                ended = hog.isClosed() || isDead(hog);
-            }
-            System.out.println("ContainmentTest: the hog got " + failure.getSQLState() + " " + failure.getMessage()
-                    + (ended ? "; its session ended" : "; its session goes on"));
+            Hog hog = runHog(proxy, "ContainmentTest");
+            SQLException failure = hog.failure();
+            boolean ended = hog.ended();
             Thread.sleep(1000);
             long okAfter = healthyOk.get();
             running.set(false);
@@ -157,14 +152,9 @@ final class ContainmentTest {
     @Order(2)
     void whenTheHeapRunsOutTheProxyGoesOn() throws Exception {
         try (ProxyProcess ungated = ProxyProcess.start(proxyFiles(), List.of("-Xmx160m", "-XX:+UseZGC", "-Dashlar.heapFullPercent=0"))) {
-            SQLException failure;
-            boolean ended;
-            try (Connection hog = ungated.connect(FaultyServers.SHARDED); Statement s = hog.createStatement()) {
-                failure = assertThrowsSql(() -> s.executeQuery(HOG));
-                ended = hog.isClosed() || isDead(hog);
-            }
-            System.out.println("ContainmentTest (no heap gate): the hog got " + failure.getSQLState() + " " + failure.getMessage()
-                    + (ended ? "; its session ended" : "; its session goes on"));
+            Hog hog = runHog(ungated, "ContainmentTest (no heap gate)");
+            SQLException failure = hog.failure();
+            boolean ended = hog.ended();
             printWarnings(ungated, "the proxy with no heap gate");
             // Where memory runs out depends on the moment: in the session's thread (FATAL 53200, the session ends), in
             // the event loop reading a backend's rows for it (that backend connection ends: 08006 to the statement), or
@@ -183,6 +173,21 @@ final class ContainmentTest {
             assertTrue(ungated.lines().stream().noneMatch(line -> line.contains("Unexpected exception from an event executor")),
                     () -> String.join("\n", ungated.lines()));
             assertServesAndTheHogIsOver(ungated);
+        }
+    }
+
+    /** What the hog's statement failed with, and whether its session ended with it. */
+    private record Hog(SQLException failure, boolean ended) {
+    }
+
+    /** Runs {@link #HOG} on a session of its own, which must fail; prints the outcome under {@code label}. */
+    private static Hog runHog(ProxyProcess process, String label) throws SQLException {
+        try (Connection hog = process.connect(FaultyServers.SHARDED); Statement s = hog.createStatement()) {
+            SQLException failure = assertThrowsSql(() -> s.executeQuery(HOG));
+            boolean ended = hog.isClosed() || isDead(hog);
+            System.out.println(label + ": the hog got " + failure.getSQLState() + " " + failure.getMessage()
+                    + (ended ? "; its session ended" : "; its session goes on"));
+            return new Hog(failure, ended);
         }
     }
 
