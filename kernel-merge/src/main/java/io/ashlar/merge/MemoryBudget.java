@@ -40,9 +40,9 @@ public final class MemoryBudget {
     /** The most the heap may grow to (-Xmx). */
     private static final long MAX_HEAP = Runtime.getRuntime().maxMemory();
     /**
-     * The share of {@link #MAX_HEAP}, in percent, that the heap live after the last collection may reach before a
-     * statement holding {@link #HOG_FLOOR} or more fails ({@link #heapNearlyFull}); 0 or 100 and above turn the gate off.
-     * Set with {@code -Dashlar.heapFullPercent}; read once.
+     * The share of {@link #MAX_HEAP}, in percent, that the heap in use now and after the last collection may both reach
+     * before a statement holding {@link #HOG_FLOOR} or more fails ({@link #heapNearlyFull}); 0 or 100 and above turn the
+     * gate off. Set with {@code -Dashlar.heapFullPercent} (bin/ashlar: ASHLAR_HEAP_FULL_PERCENT); read once.
      */
     static final int HEAP_FULL_PERCENT = Integer.getInteger("ashlar.heapFullPercent", 80);
     private static final long HEAP_FULL = HEAP_FULL_PERCENT <= 0 || HEAP_FULL_PERCENT >= 100 ? Long.MAX_VALUE

@@ -17,11 +17,6 @@ import java.util.concurrent.locks.LockSupport;
 public final class LinkCall implements ServerLink.Receiver {
 
     private static final long PAUSE_BYTES = 4L << 20;
-
-    private final ConcurrentLinkedQueue<ByteBuf> batches = new ConcurrentLinkedQueue<>();
-    /** Bytes handed over and not taken yet; changed through {@link #QUEUED} (a field, not an AtomicLong: one object less per lend). */
-    @SuppressWarnings("unused")
-    private volatile long queued;
     private static final java.lang.invoke.VarHandle QUEUED;
 
     static {
@@ -32,9 +27,10 @@ public final class LinkCall implements ServerLink.Receiver {
         }
     }
 
-    private long queue(long bytes) {
-        return (long) QUEUED.getAndAdd(this, bytes) + bytes;
-    }
+    private final ConcurrentLinkedQueue<ByteBuf> batches = new ConcurrentLinkedQueue<>();
+    /** Bytes handed over and not taken yet; changed through {@link #QUEUED} (a field, not an AtomicLong: one object less per lend). */
+    @SuppressWarnings("unused")
+    private volatile long queued;
     private ByteBuf pending;
     private int readiesLeft;
     /** Portal exchanges (no Sync): the frames that end one, counted down; -1 for exchanges that end at ReadyForQuery. */
@@ -115,6 +111,11 @@ public final class LinkCall implements ServerLink.Receiver {
     public void closed(ServerLink from, String reason) {
         closedReason = reason;
         handOver(true);
+    }
+
+    /** Adds {@code bytes} (taken: negative) to what is queued; what is queued after. */
+    private long queue(long bytes) {
+        return (long) QUEUED.getAndAdd(this, bytes) + bytes;
     }
 
     private void handOver(boolean end) {

@@ -118,6 +118,45 @@ final class LoopStatementTest {
         assertTrue(ran >= executions - 1, "statements run on the loop: " + ran + " of " + executions);
     }
 
+    /**
+     * The loop writes a RowDescription it wrote last as its kept bytes (OutputBuffer.rowDescriptionOf): simple queries
+     * (each one described) of two statements with as many columns but other names and types, one after the other on
+     * one session, each read under its own columns.
+     */
+    @Test
+    void eachSimpleQueryIsDescribedWithItsOwnColumnsWhenTheLoopWritesADescriptionAgain() throws Exception {
+        double before = onLoop();
+        int executions = 0;
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + ops.proxy.port() + "/"
+                + OpsProxy.SHARDED + "?preferQueryMode=simple", "app", "app"); Statement s = c.createStatement()) {
+            for (int round = 0; round < 3; round++) {
+                for (int id = 1; id <= 40; id += 3) {
+                    String where = " FROM t_order WHERE user_id = " + (id % 7) + " AND order_id = " + id;
+                    for (int again = 0; again < 2; again++) {
+                        try (ResultSet rs = s.executeQuery("SELECT order_id, user_id" + where)) {
+                            assertEquals("order_id", rs.getMetaData().getColumnName(1));
+                            assertEquals("int8", rs.getMetaData().getColumnTypeName(1));
+                            assertTrue(rs.next(), "row " + id);
+                            assertEquals(id, rs.getLong(1));
+                            assertEquals(id % 7, rs.getInt(2));
+                        }
+                        executions++;
+                    }
+                    try (ResultSet rs = s.executeQuery("SELECT status, order_id" + where)) {
+                        assertEquals("status", rs.getMetaData().getColumnName(1));
+                        assertEquals("text", rs.getMetaData().getColumnTypeName(1));
+                        assertTrue(rs.next(), "row " + id);
+                        assertEquals("status " + id, rs.getString(1));
+                        assertEquals(id, rs.getLong(2));
+                    }
+                    executions++;
+                }
+            }
+        }
+        double ran = onLoop() - before;
+        assertTrue(ran >= executions, "statements run on the loop: " + ran + " of " + executions);
+    }
+
     @Test
     void aShardsErrorComesInLogicalNamesAndTheSessionGoesOn() throws Exception {
         try (Connection holder = ops.backend("demo_ds_1"); Statement lock = holder.createStatement()) {
