@@ -59,6 +59,26 @@ def test_text_and_binary_parameters_and_results(target: Target, reference, binar
         assert described(cursor) == described(expected_cursor)
 
 
+@pytest.mark.parametrize("target", ["proxy_sharded", "proxy_pooled"], indirect=True)
+def test_a_prepared_statement_read_in_binary_and_in_text_by_turns(target: Target, reference):
+    """One server-prepared statement (prepare=True: Bind, Describe of the portal, Execute each time, as libpq's
+    PQexecPrepared), its results asked for in binary and in text by turns on one connection: each RowDescription says
+    that execution's formats (Ashlar writes again the bytes of the description it wrote last only when the columns,
+    result formats and charset are the same: OutputBuffer.rowDescriptionOf)."""
+    sql = "select order_id, user_id, status from t_order where user_id = %s and order_id = %s"
+    keys = [(5 * 7 % 12 + 1, 5), (8 * 7 % 12 + 1, 8)]  # generated orders 5 and 8 (DriverDatabases), one per data source
+    with target.endpoint.connect() as conn, reference.connect() as ref:
+        for _ in range(3):
+            for binary in (True, False, True, False):
+                for params in keys:
+                    expected_cursor = ref.cursor(binary=binary)
+                    expected = expected_cursor.execute(sql, params, prepare=True).fetchall()
+                    assert len(expected) == 1
+                    cursor = conn.cursor(binary=binary)
+                    assert cursor.execute(sql, params, prepare=True).fetchall() == expected
+                    assert described(cursor) == described(expected_cursor)
+
+
 #: (type, value) pairs, sent as binary (%b) or text (%t) parameters.
 TYPED_VALUES = [
     ("int2", 12), ("int4", -7), ("int8", 2**62), ("numeric", decimal.Decimal("-1.2300")), ("float8", 0.1),
