@@ -4,7 +4,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
-import java.lang.management.MemoryUsage;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -71,11 +70,17 @@ public final class MemoryBudget {
         heapRanOutAt = now == 0 ? 1 : now;
     }
 
-    /** {@link #heapRanOut} when {@code cause} is an OutOfMemoryError, or wraps one (a decoder's). */
-    public static void heapRanOutIf(Throwable cause) {
+    /**
+     * {@link #heapRanOut} when {@code cause} is an OutOfMemoryError, or wraps one (a decoder's).
+     *
+     * @return whether it was (the caller then allocates as little as it can)
+     */
+    public static boolean heapRanOutIf(Throwable cause) {
         if (cause instanceof OutOfMemoryError || cause.getCause() instanceof OutOfMemoryError) {
             heapRanOut();
+            return true;
         }
+        return false;
     }
 
     /**
@@ -122,10 +127,7 @@ public final class MemoryBudget {
         }
         long live = 0;
         for (MemoryPoolMXBean each : HEAP_POOLS) {
-            MemoryUsage after = each.getCollectionUsage();
-            if (after != null) {
-                live += after.getUsed();
-            }
+            live += each.getCollectionUsage().getUsed(); // (only pools that report it: heapPools)
         }
         return live >= HEAP_FULL ? live : 0;
     }

@@ -744,8 +744,7 @@ public final class ServerLink extends ByteToMessageDecoder {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         // Where the heap ran out is chance; the statement holding it is failed next (MemoryBudget).
-        io.ashlar.merge.MemoryBudget.heapRanOutIf(cause);
-        if (cause instanceof OutOfMemoryError || cause.getCause() instanceof OutOfMemoryError) {
+        if (io.ashlar.merge.MemoryBudget.heapRanOutIf(cause)) {
             // Close at once, allocating as little as can be: a Terminate to write, or a reason to build, may run out
             // again here, and the connection then stayed open with its statement running on the backend.
             if (closeReason.isEmpty()) {
