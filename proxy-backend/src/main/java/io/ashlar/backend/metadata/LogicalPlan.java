@@ -17,7 +17,7 @@ import io.ashlar.backend.sharding.Plan;
 public record LogicalPlan(long version, boolean catalogQuery, boolean sessionValues, Plan withColumns, boolean sessionViews) {
 
     /** Whether the statement runs as it is. */
-    boolean plain() {
+    public boolean plain() {
         return !catalogQuery && !sessionValues && withColumns == null && !sessionViews;
     }
 }

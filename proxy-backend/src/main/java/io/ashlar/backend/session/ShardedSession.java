@@ -101,6 +101,13 @@ public final class ShardedSession implements BackendSession {
         }
     };
     private boolean closed;
+    /**
+     * The plans of the last two simple queries the loop ran that were texts of a literal shape, of two shapes: the next
+     * one is tried against those shapes first, unlexed (PlanCache.ofShape). Two, since a key written with one digit
+     * more or less is another shape (pgbench's aids are 5 digits or 6). Only the loop reads and writes them.
+     */
+    private Plan lastShaped;
+    private Plan shapedBefore;
     /** The parse's and the route's times for metrics, and the last routed statement for the slow-query log. */
     private final StatementTimes times;
     /** Foreign keys, sequences and INSERT ... SELECT the statements are handed to, and what COPY needs of the session. */
@@ -588,20 +595,36 @@ public final class ShardedSession implements BackendSession {
             return null;
         }
         long parseStarted = times.parseStarted();
-        StatementRange range;
-        Plan plan;
-        try {
-            TokenList tokens = Lexer.tokenize(sql);
-            List<StatementRange> ranges = StatementSplitter.split(tokens);
-            if (ranges.size() != 1) {
-                return null;
+        int offset = 0;
+        Plan plan = lastShaped == null ? null : database.plans().ofShape(sql, lastShaped);
+        if (plan == null && shapedBefore != null) {
+            plan = database.plans().ofShape(sql, shapedBefore);
+            if (plan != null) {
+                shapedBefore = lastShaped;
+                lastShaped = plan;
             }
-            range = ranges.get(0);
-            plan = database.plans().get(sql, tokens, range);
-        } catch (RuntimeException | StackOverflowError e) {
-            return null; // the session's thread reports it (a SqlSyntaxException, or what failed)
         }
-        LoopStatement result = onLoop(plan, ParameterValues.NONE, ParameterValues.NONE.types(), null, true, range.start());
+        if (plan == null) {
+            try {
+                TokenList tokens = Lexer.tokenize(sql);
+                List<StatementRange> ranges = StatementSplitter.split(tokens);
+                if (ranges.size() != 1) {
+                    return null;
+                }
+                StatementRange range = ranges.get(0);
+                offset = range.start();
+                plan = database.plans().get(sql, tokens, range);
+            } catch (RuntimeException | StackOverflowError e) {
+                return null; // the session's thread reports it (a SqlSyntaxException, or what failed)
+            }
+            if (plan.shaped()) {
+                if (lastShaped == null || !plan.sameShape(lastShaped)) {
+                    shapedBefore = lastShaped;
+                }
+                lastShaped = plan;
+            }
+        }
+        LoopStatement result = onLoop(plan, ParameterValues.NONE, ParameterValues.NONE.types(), null, true, offset);
         if (result != null && parseStarted != 0) {
             times.parsed(parseStarted); // (counted once: a statement the loop leaves is parsed again, and counted, there)
         }

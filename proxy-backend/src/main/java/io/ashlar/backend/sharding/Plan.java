@@ -18,6 +18,8 @@ public final class Plan {
     /** What the statement does with sequences, or null: nothing (most statements). */
     private final SequenceStatement sequence;
     private volatile LearntTypes learntTypes;
+    /** The shape of simple queries this text is one of (PlanCache), or null. Set once, before the plan is shared. */
+    PlanCache.Shape shape;
     private volatile io.ashlar.backend.metadata.LogicalPlan logical;
 
     /** Parameter types a backend inferred for declared types, at a schema epoch of the {@link PlanCache}. */
@@ -28,10 +30,48 @@ public final class Plan {
         this.statement = statement;
         this.rewriter = StatementRewriter.of(statement);
         this.sequence = SequenceStatement.of(statement);
+        this.textEffect = effect(statement, sequence);
+    }
+
+    /**
+     * The plan of a text of {@code shapeOf}'s shape ({@link io.ashlar.parser.LiteralShape}), {@code statement} its
+     * analysis rebound from that plan's. What the logical schema made of that plan serves this one when the statement
+     * runs as it is (one it changes, with its columns written out, say, is made anew from this text). When only
+     * digits vary, the text's sequence functions and its effect on the session are that plan's too: both are read
+     * from names, which digits neither make nor break.
+     */
+    Plan(AnalyzedStatement statement, Plan shapeOf, boolean digitsVary) {
+        this.statement = statement;
+        this.rewriter = StatementRewriter.of(statement);
+        if (digitsVary && shapeOf.sequence == null) {
+            this.sequence = null;
+            this.textEffect = shapeOf.textEffect;
+        } else {
+            this.sequence = SequenceStatement.of(statement);
+            this.textEffect = effect(statement, sequence);
+        }
+        io.ashlar.backend.metadata.LogicalPlan state = shapeOf.logical;
+        if (state != null && state.plain()) {
+            this.logical = state;
+        }
+    }
+
+    private static io.ashlar.backend.execute.CommandTags.Effect effect(AnalyzedStatement statement,
+                                                                    SequenceStatement sequence) {
         // A session's currval and lastval live on the backend connection its nextval ran on: it keeps that connection.
-        this.textEffect = sequence != null && sequence.kind() == SequenceStatement.Kind.NEXTVAL
+        return sequence != null && sequence.kind() == SequenceStatement.Kind.NEXTVAL
                 ? io.ashlar.backend.execute.CommandTags.Effect.SESSION_STATE
                 : io.ashlar.backend.execute.CommandTags.textEffect(statement.sql());
+    }
+
+    /** Whether this is the plan of a text of a literal shape ({@link PlanCache#ofShape} may find others from it). */
+    public boolean shaped() {
+        return shape != null;
+    }
+
+    /** Whether both are plans of texts of one literal shape. */
+    public boolean sameShape(Plan other) {
+        return shape != null && shape == other.shape;
     }
 
     /** What the statement does with sequences, or null when it mentions none. */

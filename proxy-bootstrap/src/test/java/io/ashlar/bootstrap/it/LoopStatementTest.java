@@ -69,14 +69,18 @@ final class LoopStatementTest {
     }
 
     private static double onLoop() throws Exception {
+        return metric(SERIES);
+    }
+
+    private static double metric(String series) throws Exception {
         HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort
                 + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
         for (String line : response.body().split("\n")) {
-            if (line.startsWith(SERIES + " ")) {
-                return Double.parseDouble(line.substring(SERIES.length() + 1));
+            if (line.startsWith(series + " ")) {
+                return Double.parseDouble(line.substring(series.length() + 1));
             }
         }
-        throw new AssertionError(SERIES + " is not among the metrics:\n" + response.body());
+        throw new AssertionError(series + " is not among the metrics:\n" + response.body());
     }
 
     @Test
@@ -116,6 +120,58 @@ final class LoopStatementTest {
         double ran = onLoop() - before;
         // The first execution parses (the session's thread runs it); the others are the loop's.
         assertTrue(ran >= executions - 1, "statements run on the loop: " + ran + " of " + executions);
+    }
+
+    /**
+     * Simple queries that inline their keys, as pgbench's and many applications' do: after a few texts of one shape
+     * the proxy stops parsing them (PlanCache, LiteralShape) and each is analysed from the first one's analysis with
+     * its own constants. Every read must still come from the shard its own keys name, and every UPDATE change that
+     * row only: a rebinding that kept the first text's keys would send them all to one shard.
+     */
+    @Test
+    void simpleQueriesOfOneShapeAreRoutedByTheirOwnKeysWithoutBeingParsed() throws Exception {
+        String analyses = "ashlar_statement_analyses_total{database=\"" + OpsProxy.SHARDED + "\"}";
+        String rebinds = "ashlar_statement_rebinds_total{database=\"" + OpsProxy.SHARDED + "\"}";
+        double analysedBefore = metric(analyses);
+        double reboundBefore = metric(rebinds);
+        int texts = 0;
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + ops.proxy.port() + "/"
+                + OpsProxy.SHARDED + "?preferQueryMode=simple", "app", "app"); Statement s = c.createStatement()) {
+            for (int id = 10; id <= 40; id++) {
+                if (id % 7 == 0) {
+                    continue; // (user 0: a lone 0 is another shape)
+                }
+                try (ResultSet rs = s.executeQuery("SELECT order_id, status, user_id FROM t_order WHERE user_id = " + id % 7
+                        + " AND order_id = " + id)) {
+                    assertTrue(rs.next(), "row " + id);
+                    assertEquals(id, rs.getLong(1));
+                    assertEquals(id % 7, rs.getInt(3));
+                    assertFalse(rs.next());
+                }
+                assertEquals(1, s.executeUpdate("UPDATE t_order SET status = 'seen' WHERE user_id = " + id % 7
+                        + " AND order_id = " + id));
+                texts += 2;
+            }
+            // Keys that name no row together: order 12 is user 5's, on another data source than user 2's.
+            try (ResultSet rs = s.executeQuery("SELECT order_id, status, user_id FROM t_order WHERE user_id = 2 AND order_id = 12")) {
+                assertFalse(rs.next());
+            }
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM t_order WHERE status = 'seen'")) {
+                assertTrue(rs.next());
+                assertEquals(texts / 2, rs.getInt(1), "each UPDATE changed its own row");
+            }
+            s.executeUpdate("UPDATE t_order SET status = 'status ' || order_id WHERE order_id BETWEEN 10 AND 40");
+        }
+        try (Connection shard = ops.backend("demo_ds_1"); Statement s = shard.createStatement();
+             ResultSet rs = s.executeQuery("SELECT status FROM t_order_0 WHERE order_id = 12")) {
+            assertTrue(rs.next());
+            assertEquals("status 12", rs.getString(1));
+        }
+        double rebound = metric(rebinds) - reboundBefore;
+        double analysed = metric(analyses) - analysedBefore;
+        // Per shape, the first text and the two that verify it are parsed; the rest are rebound.
+        assertTrue(rebound >= texts - 20, "rebound " + rebound + " of " + texts + " texts, analysed " + analysed);
+        assertTrue(analysed <= 20, "analysed " + analysed + " of " + texts + " texts");
     }
 
     /**
