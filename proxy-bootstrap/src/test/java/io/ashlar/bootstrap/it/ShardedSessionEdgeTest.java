@@ -56,6 +56,9 @@ final class ShardedSessionEdgeTest {
         try (Connection c = server.proxy(""); Statement s = c.createStatement()) {
             // The cancel once the first unit sleeps on both data sources (a fixed delay raced the units' start when
             // the machine was loaded: a cancel that comes before a statement runs is no cancel, on PostgreSQL too).
+            // Each unit sleeps 30 s, far past the wait for them: with 10 s, a full build's load once delayed the
+            // cancel to the end of ds_0's first unit, which then ended on its own (the test took 20 s and failed).
+            // When the cancel works, the statement ends with it, so the long sleep costs nothing.
             Thread canceller = Thread.ofVirtual().start(() -> {
                 try {
                     awaitSleeping();
@@ -65,7 +68,7 @@ final class ShardedSessionEdgeTest {
                 }
             });
             SQLException cancelled = assertThrows(SQLException.class,
-                    () -> s.executeQuery("SELECT pg_sleep(10), nextval('cancel_probe'), name FROM t_og"));
+                    () -> s.executeQuery("SELECT pg_sleep(30), nextval('cancel_probe'), name FROM t_og"));
             assertEquals("57014", cancelled.getSQLState(), cancelled.getMessage());
             canceller.join();
         }
@@ -324,7 +327,7 @@ final class ShardedSessionEdgeTest {
             for (String dataSource : new String[] {"ds_0", "ds_1"}) {
                 try (Connection c = server.backend(dataSource); Statement s = c.createStatement();
                         ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE state = 'active'"
-                                + " AND query LIKE '%pg_sleep(10)%' AND pid <> pg_backend_pid() AND datname = current_database()")) {
+                                + " AND query LIKE '%pg_sleep(30)%' AND pid <> pg_backend_pid() AND datname = current_database()")) {
                     rs.next();
                     sleeping += rs.getInt(1) > 0 ? 1 : 0;
                 }
