@@ -116,40 +116,22 @@ class LiteralShapeTest {
      */
     @Test
     void everyVerifiedShapeOfTheCorpusRebindsToTheAnalysis() throws IOException {
-        int shapes = 0;
+        List<Shaped> shapes = corpusShapes();
         int verified = 0;
-        for (GoldenFile.Case c : corpus()) {
-            if (c.jdbc()) {
-                continue;
-            }
-            TokenList tokens = Lexer.tokenize(c.sql());
-            if (LiteralShape.key(tokens) == null) {
-                continue;
-            }
-            LiteralShape shape = LiteralShape.of(StatementAnalyzer.analyze(tokens), tokens);
-            if (shape == null) {
-                continue;
-            }
-            shapes++;
-            for (int shift = 1; shift <= 2; shift++) {
-                String variant = varied(tokens, shift);
-                TokenList varied = Lexer.tokenize(variant);
-                assertEquals(LiteralShape.key(tokens), LiteralShape.key(varied), variant);
-                shape.verify(varied, StatementAnalyzer.analyze(varied));
-            }
-            if (!shape.verified()) {
+        for (Shaped each : shapes) {
+            if (!each.shape.verified()) {
                 // (An uncovered constant varied too, as in an outer join's ON or a LIKE: no rebinding to compare.)
-                assertFalse(shape.refused(), c.sql());
+                assertFalse(each.shape.refused(), each.tokens.sql());
                 continue;
             }
             verified++;
             for (int shift = 3; shift <= 7; shift++) {
-                String variant = varied(tokens, shift);
-                assertEquals(StatementAnalyzer.analyze(variant), shape.rebind(Lexer.tokenize(variant)), variant);
+                String variant = varied(each.tokens, shift);
+                assertEquals(StatementAnalyzer.analyze(variant), each.shape.rebind(Lexer.tokenize(variant)), variant);
             }
         }
-        assertTrue(shapes >= 40, "shapes " + shapes);
-        assertTrue(verified >= 35, "verified " + verified + " of " + shapes);
+        assertTrue(shapes.size() >= 40, "shapes " + shapes.size());
+        assertTrue(verified >= 35, "verified " + verified + " of " + shapes.size());
     }
 
     @Test
@@ -184,29 +166,16 @@ class LiteralShapeTest {
         String alphabet = "0123456789azAZ_ '\";=<>-.$(),e\n";
         int taken = 0;
         int tried = 0;
-        for (GoldenFile.Case c : corpus()) {
-            if (c.jdbc()) {
+        for (Shaped each : corpusShapes()) {
+            if (!each.shape.verified()) {
                 continue;
             }
-            TokenList tokens = Lexer.tokenize(c.sql());
-            if (LiteralShape.key(tokens) == null) {
-                continue;
-            }
-            LiteralShape shape = LiteralShape.of(StatementAnalyzer.analyze(tokens), tokens);
-            if (shape == null) {
-                continue;
-            }
-            for (int shift = 1; shift <= 2; shift++) {
-                TokenList varied = Lexer.tokenize(varied(tokens, shift));
-                shape.verify(varied, StatementAnalyzer.analyze(varied));
-            }
-            if (!shape.verified()) {
-                continue;
-            }
+            TokenList tokens = each.tokens;
+            LiteralShape shape = each.shape;
             String key = LiteralShape.key(tokens);
             List<Integer> masked = new ArrayList<>();
             for (int i = 0; i < key.length(); i++) {
-                if (key.charAt(i) != c.sql().charAt(i)) {
+                if (key.charAt(i) != tokens.sql().charAt(i)) {
                     masked.add(i);
                 }
             }
@@ -234,6 +203,39 @@ class LiteralShapeTest {
             }
         }
         assertTrue(taken > 1000 && taken < tried, "taken " + taken + " of " + tried);
+    }
+
+    /** A statement of the corpus and its shape. */
+    private record Shaped(TokenList tokens, LiteralShape shape) {
+    }
+
+    /**
+     * Each statement of the golden corpus (but JDBC-style ones) that has a shape, the shape verified with two variants
+     * of it, each character of its constants moved along its class by 1 and by 2.
+     */
+    private static List<Shaped> corpusShapes() throws IOException {
+        List<Shaped> result = new ArrayList<>();
+        for (GoldenFile.Case c : corpus()) {
+            if (c.jdbc()) {
+                continue;
+            }
+            TokenList tokens = Lexer.tokenize(c.sql());
+            if (LiteralShape.key(tokens) == null) {
+                continue;
+            }
+            LiteralShape shape = LiteralShape.of(StatementAnalyzer.analyze(tokens), tokens);
+            if (shape == null) {
+                continue;
+            }
+            for (int shift = 1; shift <= 2; shift++) {
+                String variant = varied(tokens, shift);
+                TokenList varied = Lexer.tokenize(variant);
+                assertEquals(LiteralShape.key(tokens), LiteralShape.key(varied), variant);
+                shape.verify(varied, StatementAnalyzer.analyze(varied));
+            }
+            result.add(new Shaped(tokens, shape));
+        }
+        return result;
     }
 
     private static LiteralShape shapeOf(String sql) {
