@@ -146,22 +146,30 @@ public final class LiteralShape {
      * template; null when a constant the template does not cover differs from the template's.
      */
     public AnalyzedStatement rebind(TokenList tokens) {
+        return ofShape(tokens) ? rebind(tokens.sql()) : null;
+    }
+
+    /**
+     * Whether {@code tokens} are those of a text of this shape, its constants at the template's places, and its
+     * uncovered constants the template's.
+     */
+    private boolean ofShape(TokenList tokens) {
         String sql = tokens.sql();
         String original = template.sql();
         if (tokens.size() != tokenCount || sql.length() != original.length()) {
-            return null;
+            return false;
         }
         for (int k = 0; k < constants.length; k++) {
             int i = constants[k];
-            int start = tokens.start(i);
-            if (start != startOf(k) || tokens.end(i) != endOf(k) || !varying(tokens, i)) {
-                return null; // not of this shape after all
+            int start = startOf(k);
+            if (tokens.start(i) != start || tokens.end(i) != endOf(k) || !varying(tokens, i)) {
+                return false; // not of this shape after all
             }
-            if (!covered[k] && !sql.regionMatches(start, original, start, tokens.end(i) - start)) {
-                return null;
+            if (!covered[k] && !sql.regionMatches(start, original, start, endOf(k) - start)) {
+                return false;
             }
         }
-        return rebind(sql);
+        return true;
     }
 
     /**
@@ -242,29 +250,22 @@ public final class LiteralShape {
      * a constant could go unseen), and refuses the shape for good when they differ.
      */
     public void verify(TokenList tokens, AnalyzedStatement analysed) {
-        if (refused || !differsInEveryCovered(tokens)) {
+        if (refused || !ofShape(tokens) || !differsInEveryCovered(tokens.sql())) {
             return;
         }
-        AnalyzedStatement rebound = rebind(tokens);
-        if (rebound == null) {
-            return;
-        }
-        if (rebound.equals(analysed)) {
+        if (rebind(tokens.sql()).equals(analysed)) {
             verifications++;
         } else {
             refused = true;
         }
     }
 
-    private boolean differsInEveryCovered(TokenList tokens) {
-        String sql = tokens.sql();
+    /** Whether {@code sql}, a text of this shape, has another value than the template's in every covered constant. */
+    private boolean differsInEveryCovered(String sql) {
         String original = template.sql();
-        if (tokens.size() != tokenCount || sql.length() != original.length()) {
-            return false;
-        }
         for (int k = 0; k < constants.length; k++) {
-            int start = tokens.start(constants[k]);
-            if (covered[k] && sql.regionMatches(start, original, start, tokens.end(constants[k]) - start)) {
+            int start = startOf(k);
+            if (covered[k] && sql.regionMatches(start, original, start, endOf(k) - start)) {
                 return false;
             }
         }

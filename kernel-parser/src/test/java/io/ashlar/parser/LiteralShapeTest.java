@@ -27,8 +27,8 @@ class LiteralShapeTest {
     void aPointSelectWithAnotherKeyIsItsOwnAnalysisWithoutParsing() {
         String sql = "SELECT abalance FROM pgbench_accounts WHERE aid = 123456";
         LiteralShape shape = shapeOf(sql);
-        assertEquals(LiteralShape.key(Lexer.tokenize(sql)), LiteralShape.key(Lexer.tokenize(sql.replace("123456", "987654"))));
-        assertNotEquals(LiteralShape.key(Lexer.tokenize(sql)), LiteralShape.key(Lexer.tokenize(sql.replace("123456", "98765"))),
+        assertEquals(key(sql), key(sql.replace("123456", "987654")));
+        assertNotEquals(key(sql), key(sql.replace("123456", "98765")),
                 "another length is another shape: the positions after it differ");
         assertFalse(shape.verified());
         verify(shape, sql.replace("123456", "234567"));
@@ -36,8 +36,7 @@ class LiteralShapeTest {
         assertTrue(shape.verified());
 
         String other = sql.replace("123456", "918273");
-        AnalyzedStatement rebound = shape.rebind(Lexer.tokenize(other));
-        assertEquals(StatementAnalyzer.analyze(other), rebound);
+        AnalyzedStatement rebound = assertRebindsAsAnalysed(shape, other);
         assertEquals("918273", ((LiteralValue) rebound.where().disjuncts().get(0).conditions().get(0).values().get(0)).value());
         assertEquals(other, rebound.sql());
     }
@@ -53,24 +52,24 @@ class LiteralShapeTest {
         verify(shape, "SELECT * FROM t_order WHERE user_id = 19 AND order_id = 3003");
         assertTrue(shape.verified());
         String other = "SELECT * FROM t_order WHERE user_id = 42 AND order_id = 4242";
-        assertEquals(StatementAnalyzer.analyze(other), shape.rebind(Lexer.tokenize(other)));
+        assertRebindsAsAnalysed(shape, other);
     }
 
     @Test
     void stringsVaryByCharacterClassAndTheirValueIsTheirText() {
         String sql = "SELECT id, email FROM users WHERE name = 'alice' AND status <> 'gone'";
         LiteralShape shape = shapeOf(sql);
-        assertEquals(LiteralShape.key(Lexer.tokenize(sql)), LiteralShape.key(Lexer.tokenize(sql.replace("alice", "bobby"))));
-        assertNotEquals(LiteralShape.key(Lexer.tokenize(sql)), LiteralShape.key(Lexer.tokenize(sql.replace("alice", "12345"))),
+        assertEquals(key(sql), key(sql.replace("alice", "bobby")));
+        assertNotEquals(key(sql), key(sql.replace("alice", "12345")),
                 "digits and letters are other shapes");
         verify(shape, sql.replace("alice", "bobby"));
         verify(shape, sql.replace("alice", "carol"));
         assertTrue(shape.verified());
         String other = sql.replace("alice", "david");
-        assertEquals(StatementAnalyzer.analyze(other), shape.rebind(Lexer.tokenize(other)));
+        assertRebindsAsAnalysed(shape, other);
         assertNull(shape.rebind(Lexer.tokenize(other.replace("gone", "away"))),
                 "<> is no sharding condition: its constant is the template's or nothing");
-        assertNull(LiteralShape.key(Lexer.tokenize("SELECT * FROM users WHERE name = 'o''brien'")),
+        assertNull(key("SELECT * FROM users WHERE name = 'o''brien'"),
                 "a quote inside is no plain string");
     }
 
@@ -83,7 +82,7 @@ class LiteralShapeTest {
         assertTrue(shape.verified());
         assertNull(shape.rebind(Lexer.tokenize("UPDATE t_order SET status = 6 WHERE order_id = 8")));
         String same = "UPDATE t_order SET status = 5 WHERE order_id = 3";
-        assertEquals(StatementAnalyzer.analyze(same), shape.rebind(Lexer.tokenize(same)));
+        assertRebindsAsAnalysed(shape, same);
     }
 
     @Test
@@ -100,14 +99,14 @@ class LiteralShapeTest {
 
     @Test
     void constantsNotWorthAShapeHaveNone() {
-        assertNull(LiteralShape.key(Lexer.tokenize("SELECT * FROM t WHERE id = $1")));
-        assertNull(LiteralShape.key(Lexer.tokenize("SELECT * FROM t LIMIT 10")), "not after a comparison");
-        assertNull(LiteralShape.key(Lexer.tokenize("SELECT * FROM t WHERE id = 007")), "a leading zero");
-        assertNull(LiteralShape.key(Lexer.tokenize("SELECT * FROM t WHERE id = -5")), "a sign");
-        assertNull(LiteralShape.key(Lexer.tokenize("SELECT * FROM t WHERE id = 1.5")), "not an integer");
-        assertNull(LiteralShape.key(Lexer.tokenize("SELECT * FROM t WHERE id = 1234567890123456789")), "19 digits");
+        assertNull(key("SELECT * FROM t WHERE id = $1"));
+        assertNull(key("SELECT * FROM t LIMIT 10"), "not after a comparison");
+        assertNull(key("SELECT * FROM t WHERE id = 007"), "a leading zero");
+        assertNull(key("SELECT * FROM t WHERE id = -5"), "a sign");
+        assertNull(key("SELECT * FROM t WHERE id = 1.5"), "not an integer");
+        assertNull(key("SELECT * FROM t WHERE id = 1234567890123456789"), "19 digits");
         assertNull(shapeOrNull("SELECT CASE WHEN a = 5 THEN 1 END FROM t"), "nothing covered: no shape");
-        assertNotNull(LiteralShape.key(Lexer.tokenize("SELECT CASE WHEN a = 5 THEN 1 END FROM t")));
+        assertNotNull(key("SELECT CASE WHEN a = 5 THEN 1 END FROM t"));
     }
 
     /**
@@ -127,7 +126,7 @@ class LiteralShapeTest {
             verified++;
             for (int shift = 3; shift <= 7; shift++) {
                 String variant = varied(each.tokens, shift);
-                assertEquals(StatementAnalyzer.analyze(variant), each.shape.rebind(Lexer.tokenize(variant)), variant);
+                assertRebindsAsAnalysed(each.shape, variant);
             }
         }
         assertTrue(shapes.size() >= 40, "shapes " + shapes.size());
@@ -247,6 +246,17 @@ class LiteralShapeTest {
     private static LiteralShape shapeOrNull(String sql) {
         TokenList tokens = Lexer.tokenize(sql);
         return LiteralShape.of(StatementAnalyzer.analyze(tokens), tokens);
+    }
+
+    /** The shape's rebinding of {@code sql}, which must equal its own analysis. */
+    private static AnalyzedStatement assertRebindsAsAnalysed(LiteralShape shape, String sql) {
+        AnalyzedStatement rebound = shape.rebind(Lexer.tokenize(sql));
+        assertEquals(StatementAnalyzer.analyze(sql), rebound, sql);
+        return rebound;
+    }
+
+    private static String key(String sql) {
+        return LiteralShape.key(Lexer.tokenize(sql));
     }
 
     private static void verify(LiteralShape shape, String sql) {

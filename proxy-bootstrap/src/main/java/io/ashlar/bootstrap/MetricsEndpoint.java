@@ -133,15 +133,16 @@ final class MetricsEndpoint implements AutoCloseable {
         family(out, "ashlar_route_duration_seconds", "histogram",
                 "A sharded statement's plan (from the plan cache), route and rewrite.");
         totals.forEach((database, each) -> each.route.write(out, "ashlar_route_duration_seconds", label("database", database)));
+        Map<String, LogicalDatabase> byName = new TreeMap<>(databases);
         family(out, "ashlar_statement_analyses_total", "counter",
                 "Statement texts parsed and analysed: neither the plan cache nor a known shape of theirs served them.");
-        new TreeMap<>(databases).forEach((name, database) -> sample(out, "ashlar_statement_analyses_total",
-                label("database", name), database.plans().analyses()));
+        byName.forEach((name, database) -> sample(out, "ashlar_statement_analyses_total", label("database", name),
+                database.plans().analyses()));
         family(out, "ashlar_statement_rebinds_total", "counter",
                 "Simple queries differing from a known text only in the constants compared with columns, analysed from "
                         + "that text's analysis without parsing.");
-        new TreeMap<>(databases).forEach((name, database) -> sample(out, "ashlar_statement_rebinds_total",
-                label("database", name), database.plans().rebinds()));
+        byName.forEach((name, database) -> sample(out, "ashlar_statement_rebinds_total", label("database", name),
+                database.plans().rebinds()));
 
         family(out, "ashlar_backend_duration_seconds", "histogram",
                 "From a request's first byte sent to a data source to its ReadyForQuery.");

@@ -45,6 +45,11 @@ public final class PlanCache {
         return StatementAnalyzer.analyze(sql);
     }
 
+    private AnalyzedStatement analyze(TokenList tokens) {
+        analyses.increment();
+        return StatementAnalyzer.analyze(tokens);
+    }
+
     /**
      * The plan of a statement a simple query string starts with: {@code tokens} are the string's
      * (lexed once to split it), {@code range} the statement's. The statement is analysed from those
@@ -76,8 +81,7 @@ public final class PlanCache {
         if (own == null) {
             return analysed(text, new Plan(analyze(text)));
         }
-        analyses.increment();
-        Plan plan = new Plan(StatementAnalyzer.analyze(own));
+        Plan plan = new Plan(analyze(own));
         if (shape != null) {
             shape.literals.verify(own, plan.statement());
         } else if (key != null) {
